@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The only reader of process.env. Parsed once at start-up; a bad value stops the process with a readable list. */
+const booleanish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_URL: z.url({ message: 'must be a full URL such as https://shop.example.com' }).default('http://localhost:3000'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z.string().optional(),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SEED_DEMO: booleanish.default(true),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+    MAIL_FROM: z.string().default('Kopi <hello@kopi.local>'),
+    CONTACT_TO: z.string().default('shop@kopi.local'),
+    PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
+    STRIPE_SECRET_KEY: z.string().optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    STRIPE_API_URL: z.url().optional(),
+    GOOGLE_CLIENT_ID: z.string().optional(),
+    GOOGLE_CLIENT_SECRET: z.string().optional(),
+    OIDC_ISSUER: z.url().default('https://accounts.google.com'),
+    S3_BUCKET: z.string().optional(),
+    S3_ENDPOINT: z.url().optional(),
+    S3_REGION: z.string().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    PAGE_CACHE: booleanish.default(true),
+  })
+  .superRefine((env, ctx) => {
+    if (env.PAYMENT_PROVIDER === 'stripe') {
+      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=stripe' });
+      }
+    }
+    if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['GOOGLE_CLIENT_SECRET'], message: 'is required when GOOGLE_CLIENT_ID is set' });
+    }
+    if (env.DATABASE_URL && !/^(postgres(ql)?:\/\/|file:|sqlite:)/.test(env.DATABASE_URL) && !env.DATABASE_URL.endsWith('.db')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: 'must be a postgres:// URL or a SQLite file (file:path/kopi.db)',
+      });
+    }
+  });
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: URL;
+  secureCookies: boolean;
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  sessionSecret: string;
+  seedDemo: boolean;
+  smtpUrl?: string;
+  mailFrom: string;
+  contactTo: string;
+  payments: {
+    provider: 'test' | 'stripe';
+    stripeSecretKey?: string;
+    stripePublishableKey?: string;
+    stripeWebhookSecret?: string;
+    stripeApiUrl?: string;
+  };
+  oidc: { clientId?: string; clientSecret?: string; issuer: string };
+  s3?: { bucket: string; endpoint?: string; region?: string };
+  logLevel: string;
+  pageCache: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Kopi cannot start, the configuration has problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads `.env` (if present) and the environment; throws ConfigError listing every problem. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv = true } = {}): Config {
+  if (readDotEnv && source === process.env && fs.existsSync('.env')) process.loadEnvFile('.env');
+  const input = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'} ${i.message}`));
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const publicUrl = new URL(env.PUBLIC_URL);
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl,
+    secureCookies: publicUrl.protocol === 'https:',
+    dataDir,
+    database: parseDatabaseUrl(env.DATABASE_URL, dataDir),
+    sessionSecret: env.SESSION_SECRET ?? '',
+    seedDemo: env.SEED_DEMO,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    contactTo: env.CONTACT_TO,
+    payments: {
+      provider: env.PAYMENT_PROVIDER,
+      stripeSecretKey: env.STRIPE_SECRET_KEY,
+      stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY,
+      stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      stripeApiUrl: env.STRIPE_API_URL,
+    },
+    oidc: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.OIDC_ISSUER },
+    s3: env.S3_BUCKET ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION } : undefined,
+    logLevel: env.LOG_LEVEL,
+    pageCache: env.PAGE_CACHE,
+  };
+}
+
+function parseDatabaseUrl(url: string | undefined, dataDir: string): Config['database'] {
+  if (!url) return { kind: 'sqlite', file: path.join(dataDir, 'kopi.db') };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  const file = url.replace(/^(file:|sqlite:)(\/\/)?/, '');
+  return { kind: 'sqlite', file: path.resolve(file) };
+}
+
+/** Creates DATA_DIR and, when SESSION_SECRET is unset, a secret persisted in it (so sessions survive restarts). */
+export function prepareDataDir(config: Config): Config {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  if (config.sessionSecret) return config;
+  const file = path.join(config.dataDir, 'session-secret');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  return { ...config, sessionSecret: fs.readFileSync(file, 'utf8').trim() };
+}

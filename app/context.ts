@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { Config } from '~/config/env.server';
+import type { DB } from '~/db/database.server';
+import type { Storage } from '~/modules/storage/storage.server';
+
+/** What every loader and action receives as `context`, built per request in server/app.ts. */
+export type AppContext = {
+  config: Config;
+  db: DB;
+  storage: Storage;
+  log: Logger;
+  requestId: string;
+  nonce: string;
+  /** Wakes the mail worker after something was queued (it also polls). */
+  kickMail: () => void;
+};
+
+declare module 'react-router' {
+  interface AppLoadContext extends AppContext {}
+}

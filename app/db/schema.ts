@@ -1,0 +1,104 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Timestamps are ISO-8601 UTC strings (sortable as text on SQLite and PostgreSQL alike);
+ * money is integer cents; booleans are 0/1 integers so one query works on both databases.
+ */
+export interface Database {
+  products: ProductsTable;
+  product_translations: ProductTranslationsTable;
+  product_images: ProductImagesTable;
+  carts: CartsTable;
+  cart_lines: CartLinesTable;
+  contact_messages: ContactMessagesTable;
+  mail_outbox: MailOutboxTable;
+  analytics_events: AnalyticsEventsTable;
+}
+
+export interface ProductsTable {
+  id: string;
+  category: string | null;
+  price_cents: number;
+  rating: number;
+  review_count: number;
+  /** Island or region of origin, e.g. "Sumatra" (a proper name, the same in both languages). */
+  origin: string | null;
+  /** Growing area, e.g. "Aceh Gayo highlands". */
+  region: string | null;
+  altitude_min: number | null;
+  altitude_max: number | null;
+  /** washed | natural | honey | wetHulled | anaerobic */
+  process: string | null;
+  /** light | medium | mediumDark | dark */
+  roast: string | null;
+  /** Lower-cased, accent-free text of both languages' name, description, notes and the category labels. */
+  search_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProductTranslationsTable {
+  product_id: string;
+  locale: string;
+  name: string;
+  description: string;
+  /** Comma-separated tasting notes in this language. */
+  tasting_notes: string;
+}
+
+export interface ProductImagesTable {
+  product_id: string;
+  position: number;
+  /** Storage key of the image; the sized WebP variants sit beside it (see the storage module). */
+  path: string;
+}
+
+export interface CartsTable {
+  id: string;
+  user_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CartLinesTable {
+  cart_id: string;
+  product_id: string;
+  quantity: number;
+  added_at: string;
+}
+
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  locale: string;
+  created_at: string;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  reply_to: string | null;
+  /** queued | sent */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface AnalyticsEventsTable {
+  id: string;
+  name: string;
+  props: string;
+  path: string | null;
+  visitor_id: string | null;
+  user_id: string | null;
+  created_at: string;
+}

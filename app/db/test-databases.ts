@@ -1,0 +1,50 @@
+/**
+ * Test helper: a fresh, migrated database per suite, on SQLite always and on PostgreSQL when
+ * TEST_DATABASE_URL is set (each suite gets its own schema, dropped afterwards).
+ *
+ *   describe.each(testDatabases())('cart on %s', (_name, open) => {
+ *     let handle: TestDatabase;
+ *     beforeAll(async () => { handle = await open(); });
+ *     afterAll(() => handle.close());
+ *   });
+ */
+import { randomBytes } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { type DB, type DatabaseKind, migrateToLatest, openDatabase } from './database.server';
+import type { Database } from './schema';
+
+export type TestDatabase = { db: DB; kind: DatabaseKind; close: () => Promise<void> };
+export type OpenTestDatabase = () => Promise<TestDatabase>;
+
+export function testDatabases(): Array<[DatabaseKind, OpenTestDatabase]> {
+  const list: Array<[DatabaseKind, OpenTestDatabase]> = [['sqlite', openSqlite]];
+  if (process.env.TEST_DATABASE_URL) list.push(['postgres', openPostgres]);
+  return list;
+}
+
+async function openSqlite(): Promise<TestDatabase> {
+  const handle = openDatabase({ kind: 'sqlite', file: ':memory:' });
+  await migrateToLatest(handle.db);
+  return handle;
+}
+
+async function openPostgres(): Promise<TestDatabase> {
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  await migrateToLatest(db);
+  return {
+    db,
+    kind: 'postgres',
+    close: async () => {
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+      await db.destroy();
+    },
+  };
+}

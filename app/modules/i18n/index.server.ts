@@ -1,0 +1,72 @@
+import enAbout from './locales/en/about.json';
+import enCart from './locales/en/cart.json';
+import enCategories from './locales/en/categories.json';
+import enCommon from './locales/en/common.json';
+import enContact from './locales/en/contact.json';
+import enHome from './locales/en/home.json';
+import enProduct from './locales/en/product.json';
+import plAbout from './locales/pl/about.json';
+import plCart from './locales/pl/cart.json';
+import plCategories from './locales/pl/categories.json';
+import plCommon from './locales/pl/common.json';
+import plContact from './locales/pl/contact.json';
+import plHome from './locales/pl/home.json';
+import plProduct from './locales/pl/product.json';
+import { type Locale, type Messages, createT, defaultLocale, isLocale } from './translate';
+
+export { createT, defaultLocale, isLocale, locales, type Locale, type Messages, type T } from './translate';
+
+const catalogues = {
+  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories },
+  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories },
+} as const satisfies Record<Locale, Record<string, Messages>>;
+
+export type Namespace = keyof (typeof catalogues)['en'];
+export const namespaces = Object.keys(catalogues.en) as Namespace[];
+
+export const LANGUAGE_COOKIE = 'lang';
+
+/** The visitor's language: the language cookie, else English (the shop's default). */
+export function getLocale(request: Request): Locale {
+  const match = /(?:^|;\s*)lang=(en|pl)(?:;|$)/.exec(request.headers.get('cookie') ?? '');
+  return match && isLocale(match[1]) ? match[1] : defaultLocale;
+}
+
+export function languageCookie(locale: Locale, secure: boolean): string {
+  return `${LANGUAGE_COOKIE}=${locale}; Path=/; Max-Age=31536000; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+function merge(base: Messages, over: Messages): Messages {
+  const out: Messages = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = typeof value === 'object' && typeof current === 'object' ? merge(current, value) : value;
+  }
+  return out;
+}
+
+const merged = new Map<string, Messages>();
+/** The namespaces a page needs, in one locale; Polish keys fall back to English. Only these reach the browser. */
+export function getMessages(locale: Locale, ...names: Namespace[]): Record<string, Messages> {
+  const out: Record<string, Messages> = {};
+  for (const name of names) {
+    const key = `${locale}:${name}`;
+    let messages = merged.get(key);
+    if (!messages) {
+      messages = locale === defaultLocale ? catalogues.en[name] : merge(catalogues.en[name], catalogues[locale][name]);
+      merged.set(key, messages);
+    }
+    out[name] = messages;
+  }
+  return out;
+}
+
+/** A server-side translator over every namespace (for meta tags, mails and logs). */
+export function getT(locale: Locale) {
+  return createT(locale, getMessages(locale, ...namespaces));
+}
+
+/** Both locales' text for one key, e.g. category labels for the search index. */
+export function translationsOf(key: string): string[] {
+  return [createT('en', catalogues.en)(key), createT('pl', catalogues.pl)(key)];
+}

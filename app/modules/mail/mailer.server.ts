@@ -1,0 +1,8 @@
+/** A message as the shop writes it; the mail module queues it in mail_outbox and delivers it. */
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+};
