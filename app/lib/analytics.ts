@@ -1,0 +1,81 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+
+/**
+ * First-party analytics in the browser. Nothing is stored or sent until the visitor accepts cookies: the
+ * choice lives in localStorage (`cookiesAccepted` = 'true' | 'false', as in the spec), and so does the
+ * random visitor id, which exists only while consent is given. This file ships on every page: keep it tiny.
+ */
+export const CONSENT_KEY = 'cookiesAccepted';
+const VISITOR_KEY = 'kopiVisitor';
+const ENDPOINT = '/api/events';
+
+/** localStorage, or null on the server or when the browser refuses it (privacy modes, sandboxed frames). */
+function store(): Storage | null {
+  try {
+    return typeof window === 'undefined' ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored choice: true (accepted), false (declined) or null (not asked yet, or storage unavailable). */
+export function readConsent(): boolean | null {
+  try {
+    const value = store()?.getItem(CONSENT_KEY);
+    return value === 'true' ? true : value === 'false' ? false : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Saves the banner's answer. Accepting creates the visitor id; declining forgets it. */
+export function storeConsent(accepted: boolean): void {
+  try {
+    const s = store();
+    if (!s) return;
+    s.setItem(CONSENT_KEY, String(accepted));
+    if (accepted) visitorId(s);
+    else s.removeItem(VISITOR_KEY);
+  } catch {
+    // Storage full or blocked: the banner simply asks again next time.
+  }
+}
+
+function visitorId(s: Storage): string {
+  let id = s.getItem(VISITOR_KEY);
+  if (!id || !/^[\w-]{16,64}$/.test(id)) {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // getRandomValues works on plain http:// too, unlike crypto.randomUUID.
+    id = Array.from(crypto.getRandomValues(new Uint8Array(22)), (b) => alphabet[b & 63]).join('');
+    s.setItem(VISITOR_KEY, id);
+  }
+  return id;
+}
+
+/**
+ * Records an event, only with consent. Never throws and never blocks navigation: a beacon survives the page
+ * unloading; where beacons are missing or refused, a keepalive fetch does the same.
+ *
+ * The cookie banner calls `storeConsent(choice)` and then `track('cookie_consent', { consent_given: true })`.
+ * A decline is deliberately not recorded: without consent nothing about the visitor is sent, not even that.
+ */
+export function track(name: string, props: Record<string, unknown> = {}): void {
+  try {
+    const s = store();
+    if (!s || readConsent() !== true) return;
+    const body = JSON.stringify({ name, props, path: location.pathname.slice(0, 200), visitorId: visitorId(s) });
+    if (navigator.sendBeacon?.(ENDPOINT, new Blob([body], { type: 'text/plain' }))) return;
+    fetch(ENDPOINT, { method: 'POST', body, headers: { 'content-type': 'text/plain' }, keepalive: true }).catch(() => {});
+  } catch {
+    // Analytics must never break the page.
+  }
+}
+
+/** Tracks a page view on the first render and on every path change (spec: "a page view is tracked on each path change"). */
+export function usePageViews(): void {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    track('page_view', { page_path: pathname.slice(0, 200) });
+  }, [pathname]);
+}

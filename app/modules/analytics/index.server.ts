@@ -1,0 +1,1 @@
+export { countEvents, recordEvent, type RecordEventInput } from './analytics.server';

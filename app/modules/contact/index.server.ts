@@ -1,0 +1,1 @@
+export { contactMail, submitContactMessage, type SubmitContactResult } from './contact.server';

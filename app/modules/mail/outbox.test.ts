@@ -1,0 +1,222 @@
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { deliverDueMail, queueMail, retryDelayMs, startMailWorker } from './outbox.server';
+import { createMailTransport, type MailTransport } from './transport.server';
+
+const log = pino({ level: 'silent' });
+const from = 'Kopi <hello@kopi.test>';
+
+type Received = { from: string; to: string[]; raw: string };
+
+/** An in-process SMTP server on 127.0.0.1 that keeps every message it accepts. */
+async function startSmtpServer(port = 0) {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.server.address() as AddressInfo;
+  return {
+    port: address.port,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const transportTo = (port: number): MailTransport =>
+  createMailTransport({ smtpUrl: `smtp://127.0.0.1:${port}`, dataDir: '/nonexistent' }, log);
+
+describe('retryDelayMs', () => {
+  it('doubles from 15 s and stops at 30 min', () => {
+    expect([1, 2, 3, 4].map(retryDelayMs)).toEqual([15_000, 30_000, 60_000, 120_000]);
+    expect(retryDelayMs(20)).toBe(30 * 60_000);
+    expect(retryDelayMs(1000)).toBe(30 * 60_000);
+  });
+});
+
+describe.each(testDatabases())('mail outbox on %s', (_kind, open) => {
+  let handle: TestDatabase;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let transport: MailTransport;
+
+  beforeAll(async () => {
+    handle = await open();
+    smtp = await startSmtpServer();
+    transport = transportTo(smtp.port);
+  });
+  afterAll(async () => {
+    transport.close();
+    await smtp.close();
+    await handle.close();
+  });
+  beforeEach(async () => {
+    await handle.db.deleteFrom('mail_outbox').execute();
+    smtp.received.length = 0;
+  });
+
+  const outbox = () => handle.db.selectFrom('mail_outbox').selectAll().execute();
+
+  it('queues a message and delivers it over SMTP with the right headers and body', async () => {
+    const id = await queueMail(handle.db, {
+      to: 'owner@kopi.test',
+      subject: 'A fresh order',
+      text: 'Two bags of Gayo, please.',
+      html: '<p>Two bags of Gayo, please.</p>',
+      replyTo: 'visitor@example.com',
+    });
+    const [queued] = await outbox();
+    expect(queued).toMatchObject({ id, status: 'queued', attempts: 0, sent_at: null });
+
+    expect(await deliverDueMail(handle.db, transport, { from, log })).toEqual({ sent: 1, failed: 0 });
+
+    expect(smtp.received).toHaveLength(1);
+    const [mail] = smtp.received;
+    expect(mail.from).toBe('hello@kopi.test');
+    expect(mail.to).toEqual(['owner@kopi.test']);
+    expect(mail.raw).toMatch(/^From: Kopi <hello@kopi\.test>\r$/m);
+    expect(mail.raw).toMatch(/^To: owner@kopi\.test\r$/m);
+    expect(mail.raw).toMatch(/^Reply-To: visitor@example\.com\r$/m);
+    expect(mail.raw).toMatch(/^Subject: A fresh order\r$/m);
+    expect(mail.raw).toContain('Two bags of Gayo, please.');
+    expect(mail.raw).toContain('<p>Two bags of Gayo, please.</p>');
+
+    const [row] = await outbox();
+    expect(row.status).toBe('sent');
+    expect(row.sent_at).not.toBeNull();
+    expect(await deliverDueMail(handle.db, transport, { from, log })).toEqual({ sent: 0, failed: 0 });
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  it('keeps a message queued while the server is down and delivers it exactly once later', async () => {
+    const down = await startSmtpServer();
+    const port = down.port;
+    await down.close();
+    const flaky = transportTo(port);
+    try {
+      await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Retry me', text: 'Still here.' });
+      const start = new Date();
+
+      expect(await deliverDueMail(handle.db, flaky, { from, log, now: start })).toEqual({ sent: 0, failed: 1 });
+      const [failed] = await outbox();
+      expect(failed.status).toBe('queued');
+      expect(failed.attempts).toBe(1);
+      expect(failed.last_error).toMatch(/ECONNREFUSED/);
+      expect(failed.next_attempt_at).toBe(new Date(start.getTime() + 15_000).toISOString());
+
+      // Not due yet: nothing happens even though the server is back.
+      const up = await startSmtpServer(port);
+      try {
+        expect(await deliverDueMail(handle.db, flaky, { from, log, now: new Date(start.getTime() + 5_000) })).toEqual({
+          sent: 0,
+          failed: 0,
+        });
+        expect(up.received).toHaveLength(0);
+
+        const later = new Date(start.getTime() + 16_000);
+        expect(await deliverDueMail(handle.db, flaky, { from, log, now: later })).toEqual({ sent: 1, failed: 0 });
+        expect(await deliverDueMail(handle.db, flaky, { from, log, now: new Date(later.getTime() + 3_600_000) })).toEqual({
+          sent: 0,
+          failed: 0,
+        });
+        expect(up.received).toHaveLength(1);
+        expect(up.received[0].raw).toContain('Still here.');
+        const [sent] = await outbox();
+        expect(sent).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
+      } finally {
+        await up.close();
+      }
+    } finally {
+      flaky.close();
+    }
+  });
+
+  it('sends a message once when two deliveries run at the same time', async () => {
+    await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Only once', text: 'One copy.' });
+    await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Also once', text: 'One copy.' });
+    const results = await Promise.all([
+      deliverDueMail(handle.db, transport, { from, log }),
+      deliverDueMail(handle.db, transport, { from, log }),
+      deliverDueMail(handle.db, transport, { from, log }),
+    ]);
+    expect(results.reduce((n, r) => n + r.sent, 0)).toBe(2);
+    expect(smtp.received).toHaveLength(2);
+    expect(smtp.received.map((m) => /^Subject: (.*)\r$/m.exec(m.raw)?.[1]).sort()).toEqual(['Also once', 'Only once']);
+  });
+
+  it('queues inside a caller transaction and rolls back with it', async () => {
+    await expect(
+      handle.db.transaction().execute(async (trx) => {
+        await queueMail(trx, { to: 'owner@kopi.test', subject: 'Never', text: 'Rolled back.' });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await outbox()).toEqual([]);
+  });
+
+  describe('worker', () => {
+    let worker: ReturnType<typeof startMailWorker> | undefined;
+    afterEach(async () => {
+      await worker?.stop();
+      worker = undefined;
+    });
+
+    it('delivers on start and when kicked, and coalesces kicks', async () => {
+      await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Queued before start', text: 'Hello.' });
+      const send = vi.spyOn(transport, 'send');
+      try {
+        worker = startMailWorker({ db: handle.db, transport, from, log, intervalMs: 60_000 });
+        await vi.waitFor(() => expect(smtp.received).toHaveLength(1));
+
+        await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Kicked', text: 'Hello again.' });
+        worker.kick();
+        worker.kick();
+        worker.kick();
+        await vi.waitFor(() => expect(smtp.received).toHaveLength(2));
+        await worker.stop();
+        expect(send).toHaveBeenCalledTimes(2);
+        expect((await outbox()).every((row) => row.status === 'sent')).toBe(true);
+      } finally {
+        send.mockRestore();
+      }
+    });
+
+    it('stop waits for the running pass', async () => {
+      await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Slow', text: 'Hello.' });
+      let release!: () => void;
+      const slow: MailTransport = {
+        describe: 'slow',
+        close() {},
+        send: () => new Promise<void>((resolve) => (release = resolve)),
+      };
+      worker = startMailWorker({ db: handle.db, transport: slow, from, log, intervalMs: 60_000 });
+      await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+      let stopped = false;
+      const stopping = worker.stop().then(() => (stopped = true));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(stopped).toBe(false);
+      release();
+      await stopping;
+      expect((await outbox())[0].status).toBe('sent');
+    });
+  });
+});
