@@ -47,6 +47,13 @@ const envSchema = z
     if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['GOOGLE_CLIENT_SECRET'], message: 'is required when GOOGLE_CLIENT_ID is set' });
     }
+    if (env.S3_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'is not supported yet: product images are stored on local disk in DATA_DIR/uploads (unset S3_BUCKET)',
+      });
+    }
     if (env.DATABASE_URL && !/^(postgres(ql)?:\/\/|file:|sqlite:)/.test(env.DATABASE_URL) && !env.DATABASE_URL.endsWith('.db')) {
       ctx.addIssue({
         code: 'custom',

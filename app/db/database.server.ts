@@ -34,8 +34,9 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
   return { db, kind: 'sqlite', close: () => db.destroy() };
 }
 
-export async function migrateToLatest(db: DB): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/** Applies pending migrations. `schema` keeps Kysely's bookkeeping tables in one PostgreSQL schema (tests). */
+export async function migrateToLatest(db: DB, schema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

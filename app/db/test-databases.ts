@@ -38,7 +38,7 @@ async function openPostgres(): Promise<TestDatabase> {
   await admin.end();
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  await migrateToLatest(db);
+  await migrateToLatest(db, schema);
   return {
     db,
     kind: 'postgres',

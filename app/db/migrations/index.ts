@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as storefront from './0001-storefront';
+import * as search from './0002-search';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
   '0001-storefront': storefront,
+  '0002-search': search,
 };

@@ -1,0 +1,66 @@
+import { Check, ShoppingBag } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useFetcher, useLocation } from 'react-router';
+import { track } from '~/lib/analytics';
+import { useHydrated } from '~/lib/use-hydrated';
+import { useT } from '~/modules/i18n/react';
+
+export const ADDED_LABEL_MS = 2000;
+type AddResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * Adds one product to the cart. Without JavaScript it is a plain form post that comes back to this page;
+ * with it, a fetcher (no navigation) and an "Added" label for 2 s.
+ */
+export function AddToCartButton({
+  productId,
+  priceCents,
+  variant = 'compact',
+  label,
+}: {
+  productId: string;
+  priceCents: number;
+  variant?: 'compact' | 'large';
+  label?: string;
+}) {
+  const t = useT();
+  const fetcher = useFetcher<AddResult>({ key: `add-to-cart:${productId}` });
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const [added, setAdded] = useState(false);
+  const lastData = useRef<AddResult | undefined>(undefined);
+
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data || fetcher.data === lastData.current) return;
+    lastData.current = fetcher.data;
+    if (!fetcher.data.ok) return;
+    setAdded(true);
+    track('add_to_cart', { product_id: productId, quantity: 1, value: priceCents });
+    const timer = setTimeout(() => setAdded(false), ADDED_LABEL_MS);
+    return () => clearTimeout(timer);
+  }, [fetcher.state, fetcher.data, productId, priceCents]);
+
+  const busy = fetcher.state !== 'idle';
+  const failed = fetcher.state === 'idle' && fetcher.data?.ok === false;
+  const size = variant === 'large' ? 'px-7 py-3.5 text-base w-full sm:w-auto' : 'px-4 py-2';
+  return (
+    <fetcher.Form method="post" action="/cart" className={variant === 'large' ? 'w-full sm:w-auto' : ''}>
+      <input type="hidden" name="intent" value="add" />
+      <input type="hidden" name="productId" value={productId} />
+      <input type="hidden" name="quantity" value="1" />
+      {!hydrated && <input type="hidden" name="redirectTo" value={location.pathname + location.search} />}
+      <button
+        type="submit"
+        disabled={busy}
+        aria-label={label ? `${added ? t('product.added') : t('product.addToCart')}: ${label}` : undefined}
+        className={`btn ${size} ${added ? 'bg-leaf text-white hover:bg-leaf-dark' : 'bg-roast text-cream hover:bg-roast-800'}`}
+      >
+        {added ? <Check aria-hidden="true" className="h-4 w-4" /> : <ShoppingBag aria-hidden="true" className="h-4 w-4" />}
+        <span>{added ? t('product.added') : t('product.addToCart')}</span>
+      </button>
+      <p role="status" className={failed ? 'mt-2 text-sm text-cherry' : 'sr-only'}>
+        {failed ? t('product.addFailed') : added ? t('product.addedToCart') : ''}
+      </p>
+    </fetcher.Form>
+  );
+}

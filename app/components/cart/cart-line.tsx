@@ -1,0 +1,89 @@
+import { Minus, Plus, Trash2 } from 'lucide-react';
+import { Link, useFetcher } from 'react-router';
+import { ProductImage } from '~/components/catalog/product-image';
+import { track } from '~/lib/analytics';
+import { formatPrice } from '~/lib/format';
+import { useHydrated } from '~/lib/use-hydrated';
+import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.schema';
+import { useI18n } from '~/modules/i18n/react';
+
+/** One cart line: +/− and Remove post to /cart (fetchers with JS, plain forms without). */
+export function CartLine({ line }: { line: Line }) {
+  const { t, locale } = useI18n();
+  const fetcher = useFetcher({ key: `cart-line:${line.productId}` });
+  const hydrated = useHydrated();
+  const name = line.name || t('product.unnamed');
+  const pending = fetcher.formData;
+  const intent = pending?.get('intent');
+  const quantity =
+    intent === 'increment' ? line.quantity + 1 : intent === 'decrement' ? line.quantity - 1 : intent === 'remove' ? 0 : line.quantity;
+  if (quantity <= 0 && fetcher.state !== 'idle') return null;
+
+  const form = (value: string, label: string, icon: React.ReactNode, extra = '') => (
+    <fetcher.Form
+      method="post"
+      action="/cart"
+      onSubmit={() => {
+        if (value === 'remove' || (value === 'decrement' && line.quantity === 1)) {
+          track('remove_from_cart', { product_id: line.productId, quantity: value === 'remove' ? line.quantity : 1 });
+        } else if (value === 'increment') {
+          track('add_to_cart', { product_id: line.productId, quantity: 1, value: line.unitPriceCents });
+        }
+      }}
+    >
+      <input type="hidden" name="intent" value={value} />
+      <input type="hidden" name="productId" value={line.productId} />
+      {!hydrated && <input type="hidden" name="redirectTo" value="/cart" />}
+      <button
+        type="submit"
+        aria-label={label}
+        disabled={value === 'increment' && quantity >= MAX_LINE_QUANTITY}
+        className={`flex h-9 items-center justify-center rounded-full transition-colors disabled:opacity-40 ${extra}`}
+      >
+        {icon}
+      </button>
+    </fetcher.Form>
+  );
+
+  return (
+    <li className="flex gap-4 py-6 sm:gap-6" data-testid="cart-line">
+      <Link to={`/product/${line.productId}`} className="w-20 shrink-0 overflow-hidden rounded-2xl bg-sand/60 ring-1 ring-sand sm:w-28" tabIndex={-1} aria-hidden="true">
+        <ProductImage image={line.image} alt="" sizes="112px" className="h-auto w-full" />
+      </Link>
+      <div className="flex flex-1 flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div>
+          <h2 className="text-lg leading-snug font-semibold">
+            <Link to={`/product/${line.productId}`} className="hover:underline">{name}</Link>
+          </h2>
+          <p className="mt-1 text-sm text-muted">{t(`categories.${line.category ?? 'uncategorized'}`)}</p>
+          <p className="mt-1 text-sm">
+            <span className="sr-only">{t('cart.unitPrice')}: </span>
+            {formatPrice(line.unitPriceCents, locale)}
+          </p>
+        </div>
+        <div className="flex items-center gap-4 sm:flex-col sm:items-end sm:gap-3">
+          <div className="flex items-center rounded-full border border-sand-dark bg-paper" role="group" aria-label={t('cart.quantityOf', { name })}>
+            {form('decrement', t('cart.decrease', { name }), <Minus aria-hidden="true" className="h-4 w-4" />, 'w-9 hover:bg-sand/60')}
+            <output className="min-w-8 text-center text-sm font-semibold tabular-nums" aria-live="polite" data-testid="line-quantity">
+              {quantity}
+            </output>
+            {form('increment', t('cart.increase', { name }), <Plus aria-hidden="true" className="h-4 w-4" />, 'w-9 hover:bg-sand/60')}
+          </div>
+          <p className="font-semibold tabular-nums" data-testid="line-total">
+            <span className="sr-only">{t('cart.lineTotal')}: </span>
+            {formatPrice(line.unitPriceCents * quantity, locale)}
+          </p>
+          {form(
+            'remove',
+            t('cart.removeItem', { name }),
+            <>
+              <Trash2 aria-hidden="true" className="h-4 w-4" />
+              <span className="text-sm">{t('cart.remove')}</span>
+            </>,
+            'gap-1.5 px-2 text-muted hover:text-cherry',
+          )}
+        </div>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,42 @@
+import { Link } from 'react-router';
+import { type Category, categories } from '~/modules/catalog/catalog.schema';
+import { useT } from '~/modules/i18n/react';
+
+/** All + the four categories as links (shareable, no JavaScript needed); the active one clears itself. */
+export function CategoryFilter({ active, q }: { active?: Category; q?: string }) {
+  const t = useT();
+  const href = (category?: Category) => {
+    const params = new URLSearchParams();
+    if (q) params.set('q', q);
+    if (category) params.set('category', category);
+    const search = params.toString();
+    return `/${search ? `?${search}` : ''}#shop`;
+  };
+  const pill = (on: boolean) =>
+    `inline-flex items-center rounded-full border px-4 py-2 text-sm font-medium transition-colors ${
+      on ? 'border-roast bg-roast text-cream' : 'border-sand-dark bg-paper text-roast hover:border-roast'
+    }`;
+  return (
+    <nav aria-label={t('home.filter.label')}>
+      <ul className="flex flex-wrap gap-2">
+        <li>
+          <Link to={href()} preventScrollReset className={pill(!active)} aria-current={!active ? 'true' : undefined}>
+            {t('categories.all')}
+          </Link>
+        </li>
+        {categories.map((category) => (
+          <li key={category}>
+            <Link
+              to={href(active === category ? undefined : category)}
+              preventScrollReset
+              className={pill(active === category)}
+              aria-current={active === category ? 'true' : undefined}
+            >
+              {t(`categories.${category}`)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,43 @@
+import { Link } from 'react-router';
+import { useT } from '~/modules/i18n/react';
+import { Logo } from './logo';
+
+export function SiteFooter() {
+  const t = useT();
+  return (
+    <footer className="mt-24 bg-roast text-cream">
+      <div className="container-page grid gap-10 py-14 md:grid-cols-[2fr_1fr_1fr]">
+        <div className="max-w-md">
+          <Logo className="text-cream" />
+          <p className="mt-4 text-sm leading-relaxed text-cream/80">{t('footer.about')}</p>
+          <p className="mt-4 font-serif text-lg text-cream italic">{t('brand.tagline')}</p>
+        </div>
+        <nav aria-labelledby="footer-links">
+          <h2 id="footer-links" className="font-sans text-xs font-semibold tracking-[0.18em] text-cream/70 uppercase">
+            {t('footer.links')}
+          </h2>
+          <ul className="mt-4 space-y-2.5 text-sm">
+            <li>
+              <Link to="/" className="hover:underline">{t('nav.home')}</Link>
+            </li>
+            <li>
+              <Link to="/categories" className="hover:underline">{t('nav.categories')}</Link>
+            </li>
+            <li>
+              <Link to="/about" className="hover:underline">{t('nav.about')}</Link>
+            </li>
+            <li>
+              <Link to="/contact" className="hover:underline">{t('nav.contact')}</Link>
+            </li>
+          </ul>
+        </nav>
+        <div className="text-sm text-cream/80">
+          <p>{t('footer.madeWith')}</p>
+        </div>
+      </div>
+      <div className="border-t border-cream/15">
+        <p className="container-page py-5 text-xs text-cream/70">{t('footer.rights', { year: new Date().getFullYear() })}</p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,27 @@
+import { type ReactNode, createContext, useContext, useMemo } from 'react';
+import { useMatches } from 'react-router';
+import { type Locale, type Messages, type T, createT, defaultLocale } from './translate';
+
+type I18n = { locale: Locale; t: T };
+const I18nContext = createContext<I18n>({ locale: defaultLocale, t: (key) => key });
+
+/**
+ * Provides the translator built from the `messages` every matched route's loader returned, so each page
+ * ships only the namespaces it uses.
+ */
+export function I18nProvider({ locale, children }: { locale: Locale; children: ReactNode }) {
+  const matches = useMatches();
+  const bundles = matches.map((m) => (m.loaderData as { messages?: Record<string, Messages> } | undefined)?.messages);
+  const value = useMemo(() => {
+    const messages: Messages = {};
+    for (const bundle of bundles) if (bundle) Object.assign(messages, bundle);
+    return { locale, t: createT(locale, messages) };
+    // The bundles are stable objects from loader data; recompute when any of them changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [locale, ...bundles]);
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+export const useT = () => useContext(I18nContext).t;
+export const useLocale = () => useContext(I18nContext).locale;
+export const useI18n = () => useContext(I18nContext);

@@ -1,0 +1,142 @@
+import { useEffect } from 'react';
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useFetcher,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from 'react-router';
+import frauncesLatin from '@fontsource-variable/fraunces/files/fraunces-latin-wght-normal.woff2?url';
+import interLatin from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
+import type { Route } from './+types/root';
+import stylesheet from './app.css?url';
+import { CookieBanner } from './components/layout/cookie-banner';
+import { ErrorPanel } from './components/layout/error-panel';
+import { SiteFooter } from './components/layout/site-footer';
+import { SiteHeader } from './components/layout/site-header';
+import { usePageViews } from './lib/analytics';
+import { useNonce } from './lib/nonce';
+import { countCartItems, readCartId } from './modules/cart/index.server';
+import { getLocale, getMessages } from './modules/i18n/index.server';
+import { I18nProvider, useT } from './modules/i18n/react';
+import { defaultLocale, isLocale } from './modules/i18n/translate';
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'preload', href: interLatin, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+  { rel: 'preload', href: frauncesLatin, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const locale = getLocale(request);
+  let cartCount = 0;
+  try {
+    cartCount = await countCartItems(context.db, readCartId(request));
+  } catch (error) {
+    context.log.error({ err: error }, 'cart count unavailable');
+  }
+  return { locale, cartCount, messages: getMessages(locale, 'common') };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  const locale = data?.locale ?? defaultLocale;
+  const nonce = useNonce();
+  return (
+    <html lang={locale}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#2b1a12" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <I18nProvider locale={locale}>{children}</I18nProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  const t = useT();
+  usePageViews();
+  useStoredLanguage(data?.locale ?? defaultLocale);
+  return (
+    <>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-full bg-roast px-4 py-2 text-cream focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        {t('nav.skip')}
+      </a>
+      <SiteHeader cartCount={data?.cartCount ?? 0} />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        {children}
+      </main>
+      <SiteFooter />
+      <CookieBanner />
+    </>
+  );
+}
+
+/** The language is kept in local storage too: a visitor whose cookie is gone gets their language back. */
+function useStoredLanguage(locale: string) {
+  const fetcher = useFetcher();
+  const location = useLocation();
+  useEffect(() => {
+    let stored: string | null = null;
+    try {
+      stored = localStorage.getItem('language');
+      if (!stored) localStorage.setItem('language', locale);
+    } catch {
+      return;
+    }
+    if (stored && stored !== locale && isLocale(stored)) {
+      fetcher.submit({ locale: stored, redirectTo: location.pathname + location.search }, { method: 'post', action: '/language' });
+    }
+    // Only on first load: later switches go through the header button.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+}
+
+export default function App() {
+  return (
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const t = useT();
+  let title = t('errors.unexpectedTitle');
+  let text = t('errors.unexpectedText');
+  let status = 500;
+  if (isRouteErrorResponse(error)) {
+    status = error.status;
+    if (error.status === 404) {
+      title = t('errors.notFoundTitle');
+      text = t('errors.notFoundText');
+    } else if (error.status === 405) {
+      title = t('errors.methodNotAllowedTitle');
+      text = t('errors.methodNotAllowedText');
+    }
+  }
+  return (
+    <Shell>
+      <title>{`${title} · Kopi`}</title>
+      <ErrorPanel status={status} title={title} text={text} />
+    </Shell>
+  );
+}

@@ -1,0 +1,191 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import compression from 'compression';
+import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from 'express';
+import helmet from 'helmet';
+import { sql } from 'kysely';
+import pino, { type Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { type ServerBuild, createRequestHandler } from 'react-router';
+import type { AppContext } from '~/context';
+import { type Config, loadConfig, prepareDataDir } from '~/config/env.server';
+import { migrateToLatest, openDatabase } from '~/db/database.server';
+import { seedDemoCatalogue } from '~/db/seed.server';
+import { catalogVersion } from '~/modules/catalog/index.server';
+import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
+import { createStorage } from '~/modules/storage/index.server';
+import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
+import { PageCache, isCacheableRequest, withNonce } from './page-cache';
+import { isCrossSiteWrite } from './same-origin';
+
+export type ServerOptions = {
+  /** The React Router build, or a getter (the dev server reloads it through Vite). */
+  build?: ServerBuild | (() => Promise<ServerBuild>);
+  /** Where the built browser assets are (production only; in development Vite serves them). */
+  clientDir?: string;
+  config?: Config;
+  logger?: Logger;
+};
+
+export type KopiServer = {
+  app: express.Express;
+  config: Config;
+  logger: Logger;
+  close: () => Promise<void>;
+};
+
+export async function createServerApp(options: ServerOptions = {}): Promise<KopiServer> {
+  const config = prepareDataDir(options.config ?? loadConfig());
+  const logger =
+    options.logger ??
+    pino({
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      ...(config.env === 'development' ? { transport: { target: 'pino-pretty' } } : {}),
+    });
+
+  const database = openDatabase(config.database);
+  await migrateToLatest(database.db);
+  const storage = createStorage(config);
+  if (config.seedDemo) await seedDemoCatalogue(database.db, storage, logger);
+
+  const transport = createMailTransport(config, logger);
+  const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger });
+  const build = options.build ?? (await import('virtual:react-router/server-build'));
+  const handleRequest = createRequestHandler(build as ServerBuild, config.env);
+  const pageCache = new PageCache(catalogVersion);
+  const origin = config.publicUrl.origin;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+
+  app.use((req, res, next) => {
+    const incoming = req.get('x-request-id');
+    res.locals.requestId = incoming && /^[\w.-]{8,100}$/.test(incoming) ? incoming : randomUUID();
+    res.locals.nonce = randomBytes(16).toString('base64');
+    res.setHeader('x-request-id', res.locals.requestId);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => (res as ExpressResponse).locals.requestId,
+      autoLogging: { ignore: (req) => /^\/(healthz|readyz|assets\/)/.test(req.url ?? '') },
+      quietReqLogger: true,
+    }),
+  );
+  app.use(compression());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as ExpressResponse).locals.nonce}'`],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          fontSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          upgradeInsecureRequests: config.secureCookies ? [] : null,
+        },
+      },
+      strictTransportSecurity: config.secureCookies,
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await Promise.race([
+        sql`select 1`.execute(database.db),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000)),
+      ]);
+      res.json({ status: 'ready', database: database.kind });
+    } catch (error) {
+      logger.warn({ err: error }, 'readiness check failed');
+      res.status(503).json({ status: 'unavailable', database: database.kind });
+    }
+  });
+
+  const uploads = path.join(config.dataDir, 'uploads');
+  app.use('/images', express.static(uploads, { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
+  if (options.clientDir) {
+    app.use('/assets', express.static(path.join(options.clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
+  }
+
+  // Cookie-less page hits are answered from memory before anything else runs.
+  app.use((req, res, next) => {
+    if (!config.pageCache || !isCacheableRequest(req.method, req.path, req.get('cookie'))) return next();
+    const page = pageCache.get(req.originalUrl);
+    if (!page) return next();
+    res.status(page.status);
+    for (const [key, value] of page.headers) res.setHeader(key, value);
+    res.setHeader('x-page-cache', 'hit');
+    res.end(req.method === 'HEAD' ? undefined : withNonce(page.body, page.nonce, res.locals.nonce));
+  });
+
+  if (options.clientDir) app.use(express.static(options.clientDir, { maxAge: '1h', index: false }));
+
+  app.use((req, res, next) => {
+    if (isCrossSiteWrite(req.method, req.get('origin'), req.get('sec-fetch-site'), origin, requestOrigin(req), req.path)) {
+      res.status(403).type('text/plain').send('Cross-site request refused.');
+      return;
+    }
+    next();
+  });
+
+  app.all('/{*splat}', async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const context: AppContext = {
+      config,
+      db: database.db,
+      storage,
+      log: req.log,
+      requestId: res.locals.requestId,
+      nonce: res.locals.nonce,
+      kickMail: mailWorker.kick,
+    };
+    try {
+      const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, req.get('cookie')) && req.method === 'GET';
+      const version = catalogVersion();
+      const response = await handleRequest(toFetchRequest(req, res, requestOrigin(req)), context);
+      const type = response.headers.get('content-type') ?? '';
+      if (cacheable && response.status === 200 && type.startsWith('text/html') && !response.headers.has('set-cookie')) {
+        const body = await response.text();
+        pageCache.set(req.originalUrl, { status: 200, headers: [...response.headers], body, nonce: context.nonce }, version);
+        await sendFetchResponse(res, response, body);
+      } else {
+        await sendFetchResponse(res, response);
+      }
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  app.use((error: unknown, req: ExpressRequest, res: ExpressResponse, _next: NextFunction) => {
+    req.log?.error({ err: error }, 'unhandled server error');
+    if (res.headersSent) return res.end();
+    res.status(500).type('text/plain').send('Something went wrong on our side. Please try again in a moment.');
+  });
+
+  return {
+    app,
+    config,
+    logger,
+    close: async () => {
+      await mailWorker.stop();
+      transport.close();
+      await database.close();
+    },
+  };
+}
+
+function requestOrigin(req: ExpressRequest): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}

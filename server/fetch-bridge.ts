@@ -1,0 +1,47 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
+
+/** Express request → Fetch Request (what React Router's handler takes). */
+export function toFetchRequest(req: ExpressRequest, res: ExpressResponse, origin: string): Request {
+  const controller = new AbortController();
+  res.on('close', () => controller.abort());
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else headers.set(key, value);
+  }
+  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    init.body = Readable.toWeb(req) as ReadableStream;
+    init.duplex = 'half';
+  }
+  return new Request(new URL(req.originalUrl, origin), init);
+}
+
+/** Copies a Fetch Response onto an Express response, streaming the body. */
+export async function sendFetchResponse(res: ExpressResponse, response: Response, body?: string): Promise<void> {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers) {
+    if (key !== 'set-cookie') res.append(key, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader('set-cookie', cookies);
+  if (body !== undefined) {
+    res.end(body);
+    return;
+  }
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    Readable.fromWeb(response.body as NodeReadableStream)
+      .on('error', reject)
+      .pipe(res)
+      .on('finish', resolve)
+      .on('error', reject);
+  });
+}
