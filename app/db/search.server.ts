@@ -37,3 +37,12 @@ export function productSearchFilter(db: Executor, terms: string[]) {
     return eb.and(conditions);
   };
 }
+
+/**
+ * After a bulk load: lets PostgreSQL's planner know how common each word is before autovacuum gets
+ * to it (without statistics it may fetch every match of a common word instead of the newest few).
+ * SQLite's plan is fixed by the query shape above and needs nothing.
+ */
+export async function refreshSearchStatistics(db: Executor): Promise<void> {
+  if (databaseKind(db) === 'postgres') await sql`analyze products, product_translations, product_images`.execute(db);
+}

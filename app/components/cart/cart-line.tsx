@@ -4,7 +4,7 @@ import { ProductImage } from '~/components/catalog/product-image';
 import { track } from '~/lib/analytics';
 import { formatPrice } from '~/lib/format';
 import { useHydrated } from '~/lib/use-hydrated';
-import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.schema';
+import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.types';
 import { useI18n } from '~/modules/i18n/react';
 
 /** One cart line: +/− and Remove post to /cart (fetchers with JS, plain forms without). */

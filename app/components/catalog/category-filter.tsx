@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { type Category, categories } from '~/modules/catalog/catalog.schema';
+import { type Category, categories } from '~/modules/catalog/catalog.types';
 import { useT } from '~/modules/i18n/react';
 
 /** All + the four categories as links (shareable, no JavaScript needed); the active one clears itself. */

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { AddToCartButton } from '~/components/cart/add-to-cart-button';
 import { formatPrice } from '~/lib/format';
-import type { ProductSummary } from '~/modules/catalog/catalog.schema';
+import type { ProductSummary } from '~/modules/catalog/catalog.types';
 import { useI18n } from '~/modules/i18n/react';
 import { ProductImage } from './product-image';
 import { Rating } from './rating';

@@ -1,4 +1,4 @@
-import type { ProductSummary } from '~/modules/catalog/catalog.schema';
+import type { ProductSummary } from '~/modules/catalog/catalog.types';
 import { ProductCard } from './product-card';
 
 export function ProductGrid({ products, eagerCount = 0 }: { products: ProductSummary[]; eagerCount?: number }) {

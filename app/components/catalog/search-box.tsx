@@ -1,6 +1,6 @@
 import { Search } from 'lucide-react';
 import { Form } from 'react-router';
-import type { Category } from '~/modules/catalog/catalog.schema';
+import type { Category } from '~/modules/catalog/catalog.types';
 import { useT } from '~/modules/i18n/react';
 
 export function SearchBox({ q, category }: { q?: string; category?: Category }) {

@@ -16,7 +16,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (isPostgres(db)) return upPostgres(db);
 
   await sql`create table product_search_rows (rowid integer primary key, product_id text not null unique)`.execute(db);
-  await sql`create virtual table product_search using fts5(search_text, content='', contentless_delete=1, tokenize='trigram')`.execute(db);
+  await sql`create virtual table product_search using fts5(search_text, content='', contentless_delete=1, tokenize='trigram')`.execute(
+    db,
+  );
   await sql`
     create trigger products_search_insert after insert on products begin
       insert into product_search_rows (product_id) values (new.id);

@@ -12,7 +12,7 @@ import plCommon from './locales/pl/common.json';
 import plContact from './locales/pl/contact.json';
 import plHome from './locales/pl/home.json';
 import plProduct from './locales/pl/product.json';
-import { type Locale, type Messages, createT, defaultLocale, isLocale } from './translate';
+import { type Locale, type Messages, createT, defaultLocale, isLocale, mergeBundles } from './translate';
 
 export { createT, defaultLocale, isLocale, locales, type Locale, type Messages, type T } from './translate';
 
@@ -62,11 +62,14 @@ export function getMessages(locale: Locale, ...names: Namespace[]): Record<strin
 }
 
 /** A server-side translator over every namespace (for meta tags, mails and logs). */
+const trees = new Map<Locale, Messages>();
 export function getT(locale: Locale) {
-  return createT(locale, getMessages(locale, ...namespaces));
+  let tree = trees.get(locale);
+  if (!tree) trees.set(locale, (tree = mergeBundles([getMessages(locale, ...namespaces)])));
+  return createT(locale, tree);
 }
 
 /** Both locales' text for one key, e.g. category labels for the search index. */
 export function translationsOf(key: string): string[] {
-  return [createT('en', catalogues.en)(key), createT('pl', catalogues.pl)(key)];
+  return [getT('en')(key), getT('pl')(key)];
 }

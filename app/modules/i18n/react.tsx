@@ -1,6 +1,6 @@
 import { type ReactNode, createContext, useContext, useMemo } from 'react';
 import { useMatches } from 'react-router';
-import { type Locale, type Messages, type T, createT, defaultLocale } from './translate';
+import { type Locale, type Messages, type T, createT, defaultLocale, mergeBundles } from './translate';
 
 type I18n = { locale: Locale; t: T };
 const I18nContext = createContext<I18n>({ locale: defaultLocale, t: (key) => key });
@@ -13,9 +13,7 @@ export function I18nProvider({ locale, children }: { locale: Locale; children: R
   const matches = useMatches();
   const bundles = matches.map((m) => (m.loaderData as { messages?: Record<string, Messages> } | undefined)?.messages);
   const value = useMemo(() => {
-    const messages: Messages = {};
-    for (const bundle of bundles) if (bundle) Object.assign(messages, bundle);
-    return { locale, t: createT(locale, messages) };
+    return { locale, t: createT(locale, mergeBundles(bundles)) };
     // The bundles are stable objects from loader data; recompute when any of them changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [locale, ...bundles]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createT } from './translate';
+import { createT, mergeBundles } from './translate';
 
 const pl = { cart: { items_one: '{{count}} produkt', items_few: '{{count}} produkty', items_many: '{{count}} produktów', items_other: '{{count}} produktu' }, hi: 'Cześć, {{name}}' };
 const en = { cart: { items_one: '{{count}} item', items_other: '{{count}} items' }, onlyEn: 'English only' };
@@ -22,5 +22,14 @@ describe('createT', () => {
   it('falls back to the fallback catalogue, then to the key', () => {
     expect(createT('pl', pl, en)('onlyEn')).toBe('English only');
     expect(createT('pl', pl)('missing.key')).toBe('missing.key');
+  });
+});
+
+describe('mergeBundles', () => {
+  it('puts common at the root and other namespaces under their name', () => {
+    const tree = mergeBundles([{ common: { nav: { home: 'Home' }, product: { added: 'Added' } } }, { product: { details: { origin: 'Origin' } } }]);
+    expect(createT('en', tree)('nav.home')).toBe('Home');
+    expect(createT('en', tree)('product.added')).toBe('Added');
+    expect(createT('en', tree)('product.details.origin')).toBe('Origin');
   });
 });

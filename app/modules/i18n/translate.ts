@@ -45,3 +45,27 @@ export function createT(locale: Locale, messages: Messages, fallback?: Messages)
     );
   };
 }
+
+/**
+ * One message tree from per-namespace bundles: `common` sits at the root ("nav.home"), every other
+ * namespace under its name ("cart.title"). Deep-merged, so a namespace may extend a common branch.
+ */
+export function mergeBundles(bundles: Array<Record<string, Messages> | undefined>): Messages {
+  const tree: Messages = {};
+  for (const bundle of bundles) {
+    if (!bundle) continue;
+    for (const [name, messages] of Object.entries(bundle)) {
+      deepAssign(tree, name === 'common' ? messages : { [name]: messages });
+    }
+  }
+  return tree;
+}
+
+function deepAssign(target: Messages, source: Messages) {
+  for (const [key, value] of Object.entries(source)) {
+    const current = target[key];
+    if (typeof value === 'object' && current && typeof current === 'object') deepAssign(current, value);
+    else target[key] = typeof value === 'object' ? deepAssign({}, value) : value;
+  }
+  return target;
+}

@@ -1,0 +1,28 @@
+/** The cart's form intents and view types, shared by the server and the UI (browser-safe). */
+import { z } from 'zod';
+
+import { MAX_LINE_QUANTITY } from './cart.types';
+
+const productId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+/** A form number; '' or a missing field takes `fallback` (no fallback: required). */
+const quantity = (min: number, fallback?: number) =>
+  z.preprocess(
+    (v) => (v === '' || v === null || v === undefined ? fallback : v),
+    z.coerce.number().int().min(min).max(MAX_LINE_QUANTITY),
+  );
+
+/**
+ * What the /cart action accepts, switched on a hidden `intent` field:
+ *   cartFormSchema.safeParse(Object.fromEntries(await request.formData()))
+ */
+export const cartFormSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('add'), productId, quantity: quantity(1, 1) }),
+  z.object({ intent: z.literal('increment'), productId }),
+  z.object({ intent: z.literal('decrement'), productId }),
+  z.object({ intent: z.literal('remove'), productId }),
+  z.object({ intent: z.literal('set'), productId, quantity: quantity(0) }),
+]);
+export type CartForm = z.infer<typeof cartFormSchema>;
+
+export { MAX_LINE_QUANTITY } from './cart.types';
+export type { Cart, CartLine } from './cart.types';

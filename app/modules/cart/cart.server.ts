@@ -1,0 +1,231 @@
+import { sql } from 'kysely';
+import { type Executor, now } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
+import { getProductsByIds, productExists } from '~/modules/catalog/index.server';
+import type { Locale } from '~/modules/i18n/translate';
+import type { Storage } from '~/modules/storage/index.server';
+import { type Cart, type CartLine, MAX_LINE_QUANTITY } from './cart.schema';
+
+const emptyCart = (id: string | null): Cart => ({ id, lines: [], totalCents: 0, count: 0, removedProductIds: [] });
+
+/**
+ * The cart priced from the current catalogue. Lines whose product no longer exists are deleted and
+ * reported in `removedProductIds`. An unknown cart reads as empty with id null.
+ */
+export async function getCart(db: Executor, storage: Storage, cartId: string | null, locale: Locale): Promise<Cart> {
+  if (!cartId) return emptyCart(null);
+  const rows = await db
+    .selectFrom('carts')
+    .leftJoin('cart_lines', 'cart_lines.cart_id', 'carts.id')
+    .select(['cart_lines.product_id', 'cart_lines.quantity'])
+    .where('carts.id', '=', cartId)
+    .orderBy('cart_lines.added_at')
+    .orderBy('cart_lines.product_id')
+    .execute();
+  if (rows.length === 0) return emptyCart(null);
+  const stored = rows.flatMap((r) =>
+    r.product_id === null || r.quantity === null ? [] : [{ productId: r.product_id, quantity: r.quantity }],
+  );
+  if (stored.length === 0) return emptyCart(cartId);
+
+  const products = await getProductsByIds(
+    db,
+    storage,
+    stored.map((l) => l.productId),
+    locale,
+  );
+  const lines: CartLine[] = [];
+  const removedProductIds: string[] = [];
+  for (const { productId, quantity } of stored) {
+    const product = products.get(productId);
+    if (!product) {
+      removedProductIds.push(productId);
+      continue;
+    }
+    lines.push({
+      productId,
+      name: product.name,
+      category: product.category,
+      image: product.image,
+      unitPriceCents: product.priceCents,
+      quantity,
+      lineTotalCents: product.priceCents * quantity,
+    });
+  }
+  if (removedProductIds.length > 0) {
+    await inTransaction(db, async (trx) => {
+      await trx.deleteFrom('cart_lines').where('cart_id', '=', cartId).where('product_id', 'in', removedProductIds).execute();
+      await touch(trx, cartId);
+    });
+  }
+  return {
+    id: cartId,
+    lines,
+    totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0),
+    count: lines.reduce((sum, l) => sum + l.quantity, 0),
+    removedProductIds,
+  };
+}
+
+/** Sum of quantities, for the header badge on every page (one indexed query; deleted products count until getCart drops them). */
+export async function countCartItems(db: Executor, cartId: string | null): Promise<number> {
+  if (!cartId) return 0;
+  const row = await db
+    .selectFrom('cart_lines')
+    .select((eb) => eb.fn.sum<number | null>('quantity').as('count'))
+    .where('cart_id', '=', cartId)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * Adds `quantity` of a product (an existing line grows, up to 99). Creates the cart when `cartId` is null
+ * or names no cart; the returned `cartId` is the one to keep in the cookie.
+ */
+export async function addToCart(
+  db: Executor,
+  cartId: string | null,
+  productId: string,
+  quantity = 1,
+): Promise<{ ok: true; cartId: string } | { ok: false; reason: 'product_not_found' }> {
+  if (!(await productExists(db, productId))) return { ok: false, reason: 'product_not_found' };
+  const amount = clamp(quantity, 1);
+  const id = await inTransaction(db, async (trx) => {
+    const existing = cartId ? await trx.selectFrom('carts').select('id').where('id', '=', cartId).executeTakeFirst() : undefined;
+    const id = existing?.id ?? (await createCart(trx, null));
+    await trx
+      .insertInto('cart_lines')
+      .values({ cart_id: id, product_id: productId, quantity: amount, added_at: monotonicNow() })
+      .onConflict((oc) =>
+        oc.columns(['cart_id', 'product_id']).doUpdateSet({ quantity: cappedSum(sql.ref('excluded.quantity')) }),
+      )
+      .execute();
+    if (existing) await touch(trx, id);
+    return id;
+  });
+  return { ok: true, cartId: id };
+}
+
+/** Sets a line's quantity (capped at 99); 0 removes the line. Returns false when the cart has no such line. */
+export async function setLineQuantity(db: Executor, cartId: string, productId: string, quantity: number): Promise<boolean> {
+  const amount = clamp(quantity, 0);
+  if (amount === 0) return removeFromCart(db, cartId, productId);
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable('cart_lines')
+      .set({ quantity: amount })
+      .where('cart_id', '=', cartId)
+      .where('product_id', '=', productId)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    await touch(trx, cartId);
+    return true;
+  });
+}
+
+/** Adds `delta` (may be negative) to a line's quantity, capped at 99; a line that reaches 0 is removed. */
+export async function changeLineQuantity(db: Executor, cartId: string, productId: string, delta: number): Promise<boolean> {
+  const step = Math.trunc(delta);
+  if (!Number.isFinite(step) || step === 0) return false;
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable('cart_lines')
+      .set({ quantity: cappedSum(sql.lit(step)) })
+      .where('cart_id', '=', cartId)
+      .where('product_id', '=', productId)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return false;
+    await trx
+      .deleteFrom('cart_lines')
+      .where('cart_id', '=', cartId)
+      .where('product_id', '=', productId)
+      .where('quantity', '<', 1)
+      .execute();
+    await touch(trx, cartId);
+    return true;
+  });
+}
+
+/** Removes a product's line. Returns false when the cart had no such line. */
+export async function removeFromCart(db: Executor, cartId: string, productId: string): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .deleteFrom('cart_lines')
+      .where('cart_id', '=', cartId)
+      .where('product_id', '=', productId)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n) return false;
+    await touch(trx, cartId);
+    return true;
+  });
+}
+
+/**
+ * At sign-in: gives the guest cart to the user, merging it into the cart they already have (quantities
+ * added, capped at 99; nothing dropped). Returns the cart id to keep in the cookie, or null when the
+ * user has no cart and the guest cart is unknown. A guest cart that belongs to another user is ignored.
+ */
+export async function claimCart(db: Executor, guestCartId: string | null, userId: string): Promise<string | null> {
+  return inTransaction(db, async (trx) => {
+    const own = await trx.selectFrom('carts').select('id').where('user_id', '=', userId).executeTakeFirst();
+    const guest = guestCartId
+      ? await trx.selectFrom('carts').select(['id', 'user_id']).where('id', '=', guestCartId).executeTakeFirst()
+      : undefined;
+    // A guest cart already owned (by this user, or by someone else) is not merged.
+    if (!guest || guest.user_id !== null) return own?.id ?? null;
+    if (!own) {
+      await trx.updateTable('carts').set({ user_id: userId, updated_at: now() }).where('id', '=', guest.id).execute();
+      return guest.id;
+    }
+    await trx
+      .insertInto('cart_lines')
+      .columns(['cart_id', 'product_id', 'quantity', 'added_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('cart_lines')
+          .select([eb.val(own.id).as('cart_id'), 'product_id', 'quantity', 'added_at'])
+          .where('cart_id', '=', guest.id),
+      )
+      .onConflict((oc) =>
+        oc.columns(['cart_id', 'product_id']).doUpdateSet({ quantity: cappedSum(sql.ref('excluded.quantity')) }),
+      )
+      .execute();
+    await trx.deleteFrom('cart_lines').where('cart_id', '=', guest.id).execute();
+    await trx.deleteFrom('carts').where('id', '=', guest.id).execute();
+    await touch(trx, own.id);
+    return own.id;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/** `cart_lines.quantity + amount`, at most 99 (portable: no least()/min() difference between databases). */
+function cappedSum(amount: ReturnType<typeof sql.ref> | ReturnType<typeof sql.lit>) {
+  const sum = sql<number>`${sql.ref('cart_lines.quantity')} + ${amount}`;
+  return sql<number>`case when ${sum} > ${sql.lit(MAX_LINE_QUANTITY)} then ${sql.lit(MAX_LINE_QUANTITY)} else ${sum} end`;
+}
+
+const clamp = (quantity: number, min: number) =>
+  Number.isFinite(quantity) ? Math.min(MAX_LINE_QUANTITY, Math.max(min, Math.trunc(quantity))) : min;
+
+async function createCart(db: Executor, userId: string | null): Promise<string> {
+  const id = newId();
+  const timestamp = now();
+  await db.insertInto('carts').values({ id, user_id: userId, created_at: timestamp, updated_at: timestamp }).execute();
+  return id;
+}
+
+async function touch(db: Executor, cartId: string): Promise<void> {
+  await db.updateTable('carts').set({ updated_at: now() }).where('id', '=', cartId).execute();
+}
+
+/** added_at strictly increases within this process, so lines keep the order they were added in. */
+let lastTimestamp = 0;
+function monotonicNow(): string {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return new Date(lastTimestamp).toISOString();
+}
+
+async function inTransaction<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -1,0 +1,275 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Executor } from '~/db/database.server';
+import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { createProduct, deleteProduct, updateProduct } from '~/modules/catalog/index.server';
+import type { Storage } from '~/modules/storage/index.server';
+import {
+  addToCart,
+  cartFormSchema,
+  changeLineQuantity,
+  claimCart,
+  countCartItems,
+  getCart,
+  removeFromCart,
+  setLineQuantity,
+} from './index.server';
+
+const storage: Storage = {
+  put: async () => {},
+  exists: async () => false,
+  delete: async () => {},
+  url: (key) => `/images/${key}`,
+};
+
+const product = (db: Executor, name: string, priceCents: number, images: string[] = []) =>
+  createProduct(db, {
+    category: 'wholeBean',
+    priceCents,
+    translations: { en: { name, description: '' }, pl: { name: `${name} PL` } },
+    images,
+  });
+
+async function newCart(db: Executor, productId: string, quantity = 1): Promise<string> {
+  const result = await addToCart(db, null, productId, quantity);
+  if (!result.ok) throw new Error('product not found');
+  return result.cartId;
+}
+
+describe.each(testDatabases())('cart on %s', (_kind, open) => {
+  let handle: TestDatabase;
+  let db: Executor;
+  let gayo: string;
+  let java: string;
+  beforeAll(async () => {
+    handle = await open();
+    db = handle.db;
+    gayo = await product(db, 'Gayo', 1250, ['img/gayo']);
+    java = await product(db, 'Java', 899);
+  });
+  afterAll(() => handle.close());
+
+  const lines = async (cartId: string) => (await getCart(db, storage, cartId, 'en')).lines.map((l) => [l.name, l.quantity]);
+
+  it('reads no cart as an empty cart', async () => {
+    const empty = { id: null, lines: [], totalCents: 0, count: 0, removedProductIds: [] };
+    expect(await getCart(db, storage, null, 'en')).toEqual(empty);
+    expect(await getCart(db, storage, 'AAAAAAAAAAAAAAAAAAAAAA', 'en')).toEqual(empty);
+    expect(await countCartItems(db, null)).toBe(0);
+    expect(await countCartItems(db, 'AAAAAAAAAAAAAAAAAAAAAA')).toBe(0);
+  });
+
+  it('creates a cart on the first add and grows the line on the next', async () => {
+    const cartId = await newCart(db, gayo);
+    expect(cartId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(await addToCart(db, cartId, gayo)).toEqual({ ok: true, cartId });
+    expect(await lines(cartId)).toEqual([['Gayo', 2]]);
+    expect(await countCartItems(db, cartId)).toBe(2);
+  });
+
+  it('caps a line at 99', async () => {
+    const cartId = await newCart(db, gayo, 60);
+    await addToCart(db, cartId, gayo, 60);
+    expect(await lines(cartId)).toEqual([['Gayo', 99]]);
+    await addToCart(db, cartId, java, 500);
+    expect(await lines(cartId)).toEqual([
+      ['Gayo', 99],
+      ['Java', 99],
+    ]);
+    await changeLineQuantity(db, cartId, java, 5);
+    await setLineQuantity(db, cartId, gayo, 150);
+    expect(await lines(cartId)).toEqual([
+      ['Gayo', 99],
+      ['Java', 99],
+    ]);
+  });
+
+  it('totals in cents from current prices, in the language asked', async () => {
+    const cartId = await newCart(db, gayo, 3);
+    await addToCart(db, cartId, java);
+    const cart = await getCart(db, storage, cartId, 'pl');
+    expect(cart).toMatchObject({ id: cartId, totalCents: 3 * 1250 + 899, count: 4, removedProductIds: [] });
+    expect(cart.lines).toEqual([
+      {
+        productId: gayo,
+        name: 'Gayo PL',
+        category: 'wholeBean',
+        image: expect.objectContaining({ src: '/images/img/gayo-640.webp' }),
+        unitPriceCents: 1250,
+        quantity: 3,
+        lineTotalCents: 3750,
+      },
+      {
+        productId: java,
+        name: 'Java PL',
+        category: 'wholeBean',
+        image: null,
+        unitPriceCents: 899,
+        quantity: 1,
+        lineTotalCents: 899,
+      },
+    ]);
+  });
+
+  it('reflects a price change', async () => {
+    const id = await product(db, 'Toraja', 1000);
+    const cartId = await newCart(db, id, 2);
+    await updateProduct(db, id, { category: 'wholeBean', priceCents: 1150, translations: { en: { name: 'Toraja' } } });
+    expect((await getCart(db, storage, cartId, 'en')).totalCents).toBe(2300);
+  });
+
+  it('drops and reports lines whose product was deleted', async () => {
+    const doomed = await product(db, 'Doomed', 500);
+    const cartId = await newCart(db, doomed, 2);
+    await addToCart(db, cartId, java);
+    await deleteProduct(db, doomed);
+
+    const cart = await getCart(db, storage, cartId, 'en');
+    expect(cart).toMatchObject({ id: cartId, count: 1, totalCents: 899, removedProductIds: [doomed] });
+    expect(cart.lines.map((l) => l.productId)).toEqual([java]);
+    expect((await getCart(db, storage, cartId, 'en')).removedProductIds).toEqual([]);
+    expect(await countCartItems(db, cartId)).toBe(1);
+  });
+
+  it('refuses an unknown product and writes nothing', async () => {
+    const carts = await db.selectFrom('carts').select('id').execute();
+    expect(await addToCart(db, null, 'AAAAAAAAAAAAAAAAAAAAAA', 1)).toEqual({ ok: false, reason: 'product_not_found' });
+    expect(await addToCart(db, null, "' or 1=1 --", 1)).toEqual({ ok: false, reason: 'product_not_found' });
+    expect(await db.selectFrom('carts').select('id').execute()).toEqual(carts);
+
+    const cartId = await newCart(db, gayo);
+    expect(await addToCart(db, cartId, 'AAAAAAAAAAAAAAAAAAAAAA', 1)).toEqual({ ok: false, reason: 'product_not_found' });
+    expect(await lines(cartId)).toEqual([['Gayo', 1]]);
+  });
+
+  it('starts a new cart when the cookie names an unknown one', async () => {
+    const result = await addToCart(db, 'UnknownCartId0000000000', gayo, 1);
+    expect(result.ok).toBe(true);
+    const cartId = result.ok ? result.cartId : '';
+    expect(cartId).not.toBe('UnknownCartId0000000000');
+    expect(await lines(cartId)).toEqual([['Gayo', 1]]);
+  });
+
+  it('increments, decrements to zero and removes', async () => {
+    const cartId = await newCart(db, gayo);
+    await addToCart(db, cartId, java);
+    expect(await changeLineQuantity(db, cartId, gayo, 1)).toBe(true);
+    expect(await lines(cartId)).toEqual([
+      ['Gayo', 2],
+      ['Java', 1],
+    ]);
+    await changeLineQuantity(db, cartId, gayo, -1);
+    await changeLineQuantity(db, cartId, gayo, -1);
+    expect(await lines(cartId)).toEqual([['Java', 1]]);
+    expect(await changeLineQuantity(db, cartId, gayo, -1)).toBe(false);
+
+    await setLineQuantity(db, cartId, java, 7);
+    expect(await countCartItems(db, cartId)).toBe(7);
+    expect(await setLineQuantity(db, cartId, java, 0)).toBe(true);
+    expect(await lines(cartId)).toEqual([]);
+
+    await addToCart(db, cartId, gayo, 2);
+    expect(await removeFromCart(db, cartId, gayo)).toBe(true);
+    expect(await removeFromCart(db, cartId, gayo)).toBe(false);
+    const cart = await getCart(db, storage, cartId, 'en');
+    expect(cart).toEqual({ id: cartId, lines: [], totalCents: 0, count: 0, removedProductIds: [] });
+  });
+
+  it('bumps updated_at on every write', async () => {
+    const cartId = await newCart(db, gayo);
+    const updatedAt = async () =>
+      (await db.selectFrom('carts').select('updated_at').where('id', '=', cartId).executeTakeFirstOrThrow()).updated_at;
+    const stamps = [await updatedAt()];
+    const writes = [
+      () => addToCart(db, cartId, java),
+      () => changeLineQuantity(db, cartId, java, 1),
+      () => setLineQuantity(db, cartId, java, 5),
+      () => removeFromCart(db, cartId, java),
+    ];
+    for (const write of writes) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      await write();
+      stamps.push(await updatedAt());
+    }
+    expect(new Set(stamps).size).toBe(stamps.length);
+  });
+
+  it('runs inside a caller transaction', async () => {
+    const cartId = await db.transaction().execute(async (trx) => {
+      const result = await addToCart(trx, null, gayo, 2);
+      if (!result.ok) throw new Error('unexpected');
+      await changeLineQuantity(trx, result.cartId, gayo, 1);
+      return result.cartId;
+    });
+    expect(await lines(cartId)).toEqual([['Gayo', 3]]);
+  });
+
+  describe('claimCart', () => {
+    it('gives the guest cart to a user who has none', async () => {
+      const guest = await newCart(db, gayo);
+      expect(await claimCart(db, guest, 'user-1')).toBe(guest);
+      expect(await claimCart(db, null, 'user-1')).toBe(guest);
+      expect(await claimCart(db, 'AAAAAAAAAAAAAAAAAAAAAA', 'user-1')).toBe(guest);
+      expect(await claimCart(db, null, 'user-none')).toBeNull();
+    });
+
+    it("merges the guest cart into the user's cart, adding quantities", async () => {
+      const own = await newCart(db, gayo, 2);
+      await addToCart(db, own, java, 98);
+      await claimCart(db, own, 'user-2');
+      const guest = await newCart(db, gayo, 3);
+      await addToCart(db, guest, java, 5);
+
+      expect(await claimCart(db, guest, 'user-2')).toBe(own);
+      expect(await lines(own)).toEqual([
+        ['Gayo', 5],
+        ['Java', 99],
+      ]);
+      expect(await db.selectFrom('carts').select('id').where('id', '=', guest).execute()).toEqual([]);
+      expect(await countCartItems(db, guest)).toBe(0);
+    });
+
+    it("never takes another user's cart", async () => {
+      const theirs = await newCart(db, gayo);
+      await claimCart(db, theirs, 'user-3');
+      expect(await claimCart(db, theirs, 'user-4')).toBeNull();
+      expect(await lines(theirs)).toEqual([['Gayo', 1]]);
+    });
+  });
+});
+
+describe('cartFormSchema', () => {
+  const parse = (fields: Record<string, string>) => cartFormSchema.safeParse(fields);
+
+  it('parses each intent', () => {
+    expect(parse({ intent: 'add', productId: 'abc' }).data).toEqual({ intent: 'add', productId: 'abc', quantity: 1 });
+    expect(parse({ intent: 'add', productId: 'abc', quantity: '' }).data).toEqual({
+      intent: 'add',
+      productId: 'abc',
+      quantity: 1,
+    });
+    expect(parse({ intent: 'add', productId: 'abc', quantity: '3' }).data).toEqual({
+      intent: 'add',
+      productId: 'abc',
+      quantity: 3,
+    });
+    expect(parse({ intent: 'increment', productId: 'abc' }).data).toEqual({ intent: 'increment', productId: 'abc' });
+    expect(parse({ intent: 'decrement', productId: 'abc' }).data).toEqual({ intent: 'decrement', productId: 'abc' });
+    expect(parse({ intent: 'remove', productId: 'abc' }).data).toEqual({ intent: 'remove', productId: 'abc' });
+    expect(parse({ intent: 'set', productId: 'abc', quantity: '0' }).data).toEqual({
+      intent: 'set',
+      productId: 'abc',
+      quantity: 0,
+    });
+  });
+
+  it('rejects bad input', () => {
+    expect(parse({ intent: 'buy', productId: 'abc' }).success).toBe(false);
+    expect(parse({ intent: 'add', productId: '' }).success).toBe(false);
+    expect(parse({ intent: 'add', productId: '../x' }).success).toBe(false);
+    expect(parse({ intent: 'add', productId: 'abc', quantity: '0' }).success).toBe(false);
+    expect(parse({ intent: 'add', productId: 'abc', quantity: '100' }).success).toBe(false);
+    expect(parse({ intent: 'add', productId: 'abc', quantity: '1.5' }).success).toBe(false);
+    expect(parse({ intent: 'set', productId: 'abc' }).success).toBe(false);
+    expect(parse({ intent: 'set', productId: 'abc', quantity: '-1' }).success).toBe(false);
+  });
+});

@@ -1,0 +1,12 @@
+/** The cart's public server API: the only file other modules and routes import (besides the schemas). */
+export {
+  addToCart,
+  changeLineQuantity,
+  claimCart,
+  countCartItems,
+  getCart,
+  removeFromCart,
+  setLineQuantity,
+} from './cart.server';
+export { CART_COOKIE, cartCookie, clearCartCookie, readCartId } from './cookie.server';
+export * from './cart.schema';

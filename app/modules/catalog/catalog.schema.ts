@@ -1,0 +1,76 @@
+/** Catalogue types and schemas shared by the server and the UI (browser-safe: no server imports). */
+import { z } from 'zod';
+import { categories, isCategory, processes, roasts, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
+import type { Category } from './catalog.types';
+
+export { categories, isCategory, processes, roasts, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
+export type { Category, Process, Roast, ProductSummary, ProductDetail } from './catalog.types';
+
+/**
+ * The storefront list's URL search params. Never fails: anything unusable falls back to "not given"
+ * (or page 1), so a hand-edited URL still shows a page.
+ *   productListQuerySchema.parse(Object.fromEntries(url.searchParams))
+ */
+export const productListQuerySchema = z.object({
+  q: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .transform((q) => q?.trim().slice(0, MAX_QUERY_LENGTH).trim() || undefined),
+  category: z.enum(categories).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1).catch(1),
+});
+export type ProductListQuery = z.infer<typeof productListQuerySchema>;
+
+const note = z
+  .string()
+  .trim()
+  .min(1, 'productForm.errors.noteEmpty')
+  .max(40, 'productForm.errors.noteTooLong')
+  .refine((n) => !n.includes(','), 'productForm.errors.noteComma');
+
+const translation = {
+  description: z.string().trim().max(5000, 'productForm.errors.descriptionTooLong').default(''),
+  notes: z.array(note).max(12, 'productForm.errors.tooManyNotes').default([]),
+};
+
+/** A storage key base of an uploaded image, e.g. "products/3fa1c2/9b7e" (variants sit beside it). */
+const imageKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/, 'productForm.errors.image');
+const altitude = z.number().int().min(0).max(9000).nullable().default(null);
+
+/** A product as the admin form (and the seed) creates or replaces it. Messages are i18n keys. */
+export const productInputSchema = z
+  .object({
+    category: z.enum(categories).nullable().default('wholeBean'),
+    priceCents: z
+      .number()
+      .int('productForm.errors.price')
+      .min(0, 'productForm.errors.price')
+      .max(99_999_999, 'productForm.errors.price'),
+    rating: z.number().min(0).max(5).default(0),
+    reviewCount: z.number().int().min(0).default(0),
+    origin: z.string().trim().max(80).nullable().default(null),
+    region: z.string().trim().max(120).nullable().default(null),
+    process: z.enum(processes).nullable().default(null),
+    roast: z.enum(roasts).nullable().default(null),
+    altitudeMin: altitude,
+    altitudeMax: altitude,
+    translations: z.object({
+      en: z.object({
+        name: z.string().trim().min(1, 'productForm.errors.nameRequired').max(120, 'productForm.errors.nameTooLong'),
+        ...translation,
+      }),
+      /** Optional; every empty field falls back to English. */
+      pl: z.object({ name: z.string().trim().max(120, 'productForm.errors.nameTooLong').default(''), ...translation }).optional(),
+    }),
+    /** Storage key bases, in display order; the first is the card image. */
+    images: z.array(imageKey).max(20, 'productForm.errors.tooManyImages').default([]),
+  })
+  .refine((p) => p.altitudeMin === null || p.altitudeMax === null || p.altitudeMin <= p.altitudeMax, {
+    path: ['altitudeMax'],
+    message: 'productForm.errors.altitudeRange',
+  });
+/** What callers pass (defaults optional). */
+export type ProductInput = z.input<typeof productInputSchema>;
+/** After parsing: every default filled in. */
+export type ParsedProductInput = z.output<typeof productInputSchema>;

@@ -1,0 +1,308 @@
+import type { Executor } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
+import { productSearchFilter } from '~/db/search.server';
+import type { Locale } from '~/modules/i18n/translate';
+import { type ProductImage, type Storage, productImage } from '~/modules/storage/index.server';
+import {
+  type Category,
+  type ProductDetail,
+  type ProductInput,
+  type ProductSummary,
+  isCategory,
+  processes,
+  productInputSchema,
+  roasts,
+} from './catalog.schema';
+import { markCatalogChanged } from './catalog-version.server';
+import { productRows, productSearchText } from './product-rows.server';
+import { searchTerms } from './search';
+
+/** Product ids are random base64url strings; anything else cannot name a product. */
+const productIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+export const isProductId = (id: unknown): id is string => typeof id === 'string' && productIdPattern.test(id);
+
+export type ListProductsOptions = {
+  locale: Locale;
+  q?: string;
+  category?: Category;
+  limit: number;
+  offset: number;
+};
+
+/** Newest first; `hasMore` tells whether another page follows. Search and filter run in the database. */
+export async function listProducts(
+  db: Executor,
+  storage: Storage,
+  { locale, q, category, limit, offset }: ListProductsOptions,
+): Promise<{ items: ProductSummary[]; hasMore: boolean }> {
+  const terms = searchTerms(q ?? '');
+  const rows = await summaryQuery(db, locale)
+    .$if(category !== undefined, (qb) => qb.where('products.category', '=', category!))
+    .$if(terms.length > 0, (qb) => qb.where(productSearchFilter(db, terms)))
+    .orderBy('products.created_at', 'desc')
+    .orderBy('products.id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  const page = rows.slice(0, limit);
+  return { items: await toSummaries(db, storage, page), hasMore: rows.length > limit };
+}
+
+/** The products that still exist among `ids`, keyed by id (unknown and malformed ids are left out). */
+export async function getProductsByIds(
+  db: Executor,
+  storage: Storage,
+  ids: readonly string[],
+  locale: Locale,
+): Promise<Map<string, ProductSummary>> {
+  const wanted = [...new Set(ids.filter(isProductId))];
+  if (wanted.length === 0) return new Map();
+  const rows = await summaryQuery(db, locale).where('products.id', 'in', wanted).execute();
+  return new Map((await toSummaries(db, storage, rows)).map((p) => [p.id, p]));
+}
+
+export async function getProduct(db: Executor, storage: Storage, id: string, locale: Locale): Promise<ProductDetail | null> {
+  if (!isProductId(id)) return null;
+  const row = await summaryQuery(db, locale)
+    .select([
+      'products.altitude_min',
+      'products.altitude_max',
+      'products.created_at',
+      'products.updated_at',
+      'en.description as en_description',
+      'loc.description as loc_description',
+    ])
+    .where('products.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const paths = await db.selectFrom('product_images').select('path').where('product_id', '=', id).orderBy('position').execute();
+  const images = paths.map((p) => productImage(storage, p.path));
+  return {
+    ...toSummary(row, images[0] ?? null),
+    description: row.loc_description || row.en_description || '',
+    altitudeMin: row.altitude_min,
+    altitudeMax: row.altitude_max,
+    images,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function productExists(db: Executor, id: string): Promise<boolean> {
+  if (!isProductId(id)) return false;
+  const row = await db.selectFrom('products').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function countProducts(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('products')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Creates a product and returns its id. The input is validated here too (a ZodError means a caller bug).
+ * `createdAt` (ISO) backdates it, for the demo catalogue.
+ * When `db` is a transaction, the catalogue version is bumped before that transaction commits; call
+ * markCatalogChanged() again after committing if a page cache may be filled meanwhile.
+ */
+export async function createProduct(db: Executor, input: ProductInput, options: { createdAt?: string } = {}): Promise<string> {
+  const parsed = productInputSchema.parse(input);
+  const id = newId();
+  const rows = productRows(id, parsed, options.createdAt ?? monotonicNow());
+  await inTransaction(db, async (trx) => {
+    await trx.insertInto('products').values(rows.product).execute();
+    await trx.insertInto('product_translations').values(rows.translations).execute();
+    if (rows.images.length > 0) await trx.insertInto('product_images').values(rows.images).execute();
+  });
+  markCatalogChanged();
+  return id;
+}
+
+/** Replaces a product's fields, translations and images; `removedImages` are the keys no longer used (delete their files). */
+export async function updateProduct(
+  db: Executor,
+  id: string,
+  input: ProductInput,
+): Promise<{ ok: true; removedImages: string[] } | { ok: false; reason: 'not_found' }> {
+  const parsed = productInputSchema.parse(input);
+  if (!isProductId(id)) return { ok: false, reason: 'not_found' };
+  const result = await inTransaction(db, async (trx) => {
+    const existing = await trx.selectFrom('products').select('created_at').where('id', '=', id).executeTakeFirst();
+    if (!existing) return null;
+    const oldImages = await trx.selectFrom('product_images').select('path').where('product_id', '=', id).execute();
+    const { product, translations, images } = productRows(id, parsed, existing.created_at, monotonicNow());
+    const { id: _id, created_at: _created, ...changes } = product;
+    await trx.updateTable('products').set(changes).where('id', '=', id).execute();
+    await trx.deleteFrom('product_translations').where('product_id', '=', id).execute();
+    await trx.insertInto('product_translations').values(translations).execute();
+    await trx.deleteFrom('product_images').where('product_id', '=', id).execute();
+    if (images.length > 0) await trx.insertInto('product_images').values(images).execute();
+    return oldImages.map((i) => i.path).filter((path) => !parsed.images.includes(path));
+  });
+  if (result === null) return { ok: false, reason: 'not_found' };
+  markCatalogChanged();
+  return { ok: true, removedImages: result };
+}
+
+/** Deletes a product; `images` are its image keys, for the caller to delete from storage. */
+export async function deleteProduct(
+  db: Executor,
+  id: string,
+): Promise<{ ok: true; images: string[] } | { ok: false; reason: 'not_found' }> {
+  if (!isProductId(id)) return { ok: false, reason: 'not_found' };
+  const images = await inTransaction(db, async (trx) => {
+    const paths = await trx
+      .selectFrom('product_images')
+      .select('path')
+      .where('product_id', '=', id)
+      .orderBy('position')
+      .execute();
+    await trx.deleteFrom('product_images').where('product_id', '=', id).execute();
+    await trx.deleteFrom('product_translations').where('product_id', '=', id).execute();
+    const deleted = await trx.deleteFrom('products').where('id', '=', id).executeTakeFirst();
+    return deleted.numDeletedRows > 0n ? paths.map((p) => p.path) : null;
+  });
+  if (images === null) return { ok: false, reason: 'not_found' };
+  markCatalogChanged();
+  return { ok: true, images };
+}
+
+/**
+ * Recomputes every product's search text, e.g. after the category labels changed in the catalogues
+ * (the text is computed when a product is written). Returns how many products changed.
+ */
+export async function rebuildSearchText(db: Executor): Promise<number> {
+  let changed = 0;
+  let after = '';
+  for (;;) {
+    const products = await db
+      .selectFrom('products')
+      .select(['id', 'category', 'origin', 'region', 'process', 'roast', 'search_text'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(500)
+      .execute();
+    if (products.length === 0) break;
+    after = products[products.length - 1].id;
+    const translations = await db
+      .selectFrom('product_translations')
+      .selectAll()
+      .where(
+        'product_id',
+        'in',
+        products.map((p) => p.id),
+      )
+      .execute();
+    for (const product of products) {
+      const text = (locale: string) => {
+        const t = translations.find((row) => row.product_id === product.id && row.locale === locale);
+        return t && { name: t.name, description: t.description, notes: splitNotes(t.tasting_notes) };
+      };
+      const searchText = productSearchText({
+        category: isCategory(product.category) ? product.category : null,
+        origin: product.origin,
+        region: product.region,
+        process: processes.find((p) => p === product.process) ?? null,
+        roast: roasts.find((r) => r === product.roast) ?? null,
+        translations: { en: text('en') ?? { name: '', description: '', notes: [] }, pl: text('pl') },
+      });
+      if (searchText !== product.search_text) {
+        await db.updateTable('products').set({ search_text: searchText }).where('id', '=', product.id).execute();
+        changed += 1;
+      }
+    }
+  }
+  if (changed > 0) markCatalogChanged();
+  return changed;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/** Products with their English and their `locale` translation (Polish fields fall back to English). */
+function summaryQuery(db: Executor, locale: Locale) {
+  return db
+    .selectFrom('products')
+    .leftJoin('product_translations as en', (join) => join.onRef('en.product_id', '=', 'products.id').on('en.locale', '=', 'en'))
+    .leftJoin('product_translations as loc', (join) =>
+      join.onRef('loc.product_id', '=', 'products.id').on('loc.locale', '=', locale),
+    )
+    .select([
+      'products.id',
+      'products.category',
+      'products.price_cents',
+      'products.rating',
+      'products.review_count',
+      'products.origin',
+      'products.region',
+      'products.process',
+      'products.roast',
+      'en.name as en_name',
+      'en.tasting_notes as en_notes',
+      'loc.name as loc_name',
+      'loc.tasting_notes as loc_notes',
+    ]);
+}
+
+type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTakeFirstOrThrow']>>;
+
+/** One query for the first image of every row. */
+async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[]): Promise<ProductSummary[]> {
+  if (rows.length === 0) return [];
+  const images = await db
+    .selectFrom('product_images')
+    .select(['product_id', 'path'])
+    .where(
+      'product_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('product_id')
+    .orderBy('position')
+    .execute();
+  const first = new Map<string, string>();
+  for (const image of images) if (!first.has(image.product_id)) first.set(image.product_id, image.path);
+  return rows.map((row) => {
+    const path = first.get(row.id);
+    return toSummary(row, path === undefined ? null : productImage(storage, path));
+  });
+}
+
+function toSummary(row: SummaryRow, image: ProductImage | null): ProductSummary {
+  const notes = splitNotes(row.loc_notes);
+  return {
+    id: row.id,
+    name: row.loc_name || row.en_name || '',
+    category: isCategory(row.category) ? row.category : null,
+    priceCents: row.price_cents,
+    rating: Number(row.rating),
+    reviewCount: row.review_count,
+    origin: row.origin,
+    region: row.region,
+    process: processes.find((p) => p === row.process) ?? null,
+    roast: roasts.find((r) => r === row.roast) ?? null,
+    notes: notes.length > 0 ? notes : splitNotes(row.en_notes),
+    image,
+  };
+}
+
+const splitNotes = (text: string | null) =>
+  text
+    ? text
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
+    : [];
+
+async function inTransaction<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** created_at strictly increases within this process, so products created in a burst (the seed) keep their order. */
+let lastTimestamp = 0;
+function monotonicNow(): string {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return new Date(lastTimestamp).toISOString();
+}

@@ -1,0 +1,44 @@
+/** Catalogue constants and view types, free of zod so any page can import them cheaply (browser-safe). */
+import type { ProductImage } from '~/modules/storage/image';
+
+export const categories = ['wholeBean', 'groundCoffee', 'dripCoffeeBags', 'capsulesAndPods'] as const;
+export type Category = (typeof categories)[number];
+export const isCategory = (value: unknown): value is Category => categories.includes(value as Category);
+
+export const processes = ['washed', 'natural', 'honey', 'wetHulled', 'anaerobic'] as const;
+export type Process = (typeof processes)[number];
+export const roasts = ['light', 'medium', 'mediumDark', 'dark'] as const;
+export type Roast = (typeof roasts)[number];
+
+/** Products per page of the storefront grid (spec §9). */
+export const PAGE_SIZE = 12;
+/** Deepest page a URL may ask for; deeper pages are what search and the category filter are for. */
+export const MAX_PAGE = 50;
+export const MAX_QUERY_LENGTH = 100;
+
+export type ProductSummary = {
+  id: string;
+  /** '' when the product has no name; the UI shows its translated "Unnamed Product". */
+  name: string;
+  /** null = uncategorized. */
+  category: Category | null;
+  priceCents: number;
+  rating: number;
+  reviewCount: number;
+  origin: string | null;
+  region: string | null;
+  process: Process | null;
+  roast: Roast | null;
+  notes: string[];
+  /** The first image, or null for the default coffee picture. */
+  image: ProductImage | null;
+};
+
+export type ProductDetail = ProductSummary & {
+  description: string;
+  altitudeMin: number | null;
+  altitudeMax: number | null;
+  images: ProductImage[];
+  createdAt: string;
+  updatedAt: string;
+};

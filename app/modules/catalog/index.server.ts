@@ -1,0 +1,18 @@
+/** The catalogue's public server API: the only file other modules and routes import (besides the schemas). */
+export {
+  countProducts,
+  createProduct,
+  deleteProduct,
+  getProduct,
+  getProductsByIds,
+  isProductId,
+  listProducts,
+  productExists,
+  rebuildSearchText,
+  updateProduct,
+  type ListProductsOptions,
+} from './catalog.server';
+export { catalogVersion, markCatalogChanged, onCatalogChange } from './catalog-version.server';
+export { createFakeCatalogue, type FakeCatalogueOptions } from './fake-catalogue.server';
+export * from './catalog.schema';
+export { normalizeSearchText, searchTerms } from './search';

@@ -1,0 +1,93 @@
+import type { Insertable } from 'kysely';
+import type { ProductImagesTable, ProductTranslationsTable, ProductsTable } from '~/db/schema';
+import { translationsOf } from '~/modules/i18n/index.server';
+import type { Category, ParsedProductInput } from './catalog.schema';
+import { normalizeSearchText } from './search';
+
+export type ProductRows = {
+  product: Insertable<ProductsTable>;
+  translations: Insertable<ProductTranslationsTable>[];
+  images: Insertable<ProductImagesTable>[];
+};
+
+/** Both languages' labels of a catalogue value, whichever namespace holds them (missing keys are skipped). */
+function labels(...keys: string[]): string[] {
+  return keys.flatMap((key) => translationsOf(key).filter((text) => text !== key));
+}
+
+const labelCache = new Map<string, string>();
+function labelText(kind: 'categories' | 'process' | 'roast', value: string | null): string {
+  if (!value) return '';
+  const cacheKey = `${kind}.${value}`;
+  let text = labelCache.get(cacheKey);
+  if (text === undefined) {
+    text = [...(kind === 'categories' ? [value] : []), ...labels(`${kind}.${value}`, `common.${kind}.${value}`)].join(' ');
+    labelCache.set(cacheKey, text);
+  }
+  return text;
+}
+
+/**
+ * What the search matches: both languages' name, description and tasting notes, the origin and region,
+ * and the category (its id and its labels in both languages), plus process and roast labels —
+ * lower-cased and accent-free, so "czekolade" finds "czekoladę" and "kapsulki" finds the capsules.
+ */
+export function productSearchText(
+  input: Pick<ParsedProductInput, 'translations' | 'origin' | 'region' | 'process' | 'roast'> & { category: Category | null },
+): string {
+  const { en, pl } = input.translations;
+  return normalizeSearchText(
+    [
+      en.name,
+      pl?.name,
+      en.description,
+      pl?.description,
+      en.notes.join(' '),
+      pl?.notes.join(' '),
+      input.origin,
+      input.region,
+      labelText('categories', input.category),
+      labelText('process', input.process),
+      labelText('roast', input.roast),
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
+}
+
+/** The rows that store one product (the same for create, update and the bulk fake catalogue). */
+export function productRows(id: string, input: ParsedProductInput, createdAt: string, updatedAt = createdAt): ProductRows {
+  const { en, pl } = input.translations;
+  const translations: Insertable<ProductTranslationsTable>[] = [
+    { product_id: id, locale: 'en', name: en.name, description: en.description, tasting_notes: en.notes.join(', ') },
+  ];
+  if (pl && (pl.name || pl.description || pl.notes.length > 0)) {
+    translations.push({
+      product_id: id,
+      locale: 'pl',
+      name: pl.name,
+      description: pl.description,
+      tasting_notes: pl.notes.join(', '),
+    });
+  }
+  return {
+    product: {
+      id,
+      category: input.category,
+      price_cents: input.priceCents,
+      rating: input.rating,
+      review_count: input.reviewCount,
+      origin: input.origin || null,
+      region: input.region || null,
+      altitude_min: input.altitudeMin,
+      altitude_max: input.altitudeMax,
+      process: input.process,
+      roast: input.roast,
+      search_text: productSearchText(input),
+      created_at: createdAt,
+      updated_at: updatedAt,
+    },
+    translations,
+    images: input.images.map((path, position) => ({ product_id: id, position, path })),
+  };
+}

@@ -1,0 +1,154 @@
+import { Lock, ShoppingBag } from 'lucide-react';
+import { useState } from 'react';
+import { Link, data, redirect, useFetchers } from 'react-router';
+import { CartLine } from '~/components/cart/cart-line';
+import { track } from '~/lib/analytics';
+import { formatPrice } from '~/lib/format';
+import { safeRedirect } from '~/lib/safe-redirect';
+import { useHydrated } from '~/lib/use-hydrated';
+import { cartFormSchema } from '~/modules/cart/cart.schema';
+import {
+  addToCart,
+  cartCookie,
+  changeLineQuantity,
+  getCart,
+  readCartId,
+  removeFromCart,
+  setLineQuantity,
+} from '~/modules/cart/index.server';
+import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { useI18n } from '~/modules/i18n/react';
+import type { Route } from './+types/cart';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const locale = getLocale(request);
+  const cart = await getCart(context.db, context.storage, readCartId(request), locale);
+  const t = getT(locale);
+  return {
+    cart,
+    /** Without JavaScript the checkout button is a link to ?checkout=1, which shows the login message. */
+    checkoutAttempt: new URL(request.url).searchParams.has('checkout'),
+    meta: { title: `${t('cart.title')} · Kopi`, description: t('cart.metaDescription') },
+    messages: getMessages(locale, 'cart'),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data?.meta.title },
+  { name: 'description', content: data?.meta.description },
+  { name: 'robots', content: 'noindex' },
+];
+
+/** Every cart change posts here, switched on `intent`. The server decides prices; the browser sends ids. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const parsed = cartFormSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return data({ ok: false as const, error: 'invalid' }, { status: 400 });
+  const input = parsed.data;
+  const cartId = readCartId(request);
+  const headers = new Headers();
+
+  if (input.intent === 'add') {
+    const result = await addToCart(context.db, cartId, input.productId, input.quantity);
+    if (!result.ok) return data({ ok: false as const, error: result.reason }, { status: 404 });
+    if (result.cartId !== cartId) headers.append('Set-Cookie', cartCookie(result.cartId, context.config.secureCookies));
+  } else if (cartId) {
+    if (input.intent === 'increment') await changeLineQuantity(context.db, cartId, input.productId, 1);
+    else if (input.intent === 'decrement') await changeLineQuantity(context.db, cartId, input.productId, -1);
+    else if (input.intent === 'remove') await removeFromCart(context.db, cartId, input.productId);
+    else if (input.intent === 'set') await setLineQuantity(context.db, cartId, input.productId, input.quantity);
+  }
+
+  const redirectTo = form.get('redirectTo');
+  if (typeof redirectTo === 'string') return redirect(safeRedirect(redirectTo), { headers });
+  return data({ ok: true as const }, { headers });
+}
+
+export default function CartPage({ loaderData }: Route.ComponentProps) {
+  const { cart, checkoutAttempt } = loaderData;
+  const { t, locale } = useI18n();
+  const hydrated = useHydrated();
+  const [showLogin, setShowLogin] = useState(checkoutAttempt);
+  const removing = useFetchers().filter((f) => f.formAction === '/cart' && f.formData?.get('intent') === 'remove').length;
+
+  if (cart.lines.length === 0 || removing >= cart.lines.length) {
+    return (
+      <section className="container-page flex flex-col items-center py-24 text-center">
+        <span className="flex h-20 w-20 items-center justify-center rounded-full bg-sand text-roast-600">
+          <ShoppingBag aria-hidden="true" className="h-9 w-9" />
+        </span>
+        <h1 className="mt-8 text-4xl font-semibold">{t('cart.empty.title')}</h1>
+        <p className="mt-3 max-w-md text-lg text-muted">{t('cart.empty.text')}</p>
+        {cart.removedProductIds.length > 0 && (
+          <p role="status" className="mt-6 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">
+            {t('cart.removedUnavailable', { count: cart.removedProductIds.length })}
+          </p>
+        )}
+        <Link to="/" className="btn-primary mt-10">{t('cart.empty.back')}</Link>
+      </section>
+    );
+  }
+
+  const proceed = () => {
+    setShowLogin(true);
+    track('checkout_attempt_guest', { cart_value: cart.totalCents, items_count: cart.count });
+  };
+
+  return (
+    <div className="container-page py-10 md:py-14">
+      <h1 className="text-4xl font-semibold md:text-5xl">{t('cart.title')}</h1>
+      <p className="mt-2 text-muted">{t('cart.items', { count: cart.count })}</p>
+      {cart.removedProductIds.length > 0 && (
+        <p role="status" className="mt-6 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">
+          {t('cart.removedUnavailable', { count: cart.removedProductIds.length })}
+        </p>
+      )}
+
+      <div className="mt-8 grid gap-10 lg:grid-cols-[1fr_22rem]">
+        <ul className="divide-y divide-sand border-y border-sand">
+          {cart.lines.map((line) => (
+            <CartLine key={line.productId} line={line} />
+          ))}
+        </ul>
+
+        <aside aria-labelledby="summary-heading" className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand lg:sticky lg:top-28">
+          <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
+          <dl className="mt-5 space-y-3 text-sm">
+            <div className="flex justify-between">
+              <dt className="text-muted">{t('cart.subtotal')}</dt>
+              <dd className="tabular-nums">{formatPrice(cart.totalCents, locale)}</dd>
+            </div>
+            <div className="flex justify-between border-t border-sand pt-3 text-lg font-semibold">
+              <dt>{t('cart.total')}</dt>
+              <dd className="tabular-nums" data-testid="cart-total">{formatPrice(cart.totalCents, locale)}</dd>
+            </div>
+          </dl>
+          <p className="mt-2 text-xs text-muted">{t('cart.taxNote')}</p>
+
+          {hydrated ? (
+            <button type="button" onClick={proceed} className="btn-primary mt-6 w-full py-3 text-base">
+              <Lock aria-hidden="true" className="h-4 w-4" />
+              {t('cart.checkout')}
+            </button>
+          ) : (
+            <Link to="/cart?checkout=1" className="btn-primary mt-6 w-full py-3 text-base">
+              <Lock aria-hidden="true" className="h-4 w-4" />
+              {t('cart.checkout')}
+            </Link>
+          )}
+          <div role="alert" aria-live="assertive">
+            {showLogin && (
+              <div className="animate-fade-in mt-4 rounded-2xl bg-leaf-light p-4 text-sm text-leaf-dark">
+                <p>{t('cart.loginRequired')}</p>
+                <Link to="/auth?redirectTo=%2Fcheckout" className="btn-leaf mt-3 w-full">
+                  {t('cart.loginButton')}
+                </Link>
+              </div>
+            )}
+          </div>
+          <Link to="/" className="btn-ghost mt-3 w-full">{t('cart.continueShopping')}</Link>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { ChevronDown } from 'lucide-react';
+import { Form, Link, useSubmit } from 'react-router';
+import { ProductGrid } from '~/components/catalog/product-grid';
+import { useHydrated } from '~/lib/use-hydrated';
+import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.schema';
+import { categories } from '~/modules/catalog/catalog.types';
+import { listProducts } from '~/modules/catalog/index.server';
+import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { useT } from '~/modules/i18n/react';
+import type { Route } from './+types/categories';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const locale = getLocale(request);
+  const query = productListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { items, hasMore } = await listProducts(context.db, context.storage, {
+    locale,
+    category: query.category,
+    limit: query.page * PAGE_SIZE,
+    offset: 0,
+  });
+  const t = getT(locale);
+  const title = query.category ? t(`categories.${query.category}`) : t('categories.title');
+  return {
+    products: items,
+    hasMore,
+    category: query.category,
+    page: query.page,
+    meta: { title: `${title} · Kopi`, description: t('categories.metaDescription') },
+    messages: getMessages(locale, 'categories'),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data?.meta.title },
+  { name: 'description', content: data?.meta.description },
+];
+
+export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
+  const { products, hasMore, category, page } = loaderData;
+  const t = useT();
+  const submit = useSubmit();
+  const hydrated = useHydrated();
+  const more = new URLSearchParams(category ? { category } : {});
+  more.set('page', String(page + 1));
+
+  return (
+    <div className="container-page py-10 md:py-14">
+      <div className="flex flex-col gap-6 md:flex-row md:items-end md:justify-between">
+        <div className="max-w-2xl">
+          <h1 className="text-4xl font-semibold md:text-5xl">{t('categories.title')}</h1>
+          <p className="mt-3 text-lg text-muted">{t('categories.intro')}</p>
+        </div>
+        <Form method="get" className="flex items-end gap-2" preventScrollReset>
+          <div>
+            <label htmlFor="category-select" className="field-label">{t('categories.select')}</label>
+            <div className="relative">
+              <select
+                id="category-select"
+                name="category"
+                defaultValue={category ?? ''}
+                key={category ?? ''}
+                onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}
+                className="field-input min-w-64 appearance-none pr-10"
+              >
+                <option value="">{t('categories.allCategories')}</option>
+                {categories.map((c) => (
+                  <option key={c} value={c}>{t(`categories.${c}`)}</option>
+                ))}
+              </select>
+              <ChevronDown aria-hidden="true" className="pointer-events-none absolute top-1/2 right-3 h-5 w-5 -translate-y-1/2 text-roast" />
+            </div>
+          </div>
+          {!hydrated && <button type="submit" className="btn-primary py-3">{t('categories.show')}</button>}
+        </Form>
+      </div>
+
+      <div className="mt-10" aria-live="polite">
+        {products.length === 0 ? (
+          <p className="rounded-3xl bg-paper px-6 py-16 text-center text-muted ring-1 ring-sand">{t('categories.empty')}</p>
+        ) : (
+          <ProductGrid products={products} />
+        )}
+      </div>
+      {hasMore && (
+        <div className="mt-10 flex justify-center">
+          <Link to={`/categories?${more}#item-${products.length + 1}`} preventScrollReset className="btn-outline px-8 py-3">
+            {t('categories.loadMore')}
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { Flame, Leaf, Truck } from 'lucide-react';
+import { Link, data } from 'react-router';
+import { CategoryFilter } from '~/components/catalog/category-filter';
+import { ProductGrid } from '~/components/catalog/product-grid';
+import { SearchBox } from '~/components/catalog/search-box';
+import { HeroCarousel, type HeroSlide } from '~/components/home/hero-carousel';
+import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.schema';
+import { listProducts } from '~/modules/catalog/index.server';
+import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { useT } from '~/modules/i18n/react';
+import type { Route } from './+types/home';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const locale = getLocale(request);
+  const query = productListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { items, hasMore } = await listProducts(context.db, context.storage, {
+    locale,
+    q: query.q,
+    category: query.category,
+    limit: query.page * PAGE_SIZE,
+    offset: 0,
+  });
+  const t = getT(locale);
+  return data({
+    products: items,
+    hasMore,
+    q: query.q,
+    category: query.category,
+    page: query.page,
+    meta: { title: t('home.meta.title'), description: t('home.meta.description') },
+    messages: getMessages(locale, 'home'),
+  });
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data?.meta.title },
+  { name: 'description', content: data?.meta.description },
+  { property: 'og:title', content: data?.meta.title },
+  { property: 'og:description', content: data?.meta.description },
+];
+
+const slideImages = ['/hero/sumatra.svg', '/hero/java.svg', '/hero/bali.svg'];
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { products, hasMore, q, category, page } = loaderData;
+  const t = useT();
+  const slides: HeroSlide[] = slideImages.map((image, i) => ({
+    image,
+    eyebrow: t(`home.slides.${i}.eyebrow`),
+    title: t(`home.slides.${i}.title`),
+    text: t(`home.slides.${i}.text`),
+    alt: t(`home.slides.${i}.alt`),
+  }));
+  const more = new URLSearchParams();
+  if (q) more.set('q', q);
+  if (category) more.set('category', category);
+  more.set('page', String(page + 1));
+
+  return (
+    <>
+      <HeroCarousel slides={slides} heading={t('home.hero.heading')} intro={t('home.hero.intro')} cta={t('home.hero.cta')} />
+
+      <ul className="container-page grid gap-4 py-10 text-sm sm:grid-cols-3">
+        {[
+          { icon: Leaf, key: 'direct' },
+          { icon: Flame, key: 'roasted' },
+          { icon: Truck, key: 'shipping' },
+        ].map(({ icon: Icon, key }) => (
+          <li key={key} className="flex items-start gap-3 rounded-2xl bg-paper p-4 ring-1 ring-sand">
+            <Icon aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0 text-leaf" />
+            <span>
+              <span className="block font-semibold">{t(`home.values.${key}.title`)}</span>
+              <span className="text-muted">{t(`home.values.${key}.text`)}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+
+      <section id="shop" aria-labelledby="shop-heading" className="container-page scroll-mt-24 pt-6">
+        <div className="flex flex-col gap-6 md:flex-row md:items-end md:justify-between">
+          <div>
+            <p className="eyebrow">{t('home.shop.eyebrow')}</p>
+            <h2 id="shop-heading" className="mt-2 text-3xl font-semibold md:text-4xl">
+              {t('home.shop.title')}
+            </h2>
+          </div>
+          <SearchBox q={q} category={category} />
+        </div>
+        <div className="mt-6">
+          <CategoryFilter active={category} q={q} />
+        </div>
+
+        <div className="mt-8" aria-live="polite">
+          {q && (
+            <p className="mb-6 text-muted">
+              {t('home.results.for', { q })}{' '}
+              <Link to={category ? `/?category=${category}#shop` : '/#shop'} preventScrollReset className="font-medium text-leaf underline underline-offset-4">
+                {t('home.results.clear')}
+              </Link>
+            </p>
+          )}
+          {products.length === 0 ? (
+            <div className="rounded-3xl bg-paper px-6 py-16 text-center ring-1 ring-sand">
+              <p className="font-serif text-2xl">{t('home.results.emptyTitle')}</p>
+              <p className="mt-2 text-muted">{t('home.results.emptyText')}</p>
+              <Link to="/#shop" className="btn-outline mt-6">
+                {t('home.results.showAll')}
+              </Link>
+            </div>
+          ) : (
+            <ProductGrid products={products} />
+          )}
+        </div>
+
+        {hasMore && (
+          <div className="mt-10 flex justify-center">
+            <Link to={`/?${more}#item-${products.length + 1}`} preventScrollReset className="btn-outline px-8 py-3" data-testid="load-more">
+              {t('home.loadMore')}
+            </Link>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

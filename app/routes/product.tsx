@@ -1,0 +1,150 @@
+import { Flame, Truck } from 'lucide-react';
+import { Link, data, isRouteErrorResponse, useRouteError } from 'react-router';
+import { ProductGallery } from '~/components/catalog/product-gallery';
+import { Rating } from '~/components/catalog/rating';
+import { AddToCartButton } from '~/components/cart/add-to-cart-button';
+import { ErrorPanel } from '~/components/layout/error-panel';
+import { formatNumber, formatPrice } from '~/lib/format';
+import { getProduct } from '~/modules/catalog/index.server';
+import { productJsonLd } from '~/modules/catalog/structured-data';
+import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { useI18n, useT } from '~/modules/i18n/react';
+import type { Route } from './+types/product';
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = getLocale(request);
+  const product = await getProduct(context.db, context.storage, params.id, locale);
+  if (!product) throw data(null, { status: 404 });
+  const t = getT(locale);
+  const name = product.name || t('product.unnamed');
+  const url = new URL(`/product/${product.id}`, context.config.publicUrl).href;
+  return {
+    product,
+    meta: {
+      title: `${name} · Kopi`,
+      description: firstSentences(product.description) || t('home.meta.description'),
+      url,
+      image: product.images[0] ? new URL(product.images[0].src, context.config.publicUrl).href : undefined,
+    },
+    jsonLd: productJsonLd(product, name, url, context.config.publicUrl),
+    messages: getMessages(locale, 'product'),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => {
+  if (!data) return [];
+  return [
+    { title: data.meta.title },
+    { name: 'description', content: data.meta.description },
+    { property: 'og:type', content: 'product' },
+    { property: 'og:title', content: data.meta.title },
+    { property: 'og:description', content: data.meta.description },
+    ...(data.meta.image ? [{ property: 'og:image', content: data.meta.image }] : []),
+    { tagName: 'link', rel: 'canonical', href: data.meta.url },
+    { 'script:ld+json': data.jsonLd },
+  ];
+};
+
+function firstSentences(text: string, max = 160): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const end = cut.lastIndexOf('. ');
+  return end > 60 ? cut.slice(0, end + 1) : `${cut.slice(0, cut.lastIndexOf(' '))}…`;
+}
+
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { product } = loaderData;
+  const { t, locale } = useI18n();
+  const name = product.name || t('product.unnamed');
+  const category = product.category ?? 'uncategorized';
+  const details: [string, string][] = [];
+  if (product.origin) details.push([t('product.details.origin'), product.origin]);
+  if (product.region) details.push([t('product.details.region'), product.region]);
+  if (product.altitudeMin && product.altitudeMax) {
+    details.push([
+      t('product.details.altitude'),
+      t('product.details.altitudeValue', { min: formatNumber(product.altitudeMin, locale), max: formatNumber(product.altitudeMax, locale) }),
+    ]);
+  }
+  if (product.process) details.push([t('product.details.process'), t(`process.${product.process}`)]);
+  if (product.roast) details.push([t('product.details.roast'), t(`roast.${product.roast}`)]);
+  details.push([t('product.details.category'), t(`categories.${category}`)]);
+
+  return (
+    <div className="container-page py-8 md:py-12">
+      <nav aria-label={t('product.breadcrumb')} className="text-sm text-muted">
+        <ol className="flex flex-wrap items-center gap-2">
+          <li>
+            <Link to="/" className="hover:text-roast hover:underline">{t('nav.home')}</Link>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li>
+            <Link to={product.category ? `/categories?category=${product.category}` : '/categories'} className="hover:text-roast hover:underline">
+              {t(`categories.${category}`)}
+            </Link>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li aria-current="page" className="font-medium text-roast">{name}</li>
+        </ol>
+      </nav>
+
+      <div className="mt-6 grid gap-10 lg:grid-cols-2 lg:gap-16">
+        <ProductGallery images={product.images} alt={name} fallbackAlt={t('product.noImage')} />
+
+        <div className="lg:pt-4">
+          {(product.origin || product.region) && <p className="eyebrow">{[product.origin, product.region].filter(Boolean).join(' · ')}</p>}
+          <h1 className="mt-3 text-4xl leading-tight font-semibold md:text-5xl">{name}</h1>
+          <div className="mt-4">
+            <Rating rating={product.rating} reviewCount={product.reviewCount} size="md" />
+          </div>
+          <p className="mt-6 text-3xl font-semibold" data-testid="product-price">{formatPrice(product.priceCents, locale)}</p>
+          {product.notes.length > 0 && (
+            <ul className="mt-6 flex flex-wrap gap-2" aria-label={t('product.details.notes')}>
+              {product.notes.map((note) => (
+                <li key={note} className="rounded-full bg-leaf-light px-3 py-1 text-sm font-medium text-leaf-dark">{note}</li>
+              ))}
+            </ul>
+          )}
+          {product.description && <p className="mt-6 text-lg leading-relaxed text-roast-800">{product.description}</p>}
+
+          <div className="mt-8">
+            <AddToCartButton productId={product.id} priceCents={product.priceCents} variant="large" label={name} />
+          </div>
+          <ul className="mt-6 grid gap-3 text-sm text-muted sm:grid-cols-2">
+            <li className="flex items-center gap-2"><Flame aria-hidden="true" className="h-4 w-4 text-leaf" />{t('product.promise.roasted')}</li>
+            <li className="flex items-center gap-2"><Truck aria-hidden="true" className="h-4 w-4 text-leaf" />{t('product.promise.shipping')}</li>
+          </ul>
+
+          <section aria-labelledby="details-heading" className="mt-10 rounded-3xl bg-paper p-6 ring-1 ring-sand">
+            <h2 id="details-heading" className="text-xl font-semibold">{t('product.details.heading')}</h2>
+            <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
+              {details.map(([label, value]) => (
+                <div key={label} className="contents">
+                  <dt className="text-muted">{label}</dt>
+                  <dd className="font-medium">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const t = useT();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const title = notFound ? t('errors.productNotFoundTitle') : t('errors.productLoadErrorTitle');
+  return (
+    <>
+      <title>{`${title} · Kopi`}</title>
+      <ErrorPanel
+        status={notFound ? 404 : 500}
+        title={title}
+        text={notFound ? t('errors.productNotFoundText') : t('errors.productLoadErrorText')}
+      />
+    </>
+  );
+}

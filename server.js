@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Starts Kopi: the production build by default, or Vite's dev server with NODE_ENV=development.
+import express from 'express';
+
+const development = process.env.NODE_ENV === 'development';
+
+async function main() {
+  let kopi;
+  if (development) {
+    const vite = await (await import('vite')).createServer({ server: { middlewareMode: true } });
+    const { createServerApp } = await vite.ssrLoadModule('./server/app.ts');
+    kopi = await createServerApp({ build: () => vite.ssrLoadModule('virtual:react-router/server-build') });
+    const outer = express();
+    outer.use(vite.middlewares);
+    outer.use(kopi.app);
+    kopi.app = outer;
+  } else {
+    const { createServerApp } = await import('./build/server/index.js');
+    kopi = await createServerApp({ clientDir: new URL('./build/client', import.meta.url).pathname });
+  }
+
+  const { config, logger } = kopi;
+  const server = kopi.app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info({ port }, `Kopi is ready at http://localhost:${port}`);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  let closing = false;
+  const shutdown = (signal) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.warn('forced exit after 10 s');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    server.close(async () => {
+      await kopi.close();
+      logger.info('bye');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  if (error?.name === 'ConfigError') console.error(error.message);
+  else console.error('Kopi could not start:', error);
+  process.exit(1);
+});
