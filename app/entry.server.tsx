@@ -3,6 +3,8 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type AppLoadContext, type EntryContext, type HandleErrorFunction, ServerRouter } from 'react-router';
 import { NonceContext } from '~/lib/nonce';
+import { getLocale } from '~/modules/i18n/index.server';
+import { RequestLocaleContext } from '~/modules/i18n/request-locale';
 
 export const streamTimeout = 5_000;
 
@@ -19,7 +21,9 @@ export default function handleRequest(
     // store complete documents with their final status code.
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <RequestLocaleContext.Provider value={getLocale(request)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </RequestLocaleContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

@@ -24,6 +24,7 @@ import { useNonce } from './lib/nonce';
 import { countCartItems, readCartId } from './modules/cart/index.server';
 import { getLocale, getMessages } from './modules/i18n/index.server';
 import { I18nProvider, useT } from './modules/i18n/react';
+import { useRequestLocale } from './modules/i18n/request-locale';
 import { defaultLocale, isLocale } from './modules/i18n/translate';
 
 export const links: Route.LinksFunction = () => [
@@ -46,7 +47,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
-  const locale = data?.locale ?? defaultLocale;
+  const requestLocale = useRequestLocale();
+  const locale = data?.locale ?? requestLocale;
   const nonce = useNonce();
   return (
     <html lang={locale}>

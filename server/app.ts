@@ -16,6 +16,7 @@ import { createMailTransport, startMailWorker } from '~/modules/mail/index.serve
 import { createStorage } from '~/modules/storage/index.server';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
 import { PageCache, isCacheableRequest, withNonce } from './page-cache';
+import { rateLimit } from './rate-limit';
 import { isCrossSiteWrite } from './same-origin';
 
 export type ServerOptions = {
@@ -125,10 +126,12 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     if (!config.pageCache || !isCacheableRequest(req.method, req.path, req.get('cookie'))) return next();
     const page = pageCache.get(req.originalUrl);
     if (!page) return next();
+    const body = withNonce(page, res.locals.nonce);
     res.status(page.status);
     for (const [key, value] of page.headers) res.setHeader(key, value);
+    res.setHeader('content-length', body.length);
     res.setHeader('x-page-cache', 'hit');
-    res.end(req.method === 'HEAD' ? undefined : withNonce(page.body, page.nonce, res.locals.nonce));
+    res.end(req.method === 'HEAD' ? undefined : body);
   });
 
   if (options.clientDir) app.use(express.static(options.clientDir, { maxAge: '1h', index: false }));
@@ -140,6 +143,8 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     }
     next();
   });
+
+  app.use('/api/events', rateLimit({ limit: 120, windowMs: 60_000 }));
 
   app.all('/{*splat}', async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const context: AppContext = {

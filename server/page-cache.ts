@@ -7,8 +7,8 @@
 export type CachedPage = {
   status: number;
   headers: [string, string][];
-  body: string;
-  nonce: string;
+  /** The body split where the rendering's nonce stood, pre-encoded, so a hit is a few memory copies. */
+  chunks: Buffer[];
   version: number;
   storedAt: number;
 };
@@ -31,13 +31,19 @@ export class PageCache {
     return page;
   }
 
-  set(key: string, page: Omit<CachedPage, 'version' | 'storedAt'>, version: number, now = Date.now()): void {
+  set(
+    key: string,
+    page: { status: number; headers: [string, string][]; body: string; nonce: string },
+    version: number,
+    now = Date.now(),
+  ): void {
     if (version !== this.currentVersion()) return;
     if (this.pages.size >= this.maxEntries) {
       const oldest = this.pages.keys().next().value;
       if (oldest !== undefined) this.pages.delete(oldest);
     }
-    this.pages.set(key, { ...page, version, storedAt: now });
+    const chunks = (page.nonce ? page.body.split(page.nonce) : [page.body]).map((part) => Buffer.from(part));
+    this.pages.set(key, { status: page.status, headers: page.headers, chunks, version, storedAt: now });
   }
 
   clear(): void {
@@ -59,6 +65,14 @@ export function isCacheableRequest(method: string, path: string, cookieHeader: s
   return !/^\/(api|images|assets|webhooks|healthz|readyz)(\/|$)/.test(path);
 }
 
-export function withNonce(body: string, renderedWith: string, fresh: string): string {
-  return renderedWith ? body.replaceAll(renderedWith, fresh) : body;
+/** The cached body with a fresh nonce where the original one stood. */
+export function withNonce(page: CachedPage, fresh: string): Buffer {
+  if (page.chunks.length === 1) return page.chunks[0];
+  const nonce = Buffer.from(fresh);
+  const parts: Buffer[] = [];
+  page.chunks.forEach((chunk, i) => {
+    if (i > 0) parts.push(nonce);
+    parts.push(chunk);
+  });
+  return Buffer.concat(parts);
 }

@@ -50,3 +50,15 @@ export function databaseKind(db: Executor): DatabaseKind {
 }
 
 export const now = () => new Date().toISOString();
+
+let lastTimestamp = 0;
+/** An ISO timestamp that strictly increases within this process, so rows written in a burst keep their order. */
+export function monotonicNow(): string {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return new Date(lastTimestamp).toISOString();
+}
+
+/** Runs `work` in a transaction, joining the caller's when `db` already is one. */
+export async function inTransaction<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Executor, now } from '~/db/database.server';
+import { type Executor, now, inTransaction, monotonicNow } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { getProductsByIds, productExists } from '~/modules/catalog/index.server';
 import type { Locale } from '~/modules/i18n/translate';
@@ -219,13 +219,4 @@ async function touch(db: Executor, cartId: string): Promise<void> {
   await db.updateTable('carts').set({ updated_at: now() }).where('id', '=', cartId).execute();
 }
 
-/** added_at strictly increases within this process, so lines keep the order they were added in. */
-let lastTimestamp = 0;
-function monotonicNow(): string {
-  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
-  return new Date(lastTimestamp).toISOString();
-}
 
-async function inTransaction<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}

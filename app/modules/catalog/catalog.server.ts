@@ -1,4 +1,4 @@
-import type { Executor } from '~/db/database.server';
+import { type Executor, inTransaction, monotonicNow } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { productSearchFilter } from '~/db/search.server';
 import type { Locale } from '~/modules/i18n/translate';
@@ -296,13 +296,4 @@ const splitNotes = (text: string | null) =>
         .filter(Boolean)
     : [];
 
-async function inTransaction<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
 
-/** created_at strictly increases within this process, so products created in a burst (the seed) keep their order. */
-let lastTimestamp = 0;
-function monotonicNow(): string {
-  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
-  return new Date(lastTimestamp).toISOString();
-}

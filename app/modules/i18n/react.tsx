@@ -1,5 +1,6 @@
 import { type ReactNode, createContext, useContext, useMemo } from 'react';
 import { useMatches } from 'react-router';
+import { fallbackMessages } from './fallback';
 import { type Locale, type Messages, type T, createT, defaultLocale, mergeBundles } from './translate';
 
 type I18n = { locale: Locale; t: T };
@@ -13,7 +14,7 @@ export function I18nProvider({ locale, children }: { locale: Locale; children: R
   const matches = useMatches();
   const bundles = matches.map((m) => (m.loaderData as { messages?: Record<string, Messages> } | undefined)?.messages);
   const value = useMemo(() => {
-    return { locale, t: createT(locale, mergeBundles(bundles)) };
+    return { locale, t: createT(locale, mergeBundles(bundles), fallbackMessages[locale]) };
     // The bundles are stable objects from loader data; recompute when any of them changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [locale, ...bundles]);

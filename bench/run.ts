@@ -1,0 +1,85 @@
+/**
+ * `npm run bench`: performance figures for the production build on this machine (not part of npm test).
+ *   - requests/s and p99 for /, a product page and a search, next to a bare Node server serving the same
+ *     bytes from memory (the floor), in the same run;
+ *   - JavaScript and CSS a first visit to / downloads in Chromium (gzip bytes);
+ *   - search latency p95 on a generated 10,000-product catalogue (SQLite, and PostgreSQL when
+ *     BENCH_DATABASE_URL or TEST_DATABASE_URL is set).
+ * BENCH_SECONDS (default 8) sets the length of each load run.
+ */
+import { chromium } from '@playwright/test';
+import { budgets, printTable } from './report';
+import { firstVisitAssets } from './first-visit';
+import { here, load, startFloor, startShop, stopShop } from './http';
+import { searchLatency } from './search';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const shopPort = 3211;
+const floorPort = 3212;
+
+async function main() {
+  const shop = await startShop(shopPort, here('test-results', 'bench-data'));
+  const floor = { server: undefined as Awaited<ReturnType<typeof startFloor>> | undefined };
+  try {
+    const base = `http://127.0.0.1:${shopPort}`;
+    const home = await (await fetch(`${base}/`)).text();
+    const productPath = /href="(\/product\/[\w-]+)"/.exec(home)?.[1];
+    if (!productPath) throw new Error('no product link on /');
+    const paths = { home: '/', product: productPath, search: '/?q=chocolate' };
+
+    const pages = new Map<string, Buffer>();
+    for (const path of Object.values(paths)) pages.set(path, Buffer.from(await (await fetch(base + path)).arrayBuffer()));
+    floor.server = await startFloor(floorPort, pages);
+
+    const rows: string[][] = [];
+    const ratios: Record<string, number> = {};
+    for (const [name, path] of Object.entries(paths)) {
+      await load(base + path, 1); // warm-up
+      const app = await load(base + path, seconds);
+      const bare = await load(`http://127.0.0.1:${floorPort}${path}`, seconds);
+      ratios[name] = app.rps / bare.rps;
+      rows.push([
+        `${name} ${path}`,
+        app.rps.toFixed(0),
+        `${app.p99} ms`,
+        bare.rps.toFixed(0),
+        `${bare.p99} ms`,
+        `${(ratios[name] * 100).toFixed(1)}%`,
+        app.errors || app.non2xx ? `${app.errors} errors, ${app.non2xx} non-2xx` : '',
+      ]);
+    }
+    console.log(`\nHTTP, cookie-less visitors, ${seconds} s each, 32 connections (pages ${[...pages.values()].map((b) => `${(b.length / 1024).toFixed(0)} kB`).join(', ')})`);
+    printTable(['page', 'Kopi req/s', 'Kopi p99', 'floor req/s', 'floor p99', 'ratio', 'problems'], rows);
+
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--disable-gpu'],
+    });
+    const assets = await firstVisitAssets(browser, `${base}/`);
+    await browser.close();
+    console.log('\nFirst visit to / in Chromium (bytes on the wire, gzip)');
+    printTable(
+      ['kind', 'files', 'gzip bytes'],
+      [
+        ['JavaScript', String(assets.js.files), `${(assets.js.bytes / 1024).toFixed(1)} kB`],
+        ['CSS', String(assets.css.files), `${(assets.css.bytes / 1024).toFixed(1)} kB`],
+      ],
+    );
+
+    const search = await searchLatency();
+    console.log('\nSearch latency on 10,000 generated products (listProducts, 12 per page)');
+    printTable(['database', 'queries', 'p50', 'p95', 'max'], search.map((s) => [s.database, String(s.queries), `${s.p50.toFixed(2)} ms`, `${s.p95.toFixed(2)} ms`, `${s.max.toFixed(2)} ms`]));
+
+    const ok = budgets([
+      ['first-visit JavaScript ≤ 150 kB gzip', assets.js.bytes <= 150 * 1024],
+      ['search p95 ≤ 20 ms on SQLite', (search.find((s) => s.database === 'sqlite')?.p95 ?? Infinity) <= 20],
+      ['/ at ≥ 25% of the floor', ratios.home >= 0.25],
+    ]);
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    floor.server?.close();
+    await stopShop(shop);
+  }
+}
+
+await main();
