@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, prepareDataDir } from './env.server';
+
+const load = (env: Record<string, string>) => loadConfig(env, { readDotEnv: false });
+
+describe('loadConfig', () => {
+  it('runs with no configuration at all: SQLite in ./data, test payments, demo seed', () => {
+    const config = load({});
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('data/kopi.db') });
+    expect(config.payments.provider).toBe('test');
+    expect(config.seedDemo).toBe(true);
+    expect(config.secureCookies).toBe(false);
+  });
+
+  it('reads PostgreSQL URLs, https public URLs and booleans', () => {
+    const config = load({ DATABASE_URL: 'postgres://kopi:kopi@db:5432/kopi', PUBLIC_URL: 'https://kopi.example', SEED_DEMO: 'false' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://kopi:kopi@db:5432/kopi' });
+    expect(config.secureCookies).toBe(true);
+    expect(config.seedDemo).toBe(false);
+  });
+
+  it('lists every problem with the variable it concerns', () => {
+    try {
+      load({ PORT: 'eighty', PUBLIC_URL: 'not a url', SMTP_URL: 'mail.example.com' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      for (const name of ['PORT', 'PUBLIC_URL', 'SMTP_URL']) expect(message).toContain(name);
+    }
+    expect(() => load({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_PUBLISHABLE_KEY[\s\S]*STRIPE_WEBHOOK_SECRET/);
+  });
+
+  it('refuses S3 until image storage on S3 exists', () => {
+    expect(() => load({ S3_BUCKET: 'kopi' })).toThrow(/S3_BUCKET/);
+  });
+});
+
+describe('prepareDataDir', () => {
+  it('generates a session secret once and keeps it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kopi-config-'));
+    const first = prepareDataDir(load({ DATA_DIR: dir }));
+    const second = prepareDataDir(load({ DATA_DIR: dir }));
+    expect(first.sessionSecret).toHaveLength(43);
+    expect(second.sessionSecret).toBe(first.sessionSecret);
+    expect(prepareDataDir(load({ DATA_DIR: dir, SESSION_SECRET: 'x'.repeat(40) })).sessionSecret).toBe('x'.repeat(40));
+    fs.rmSync(dir, { recursive: true });
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The real production server (`node server.js`, from the build `npm test` makes first): start-up,
+ * health checks, configuration errors and graceful shutdown on SIGTERM.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const built = fs.existsSync('build/server/index.js');
+const start = (env: Record<string, string>) =>
+  spawn(process.execPath, ['server.js'], { env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env } });
+
+function output(child: ChildProcess) {
+  let text = '';
+  child.stdout?.on('data', (d) => (text += d));
+  child.stderr?.on('data', (d) => (text += d));
+  return () => text;
+}
+
+const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+describe.skipIf(!built)('node server.js', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kopi-server-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('stops with a readable message when the configuration is wrong', async () => {
+    const child = start({ PORT: 'eighty', DATA_DIR: dir });
+    const text = output(child);
+    expect(await exitOf(child)).toBe(1);
+    expect(text()).toMatch(/PORT/);
+    expect(text()).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('serves health checks and shuts down gracefully on SIGTERM', async () => {
+    const child = start({ PORT: '0', DATA_DIR: dir, SEED_DEMO: 'false' });
+    const text = output(child);
+    let port = 0;
+    for (let i = 0; i < 100 && !port; i++) {
+      port = Number(/"port":(\d+)/.exec(text())?.[1] ?? 0);
+      if (!port) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(port).toBeGreaterThan(0);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(await ready.json()).toEqual({ status: 'ready', database: 'sqlite' });
+    expect(ready.headers.get('x-request-id')).toBeTruthy();
+    const exit = exitOf(child);
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(text()).toContain('shutting down');
+  });
+});
