@@ -5,7 +5,7 @@ export default [
   route('categories', 'routes/categories.tsx'),
   route('product/:id', 'routes/product.tsx'),
   route('cart', 'routes/cart.tsx'),
-  // route('about', 'routes/about.tsx'),
+  route('about', 'routes/about.tsx'),
   route('contact', 'routes/contact.tsx'),
   route('language', 'routes/language.ts'),
   route('api/events', 'routes/api.events.ts'),

@@ -8,7 +8,7 @@ export function SiteFooter() {
     <footer className="mt-24 bg-roast text-cream">
       <div className="container-page grid gap-10 py-14 md:grid-cols-[2fr_1fr_1fr]">
         <div className="max-w-md">
-          <Logo className="text-cream" />
+          <Logo className="text-cream" onDark />
           <p className="mt-4 text-sm leading-relaxed text-cream/80">{t('footer.about')}</p>
           <p className="mt-4 font-serif text-lg text-cream italic">{t('brand.tagline')}</p>
         </div>
@@ -36,7 +36,7 @@ export function SiteFooter() {
         </div>
       </div>
       <div className="border-t border-cream/15">
-        <p className="container-page py-5 text-xs text-cream/70">{t('footer.rights', { year: new Date().getFullYear() })}</p>
+        <p className="container-page py-5 text-xs text-cream/70">{t('footer.rights', { year: String(new Date().getFullYear()) })}</p>
       </div>
     </footer>
   );

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoImages } from '~/modules/catalog/demo/demo-images.server';
 import { escapeXml, packshotSvg } from '~/modules/catalog/demo/packshot.server';
 import { demoProducts, type DemoProduct } from '~/modules/catalog/demo/products';
-import { createLocalStorage } from '~/modules/storage/local.server';
+import { createLocalStorage } from '~/modules/storage/index.server';
 
 let dir: string;
 

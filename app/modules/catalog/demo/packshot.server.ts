@@ -131,6 +131,7 @@ function commonDefs(c: Colours, p: DemoProduct): string {
     `<linearGradient id="bag-gusset" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#000000" stop-opacity="0"/><stop offset="0.86" stop-color="#000000" stop-opacity="0"/><stop offset="1" stop-color="#000000" stop-opacity="0.28"/></linearGradient>`,
     `<linearGradient id="label-fill" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${mix(c.label, '#FFFFFF', 0.35)}"/><stop offset="1" stop-color="${c.label}"/></linearGradient>`,
     // Origin motif printed on the pack: a kawung-like pattern (the old Javanese batik of four petals).
+    // Only used on packs standing upright: librsvg fills patterns under rotation very slowly.
     `<pattern id="motif" width="64" height="64" patternUnits="userSpaceOnUse"><g fill="none" stroke="${c.onBag}" stroke-width="2"><ellipse cx="32" cy="14" rx="8" ry="13"/><ellipse cx="32" cy="50" rx="8" ry="13"/><ellipse cx="14" cy="32" rx="13" ry="8"/><ellipse cx="50" cy="32" rx="13" ry="8"/></g><circle cx="32" cy="32" r="2.5" fill="${c.onBag}"/><circle cx="0" cy="0" r="2.5" fill="${c.onBag}"/><circle cx="64" cy="64" r="2.5" fill="${c.onBag}"/><circle cx="0" cy="64" r="2.5" fill="${c.onBag}"/><circle cx="64" cy="0" r="2.5" fill="${c.onBag}"/></pattern>`,
     // Linen for flat-lays.
     // Roasted beans.
@@ -162,7 +163,7 @@ function commonDefs(c: Colours, p: DemoProduct): string {
 // ── View 0: the pack on a studio backdrop ──────────────────────────────────────────────────────
 
 function frontView(s: Scene): string {
-  const parts = [studio(s)];
+  const parts = [studio()];
   switch (s.p.category) {
     case 'dripCoffeeBags':
       parts.push(groundShadow(640, 1290, 380), dripBox(s, 210, 470, 560, 800), sachet(s, 800, 770, 250, 330, 7));
@@ -173,7 +174,7 @@ function frontView(s: Scene): string {
       if (isPods(s.p)) {
         parts.push(pod(s, 960, 1250, 1.25), pod(s, 980, 1224, 1.25), pod(s, 1000, 1380, 1.3));
       } else {
-        parts.push(capsuleSide(s, 940, 1150, 0.95), capsuleSide(s, 1060, 1210, 0.9), capsuleSide(s, 960, 1330, 1.05));
+        parts.push(capsuleSide(940, 1150, 0.95), capsuleSide(1060, 1210, 0.9), capsuleSide(960, 1330, 1.05));
       }
       break;
     default:
@@ -183,7 +184,7 @@ function frontView(s: Scene): string {
   return parts.join('');
 }
 
-function studio(s: Scene): string {
+function studio(): string {
   const wall = 1150;
   return [
     `<rect width="1200" height="1500" fill="url(#backdrop)"/>`,
@@ -213,7 +214,6 @@ function groundShadow(cx: number, cy: number, rx: number): string {
 /** A stand-up pouch with a heat-sealed top, tear notches, zip, valve and the front label. */
 function pouch(s: Scene, x: number, y: number, w: number, h: number): string {
   const { c, p } = s;
-  const r = 28;
   const bulge = 12;
   const outline = `M${x + 12} ${y}H${x + w - 12}Q${x + w} ${y} ${x + w} ${y + 12}L${x + w + bulge} ${y + h - 90}Q${x + w + bulge} ${y + h - 12} ${x + w - 60} ${y + h - 4}Q${x + w / 2} ${y + h + 14} ${x + 60} ${y + h - 4}Q${x - bulge} ${y + h - 12} ${x - bulge} ${y + h - 90}L${x} ${y + 12}Q${x} ${y} ${x + 12} ${y}Z`;
   s.def('pouch-clip', `<clipPath id="pouch-clip"><path d="${outline}"/></clipPath>`);
@@ -423,7 +423,7 @@ function capsuleBox(s: Scene, x: number, y: number, w: number, h: number): strin
 }
 
 /** A compatible capsule standing on its foil lid side down, seen slightly from above. */
-function capsuleSide(s: Scene, cx: number, baseY: number, scale: number): string {
+function capsuleSide(cx: number, baseY: number, scale: number): string {
   const rimRx = 74;
   const rimRy = 20;
   const bodyTop = -118;
@@ -488,7 +488,7 @@ function flatLayView(s: Scene): string {
     }
     parts.push(beans(s, 16, { x: [800, 1060], y: [200, 760] }), beans(s, 10, { x: [160, 700], y: [1180, 1320] }));
   }
-  parts.push(sprig(s, 980, 170, 150), cherries(s, 1030, 1340));
+  parts.push(sprig(980, 170, 150), cherries(1030, 1340));
   return parts.join('');
 }
 
@@ -501,7 +501,6 @@ function backOfBag(s: Scene, x: number, y: number, w: number, h: number, angle: 
   const out: string[] = [`<g transform="rotate(${angle} ${x + w / 2} ${y + h / 2})">`];
   out.push(rectShadow(x + 14, y + 22, w, h, 22, 16, 0.3));
   out.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="22" fill="url(#bag-fill)"/>`);
-  out.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="22" fill="url(#motif)" opacity="0.1"/>`);
   out.push(`<rect x="${x}" y="${y}" width="${w}" height="60" rx="22" fill="${c.bagDark}" opacity="0.2"/>`);
   out.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="22" fill="url(#bag-light)" opacity="0.5"/>`);
 
@@ -560,7 +559,6 @@ function flatCarton(s: Scene, x: number, y: number, w: number, h: number, angle:
     `<g transform="rotate(${angle} ${x + w / 2} ${y + h / 2})">`,
     rectShadow(x + 14, y + 20, w, h, 6, 16, 0.3),
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="6" fill="${c.bag}"/>`,
-    `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="6" fill="url(#motif)" opacity="0.1"/>`,
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="6" fill="url(#bag-light)" opacity="0.35"/>`,
     label3d(s, x + 34, y + 34, w - 68, h - 68),
     `</g>`,
@@ -642,7 +640,7 @@ function scoop(s: Scene, cx: number, cy: number): string {
   ].join('');
 }
 
-function sprig(s: Scene, x: number, y: number, size: number): string {
+function sprig(x: number, y: number, size: number): string {
   const k = size / 220;
   return [
     `<g transform="translate(${x} ${y}) scale(${k})">`,
@@ -653,7 +651,7 @@ function sprig(s: Scene, x: number, y: number, size: number): string {
   ].join('');
 }
 
-function cherries(s: Scene, x: number, y: number): string {
+function cherries(x: number, y: number): string {
   return [
     `<use href="#cherry" xlink:href="#cherry" transform="translate(${x} ${y})"/>`,
     `<use href="#cherry" xlink:href="#cherry" transform="translate(${x + 40} ${y + 18}) scale(0.92)"/>`,
@@ -721,7 +719,7 @@ function cupView(s: Scene): string {
     parts.push(beans(s, 14, { x: [760, 1100], y: [1080, 1400] }));
   }
   parts.push(beans(s, 6, { x: [90, 300], y: [760, 1020] }));
-  parts.push(sprig(s, 1040, 260, 190));
+  parts.push(sprig(1040, 260, 190));
   return parts.join('');
 }
 
@@ -735,7 +733,6 @@ function packCorner(s: Scene): string {
     `<g transform="translate(-130 -360) rotate(-14)">`,
     rectShadow(16, 26, w, h, r, 16, 0.3),
     `<rect width="${w}" height="${h}" rx="${r}" fill="url(#bag-fill)"/>`,
-    `<rect width="${w}" height="${h}" rx="${r}" fill="url(#motif)" opacity="0.1"/>`,
     `<rect width="${w}" height="${h}" rx="${r}" fill="url(#bag-light)" opacity="0.45"/>`,
     carton ? '' : `<rect y="${h - 70}" width="${w}" height="70" rx="${r}" fill="#000000" opacity="0.12"/>`,
     frontLabel(s, 60, 200, w - 120, h - 290),
