@@ -61,7 +61,7 @@ export function CartLine({ line }: { line: Line }) {
             {formatPrice(line.unitPriceCents, locale)}
           </p>
         </div>
-        <div className="flex items-center gap-4 sm:flex-col sm:items-end sm:gap-3">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 sm:flex-col sm:flex-nowrap sm:items-end sm:gap-3">
           <div className="flex items-center rounded-full border border-sand-dark bg-paper" role="group" aria-label={t('cart.quantityOf', { name })}>
             {form('decrement', t('cart.decrease', { name }), <Minus aria-hidden="true" className="h-4 w-4" />, 'w-9 hover:bg-sand/60')}
             <output className="min-w-8 text-center text-sm font-semibold tabular-nums" aria-live="polite" data-testid="line-quantity">

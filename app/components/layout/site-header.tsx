@@ -1,4 +1,4 @@
-import { Globe, Menu, ShoppingBag } from 'lucide-react';
+import { Globe, LogOut, Menu, ShoppingBag, UserRound } from 'lucide-react';
 import { Form, Link, NavLink, useFetchers, useLocation } from 'react-router';
 import { useI18n } from '~/modules/i18n/react';
 import { Logo } from './logo';
@@ -10,7 +10,9 @@ const navLinks = [
   { to: '/contact', key: 'nav.contact', end: false },
 ] as const;
 
-export function SiteHeader({ cartCount }: { cartCount: number }) {
+export type HeaderUser = { displayName: string; isAdmin: boolean } | null;
+
+export function SiteHeader({ cartCount, user }: { cartCount: number; user: HeaderUser }) {
   const { t, locale } = useI18n();
   const location = useLocation();
   const count = cartCount + usePendingAdds();
@@ -35,12 +37,21 @@ export function SiteHeader({ cartCount }: { cartCount: number }) {
                 </li>
               ))}
               <li className="mt-2 flex gap-2 border-t border-sand pt-3">
-                <Link to={`/auth?redirectTo=${encodeURIComponent(here)}`} className="btn-outline flex-1 px-3">
-                  {t('nav.login')}
-                </Link>
-                <Link to="/auth?mode=signup" className="btn-primary flex-1 px-3">
-                  {t('nav.signup')}
-                </Link>
+                {user ? (
+                  <>
+                    <Link to="/profile" className="btn-outline flex-1 px-3">{t('nav.profile')}</Link>
+                    <LogoutButton className="btn-primary flex-1 px-3" />
+                  </>
+                ) : (
+                  <>
+                    <Link to={`/auth?redirectTo=${encodeURIComponent(here)}`} className="btn-outline flex-1 px-3">
+                      {t('nav.login')}
+                    </Link>
+                    <Link to="/auth?mode=signup" className="btn-primary flex-1 px-3">
+                      {t('nav.signup')}
+                    </Link>
+                  </>
+                )}
               </li>
             </ul>
           </nav>
@@ -72,14 +83,25 @@ export function SiteHeader({ cartCount }: { cartCount: number }) {
           </button>
         </Form>
 
-        <div className="hidden items-center gap-2 md:flex">
-          <Link to={`/auth?redirectTo=${encodeURIComponent(here)}`} className="btn-ghost">
-            {t('nav.login')}
-          </Link>
-          <Link to="/auth?mode=signup" className="btn-primary">
-            {t('nav.signup')}
-          </Link>
-        </div>
+        {user ? (
+          <div className="hidden items-center gap-1 md:flex">
+            <span className="mr-1 max-w-48 truncate text-sm text-muted" data-testid="greeting">{t('nav.greeting', { name: user.displayName })}</span>
+            <Link to="/profile" className="btn-ghost px-3">
+              <UserRound aria-hidden="true" className="h-4 w-4" />
+              {t('nav.profile')}
+            </Link>
+            <LogoutButton className="btn-ghost px-3" />
+          </div>
+        ) : (
+          <div className="hidden items-center gap-2 md:flex">
+            <Link to={`/auth?redirectTo=${encodeURIComponent(here)}`} className="btn-ghost">
+              {t('nav.login')}
+            </Link>
+            <Link to="/auth?mode=signup" className="btn-primary">
+              {t('nav.signup')}
+            </Link>
+          </div>
+        )}
 
         <Link
           to="/cart"
@@ -116,4 +138,16 @@ function rememberLanguage(locale: string) {
   } catch {
     // Storage may be unavailable (private mode); the cookie still carries the choice.
   }
+}
+
+function LogoutButton({ className }: { className: string }) {
+  const { t } = useI18n();
+  return (
+    <Form method="post" action="/logout" className="contents">
+      <button type="submit" className={className}>
+        <LogOut aria-hidden="true" className="h-4 w-4" />
+        {t('nav.logout')}
+      </button>
+    </Form>
+  );
 }
