@@ -10,6 +10,8 @@ export type AppContext = {
   storage: Storage;
   log: Logger;
   requestId: string;
+  /** The client's address (behind a proxy, from X-Forwarded-For via Express's trust proxy). */
+  clientIp: string;
   nonce: string;
   /** Wakes the mail worker after something was queued (it also polls). */
   kickMail: () => void;

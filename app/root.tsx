@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import {
   Links,
+  data,
   Meta,
   Outlet,
   Scripts,
@@ -19,9 +20,10 @@ import { CookieBanner } from './components/layout/cookie-banner';
 import { ErrorPanel } from './components/layout/error-panel';
 import { SiteFooter } from './components/layout/site-footer';
 import { SiteHeader } from './components/layout/site-header';
-import { usePageViews } from './lib/analytics';
+import { usePageViews, usePendingServerEvent } from './lib/analytics';
 import { useNonce } from './lib/nonce';
-import { countCartItems, readCartId } from './modules/cart/index.server';
+import { getRequestUser, refreshedSessionCookie } from './modules/accounts/index.server';
+import { countCartItems, currentCartId, readCartId } from './modules/cart/index.server';
 import { getLocale, getMessages } from './modules/i18n/index.server';
 import { I18nProvider, useT } from './modules/i18n/react';
 import { useRequestLocale } from './modules/i18n/request-locale';
@@ -36,13 +38,24 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = getLocale(request);
+  const user = await getRequestUser(request, context);
   let cartCount = 0;
   try {
-    cartCount = await countCartItems(context.db, readCartId(request));
+    const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
+    cartCount = await countCartItems(context.db, cartId);
   } catch (error) {
     context.log.error({ err: error }, 'cart count unavailable');
   }
-  return { locale, cartCount, messages: getMessages(locale, 'common') };
+  const refreshed = await refreshedSessionCookie(request, context);
+  return data(
+    {
+      locale,
+      cartCount,
+      user: user ? { displayName: user.displayName || user.email.split('@')[0], isAdmin: user.isAdmin } : null,
+      messages: getMessages(locale, 'common'),
+    },
+    refreshed ? { headers: { 'Set-Cookie': refreshed } } : undefined,
+  );
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -72,6 +85,7 @@ function Shell({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const t = useT();
   usePageViews();
+  usePendingServerEvent();
   useStoredLanguage(data?.locale ?? defaultLocale);
   return (
     <>
@@ -81,7 +95,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       >
         {t('nav.skip')}
       </a>
-      <SiteHeader cartCount={data?.cartCount ?? 0} />
+      <SiteHeader cartCount={data?.cartCount ?? 0} user={data?.user ?? null} />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         {children}
       </main>

@@ -11,6 +11,7 @@ import type { AppContext } from '~/context';
 import { type Config, loadConfig, prepareDataDir } from '~/config/env.server';
 import { migrateToLatest, openDatabase } from '~/db/database.server';
 import { seedDemoCatalogue } from '~/db/seed.server';
+import { pruneAccountData } from '~/modules/accounts/index.server';
 import { catalogVersion } from '~/modules/catalog/index.server';
 import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
 import { createStorage } from '~/modules/storage/index.server';
@@ -52,6 +53,11 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
 
   const transport = createMailTransport(config, logger);
   const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger });
+  // Expired sessions, used reset links and old rate-limit records are removed hourly.
+  const prune = () => pruneAccountData(database.db).catch((error) => logger.warn({ err: error }, 'account clean-up failed'));
+  const pruneTimer = setInterval(prune, 60 * 60 * 1000);
+  pruneTimer.unref();
+  void prune();
   const build = options.build ?? (await import('virtual:react-router/server-build'));
   const handleRequest = createRequestHandler(build as ServerBuild, config.env);
   const pageCache = new PageCache(catalogVersion);
@@ -94,6 +100,9 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
           upgradeInsecureRequests: config.secureCookies ? [] : null,
         },
       },
+      // The default no-referrer makes browsers send `Origin: null` on plain form posts, which the
+      // cross-site check (and React Router's own) must refuse; this keeps the real Origin on our own posts.
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       strictTransportSecurity: config.secureCookies,
       crossOriginEmbedderPolicy: false,
     }),
@@ -153,6 +162,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       storage,
       log: req.log,
       requestId: res.locals.requestId,
+      clientIp: req.ip ?? 'unknown',
       nonce: res.locals.nonce,
       kickMail: mailWorker.kick,
     };
@@ -184,6 +194,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     config,
     logger,
     close: async () => {
+      clearInterval(pruneTimer);
       await mailWorker.stop();
       transport.close();
       await database.close();

@@ -13,6 +13,12 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
   analytics_events: AnalyticsEventsTable;
+  users: UsersTable;
+  user_identities: UserIdentitiesTable;
+  sessions: SessionsTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  profiles: ProfilesTable;
+  auth_failures: AuthFailuresTable;
 }
 
 export interface ProductsTable {
@@ -100,5 +106,71 @@ export interface AnalyticsEventsTable {
   path: string | null;
   visitor_id: string | null;
   user_id: string | null;
+  created_at: string;
+}
+
+// --- accounts (migration 0003) ---------------------------------------------------------------------
+
+export interface UsersTable {
+  id: string;
+  /** Lower-cased and trimmed; unique. */
+  email: string;
+  display_name: string;
+  /** argon2id PHC string; null for accounts that only sign in with an identity provider. */
+  password_hash: string | null;
+  is_admin: Generated<number>;
+  disabled: Generated<number>;
+  photo_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserIdentitiesTable {
+  /** The OpenID Connect issuer URL. */
+  provider: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the session token; the token itself is only in the cookie. */
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+}
+
+export interface PasswordResetTokensTable {
+  /** SHA-256 (hex) of the token sent by mail. */
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface ProfilesTable {
+  user_id: string;
+  full_name: string;
+  address: string;
+  city: string;
+  zip_code: string;
+  delivery_address: string;
+  delivery_city: string;
+  delivery_zip_code: string;
+  /** creditCard | paypal | bankTransfer */
+  payment_method: Generated<string>;
+  updated_at: string;
+}
+
+export interface AuthFailuresTable {
+  id: string;
+  /** login | reset */
+  kind: string;
+  /** `email:<normalized email>` or `ip:<address>` */
+  scope_key: string;
   created_at: string;
 }

@@ -79,3 +79,22 @@ export function usePageViews(): void {
     track('page_view', { page_path: pathname.slice(0, 200) });
   }, [pathname]);
 }
+
+/**
+ * Events the server completed (a sign-in, a reset request) reach the browser as a short-lived `kopi_event`
+ * cookie set with the response; the next render tracks them (with consent) and deletes the cookie.
+ */
+export function usePendingServerEvent(): void {
+  const { key } = useLocation();
+  useEffect(() => {
+    try {
+      const match = /(?:^|;\s*)kopi_event=([^;]+)/.exec(document.cookie);
+      if (!match) return;
+      document.cookie = 'kopi_event=; Path=/; Max-Age=0; SameSite=Lax';
+      const { name, props } = JSON.parse(decodeURIComponent(match[1])) as { name: string; props?: Record<string, unknown> };
+      track(name, props);
+    } catch {
+      // A malformed cookie is simply dropped.
+    }
+  }, [key]);
+}

@@ -11,22 +11,28 @@ import {
   addToCart,
   cartCookie,
   changeLineQuantity,
+  currentCartId,
+  ensureUserCart,
   getCart,
   readCartId,
   removeFromCart,
   setLineQuantity,
 } from '~/modules/cart/index.server';
+import { getRequestUser } from '~/modules/accounts/index.server';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = getLocale(request);
-  const cart = await getCart(context.db, context.storage, readCartId(request), locale);
+  const user = await getRequestUser(request, context);
+  const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
+  const cart = await getCart(context.db, context.storage, cartId, locale);
   const t = getT(locale);
   return {
     cart,
     /** Without JavaScript the checkout button is a link to ?checkout=1, which shows the login message. */
+    signedIn: Boolean(user),
     checkoutAttempt: new URL(request.url).searchParams.has('checkout'),
     meta: { title: `${t('cart.title')} · Kopi`, description: t('cart.metaDescription') },
     messages: getMessages(locale, 'cart'),
@@ -45,13 +51,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = cartFormSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ ok: false as const, error: 'invalid' }, { status: 400 });
   const input = parsed.data;
-  const cartId = readCartId(request);
+  const user = await getRequestUser(request, context);
+  const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
   const headers = new Headers();
 
   if (input.intent === 'add') {
-    const result = await addToCart(context.db, cartId, input.productId, input.quantity);
+    const target = user ? await ensureUserCart(context.db, user.id) : cartId;
+    const result = await addToCart(context.db, target, input.productId, input.quantity);
     if (!result.ok) return data({ ok: false as const, error: result.reason }, { status: 404 });
-    if (result.cartId !== cartId) headers.append('Set-Cookie', cartCookie(result.cartId, context.config.secureCookies));
+    if (!user && result.cartId !== cartId) headers.append('Set-Cookie', cartCookie(result.cartId, context.config.secureCookies));
   } else if (cartId) {
     if (input.intent === 'increment') await changeLineQuantity(context.db, cartId, input.productId, 1);
     else if (input.intent === 'decrement') await changeLineQuantity(context.db, cartId, input.productId, -1);
@@ -65,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {
-  const { cart, checkoutAttempt } = loaderData;
+  const { cart, checkoutAttempt, signedIn } = loaderData;
   const { t, locale } = useI18n();
   const hydrated = useHydrated();
   const [showLogin, setShowLogin] = useState(checkoutAttempt);
@@ -125,7 +133,12 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
           </dl>
           <p className="mt-2 text-xs text-muted">{t('cart.taxNote')}</p>
 
-          {hydrated ? (
+          {signedIn ? (
+            <Link to="/checkout" onClick={() => track('begin_checkout', { cart_value: cart.totalCents, items_count: cart.count })} className="btn-primary mt-6 w-full py-3 text-base">
+              <Lock aria-hidden="true" className="h-4 w-4" />
+              {t('cart.checkout')}
+            </Link>
+          ) : hydrated ? (
             <button type="button" onClick={proceed} className="btn-primary mt-6 w-full py-3 text-base">
               <Lock aria-hidden="true" className="h-4 w-4" />
               {t('cart.checkout')}

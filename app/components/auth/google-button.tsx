@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useRevalidator } from 'react-router';
 import { useT } from '~/modules/i18n/react';
 
-type PopupMessage = { type: 'kopi-auth'; ok: boolean; reason?: 'cancelled' | 'failed'; redirectTo?: string };
+type PopupMessage = { type: 'kopi-auth'; ok: boolean; reason?: 'cancelled' | 'failed' | 'disabled'; redirectTo?: string };
 
 /**
  * "Continue with Google": a popup with the provider's account chooser. A closed popup reports a
@@ -24,7 +24,7 @@ export function GoogleButton({ redirectTo }: { redirectTo: string }) {
         revalidator.revalidate();
         navigate(event.data.redirectTo ?? '/', { replace: true });
       } else {
-        setError(event.data.reason === 'cancelled' ? t('auth.errors.googleCancelled') : t('auth.errors.googleFailed'));
+        setError(t(event.data.reason === 'cancelled' ? 'auth.errors.googleCancelled' : event.data.reason === 'disabled' ? 'auth.errors.disabled' : 'auth.errors.googleFailed'));
       }
     };
     window.addEventListener('message', onMessage);

@@ -1,1 +1,2 @@
 export { countEvents, recordEvent, type RecordEventInput } from './analytics.server';
+export { pendingEventCookie } from './pending-event.server';

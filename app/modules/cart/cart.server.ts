@@ -165,6 +165,30 @@ export async function removeFromCart(db: Executor, cartId: string, productId: st
  * added, capped at 99; nothing dropped). Returns the cart id to keep in the cookie, or null when the
  * user has no cart and the guest cart is unknown. A guest cart that belongs to another user is ignored.
  */
+/**
+ * The cart a request works on: a signed-in customer's own cart (found by user, so every device shares it),
+ * otherwise the guest cart named by the cookie.
+ */
+export async function currentCartId(db: Executor, { cookieCartId, userId }: { cookieCartId: string | null; userId: string | null }): Promise<string | null> {
+  if (!userId) return cookieCartId;
+  const own = await db.selectFrom('carts').select('id').where('user_id', '=', userId).executeTakeFirst();
+  return own?.id ?? null;
+}
+
+/** A signed-in customer's cart, created on first use. */
+export async function ensureUserCart(db: Executor, userId: string): Promise<string> {
+  const own = await db.selectFrom('carts').select('id').where('user_id', '=', userId).executeTakeFirst();
+  if (own) return own.id;
+  try {
+    return await createCart(db, userId);
+  } catch (error) {
+    // Two requests raced to create it: the unique user_id kept one.
+    const again = await db.selectFrom('carts').select('id').where('user_id', '=', userId).executeTakeFirst();
+    if (again) return again.id;
+    throw error;
+  }
+}
+
 export async function claimCart(db: Executor, guestCartId: string | null, userId: string): Promise<string | null> {
   return inTransaction(db, async (trx) => {
     const own = await trx.selectFrom('carts').select('id').where('user_id', '=', userId).executeTakeFirst();

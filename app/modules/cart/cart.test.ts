@@ -8,6 +8,8 @@ import {
   cartFormSchema,
   changeLineQuantity,
   claimCart,
+  currentCartId,
+  ensureUserCart,
   countCartItems,
   getCart,
   removeFromCart,
@@ -271,5 +273,24 @@ describe('cartFormSchema', () => {
     expect(parse({ intent: 'add', productId: 'abc', quantity: '1.5' }).success).toBe(false);
     expect(parse({ intent: 'set', productId: 'abc' }).success).toBe(false);
     expect(parse({ intent: 'set', productId: 'abc', quantity: '-1' }).success).toBe(false);
+  });
+});
+
+describe.each(testDatabases())('customer carts on %s', (_kind, open) => {
+  let handle: TestDatabase;
+  beforeAll(async () => {
+    handle = await open();
+  });
+  afterAll(() => handle.close());
+
+  it('finds a customer cart by user and creates it once', async () => {
+    const { db } = handle;
+    expect(await currentCartId(db, { cookieCartId: 'guest-cookie-id', userId: null })).toBe('guest-cookie-id');
+    expect(await currentCartId(db, { cookieCartId: 'guest-cookie-id', userId: 'user-1' })).toBeNull();
+    const first = await ensureUserCart(db, 'user-1');
+    expect(await ensureUserCart(db, 'user-1')).toBe(first);
+    expect(await currentCartId(db, { cookieCartId: null, userId: 'user-1' })).toBe(first);
+    const [a, b] = await Promise.all([ensureUserCart(db, 'user-2'), ensureUserCart(db, 'user-2')]);
+    expect(a).toBe(b);
   });
 });

@@ -3,6 +3,8 @@ export {
   addToCart,
   changeLineQuantity,
   claimCart,
+  currentCartId,
+  ensureUserCart,
   countCartItems,
   getCart,
   removeFromCart,

@@ -1,0 +1,27 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** A fresh secret for a cookie or a link: 32 random bytes, base64url (43 characters). */
+export const newSecretToken = () => randomBytes(32).toString('base64url');
+
+/** Tokens are stored only as their SHA-256 (hex), so a copy of the database cannot be used to sign in. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
+
+/** A cookie's value from the request, or null. */
+export function readCookie(request: Request, name: string): string | null {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/** Lower-cased and trimmed: the form in which emails are stored and compared. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** Unique-constraint violation on SQLite or PostgreSQL. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

@@ -1,0 +1,115 @@
+import type { Executor } from '~/db/database.server';
+import { hashToken, newSecretToken, readCookie, tokenPattern } from './secrets.server';
+import { type SessionUser, toSessionUser } from './users.server';
+
+/**
+ * Sessions: an opaque random token in an httpOnly cookie; the database keeps only its SHA-256, so neither
+ * a database copy nor a log line can be replayed. Roles and the disabled flag are read with every lookup.
+ */
+export const SESSION_COOKIE = 'kopi_session';
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+/** A session used again after this long gets a fresh 30-day expiry (at most one write a day per session). */
+const REFRESH_AFTER_MS = 24 * 60 * 60_000;
+
+export type SessionLookup = {
+  user: SessionUser;
+  /** The stored id (the token's hash), not the token. */
+  sessionId: string;
+  /** True when this lookup extended the expiry: re-send `sessionCookie(token)` so the browser's copy lasts as long. */
+  refreshed: boolean;
+};
+
+/** Starts a session; returns the token for the cookie (only its hash is stored). */
+export async function createSession(db: Executor, userId: string, now = new Date()): Promise<string> {
+  const token = newSecretToken();
+  const at = now.toISOString();
+  await db
+    .insertInto('sessions')
+    .values({
+      id: hashToken(token),
+      user_id: userId,
+      created_at: at,
+      expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+      last_seen_at: at,
+    })
+    .execute();
+  // Tidy up this user's expired sessions while we are here.
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', at).execute();
+  return token;
+}
+
+/**
+ * The session's user, or null when the token is missing, unknown, expired, or the account is disabled.
+ * `isAdmin` comes from the database on every call.
+ */
+export async function getSessionUser(db: Executor, token: string | null, now = new Date()): Promise<SessionLookup | null> {
+  if (!token || !tokenPattern.test(token)) return null;
+  const id = hashToken(token);
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.expires_at',
+      'sessions.last_seen_at',
+      'users.id',
+      'users.email',
+      'users.display_name',
+      'users.is_admin',
+      'users.photo_url',
+      'users.disabled',
+    ])
+    .where('sessions.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const at = now.toISOString();
+  if (row.expires_at <= at) {
+    await db.deleteFrom('sessions').where('id', '=', id).execute();
+    return null;
+  }
+  if (Number(row.disabled) === 1) return null;
+
+  let refreshed = false;
+  if (now.getTime() - Date.parse(row.last_seen_at) >= REFRESH_AFTER_MS) {
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: at, expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    refreshed = true;
+  }
+  return { user: toSessionUser(row), sessionId: id, refreshed };
+}
+
+export async function deleteSession(db: Executor, token: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+}
+
+/** Ends every session of the user (password reset, password set from the command line). */
+export async function deleteUserSessions(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+/** Deletes expired sessions (for a periodic clean-up). */
+export async function pruneExpiredSessions(db: Executor, now = new Date()): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The session token from the request's cookie, or null when absent or not shaped like one. */
+export function readSessionToken(request: Request): string | null {
+  const value = readCookie(request, SESSION_COOKIE);
+  return value && tokenPattern.test(value) ? value : null;
+}
+
+const attributes = (secure: boolean) => `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+
+/** Set-Cookie for a session: 30 days, httpOnly, SameSite=Lax, Secure behind HTTPS. */
+export function sessionCookie(token: string, secure: boolean): string {
+  if (!tokenPattern.test(token)) throw new Error('Invalid session token');
+  return `${SESSION_COOKIE}=${token}; Max-Age=${SESSION_TTL_MS / 1000}; ${attributes(secure)}`;
+}
+
+export function clearSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Max-Age=0; ${attributes(secure)}`;
+}
+

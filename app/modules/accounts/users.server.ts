@@ -1,0 +1,123 @@
+import { type Executor, now } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
+import { burnVerification, hashPassword, verifyPassword } from './passwords.server';
+import { emailScope, forgetAttempt, ipScope, recordAttempt, type Scope } from './rate-limit.server';
+import { isUniqueViolation, normalizeEmail } from './secrets.server';
+
+/** What the app knows about the signed-in user. Never carries the password hash. */
+export type SessionUser = { id: string; email: string; displayName: string; isAdmin: boolean; photoUrl: string | null };
+
+/** Failed logins: 5 per email and 30 per address within 15 minutes. */
+export const LOGIN_RATE_LIMIT = { perEmail: 5, perIp: 30, windowMs: 15 * 60_000 } as const;
+/** Reset requests: 3 per email and 10 per address within an hour. */
+export const RESET_RATE_LIMIT = { perEmail: 3, perIp: 10, windowMs: 60 * 60_000 } as const;
+
+export type SignUpResult = { ok: true; userId: string } | { ok: false; reason: 'email_taken' };
+export type LogInResult = { ok: true; userId: string } | { ok: false; reason: 'invalid_credentials' | 'rate_limited' | 'disabled' };
+
+/** Creates a customer account (never an admin). Emails are unique whatever their case. */
+export async function signUp(db: Executor, input: { name: string; email: string; password: string }): Promise<SignUpResult> {
+  const email = normalizeEmail(input.email);
+  if (await findUserId(db, email)) return { ok: false, reason: 'email_taken' };
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const userId = await insertUser(db, { email, displayName: input.name.trim(), passwordHash });
+    return { ok: true, userId };
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, reason: 'email_taken' };
+    throw error;
+  }
+}
+
+/**
+ * Checks an email and password. The rate limit is checked first (by email, normalized, and by client
+ * address); every failed attempt counts against both. An unknown email, a wrong password and an account
+ * without a password (Google only) all answer invalid_credentials, in about the same time. "disabled" is
+ * only told to someone who knows the password.
+ */
+export async function logIn(
+  db: Executor,
+  input: { email: string; password: string; ip?: string | null },
+): Promise<LogInResult> {
+  const email = normalizeEmail(input.email);
+  const scopes: Scope[] = [{ key: emailScope(email), limit: LOGIN_RATE_LIMIT.perEmail }];
+  const ip = ipScope(input.ip);
+  if (ip) scopes.push({ key: ip, limit: LOGIN_RATE_LIMIT.perIp });
+
+  const attempt = await recordAttempt(db, 'login', scopes, LOGIN_RATE_LIMIT.windowMs);
+  if (attempt.limited) return { ok: false, reason: 'rate_limited' };
+
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'password_hash', 'disabled'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+  if (!user?.password_hash) {
+    await burnVerification(input.password);
+    return { ok: false, reason: 'invalid_credentials' };
+  }
+  if (!(await verifyPassword(user.password_hash, input.password))) return { ok: false, reason: 'invalid_credentials' };
+
+  await forgetAttempt(db, attempt.ids);
+  if (user.disabled) return { ok: false, reason: 'disabled' };
+  return { ok: true, userId: user.id };
+}
+
+export async function getUser(db: Executor, userId: string): Promise<SessionUser | null> {
+  const row = await selectUser(db).where('id', '=', userId).executeTakeFirst();
+  return row ? toSessionUser(row) : null;
+}
+
+/** The account with this email (any case), or null. */
+export async function findUserByEmail(db: Executor, email: string): Promise<SessionUser | null> {
+  const row = await selectUser(db).where('email', '=', normalizeEmail(email)).executeTakeFirst();
+  return row ? toSessionUser(row) : null;
+}
+
+// --- shared within the module ------------------------------------------------------------------------
+
+export async function findUserId(db: Executor, normalizedEmail: string): Promise<string | null> {
+  const row = await db.selectFrom('users').select('id').where('email', '=', normalizedEmail).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Inserts a user; throws the database's unique violation when the email is taken. */
+export async function insertUser(
+  db: Executor,
+  user: { email: string; displayName: string; passwordHash: string | null; isAdmin?: boolean; photoUrl?: string | null },
+): Promise<string> {
+  const id = newId();
+  const at = now();
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      email: normalizeEmail(user.email),
+      display_name: user.displayName || normalizeEmail(user.email).split('@')[0],
+      password_hash: user.passwordHash,
+      is_admin: user.isAdmin ? 1 : 0,
+      disabled: 0,
+      photo_url: user.photoUrl ?? null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+const selectUser = (db: Executor) =>
+  db.selectFrom('users').select(['id', 'email', 'display_name', 'is_admin', 'photo_url']);
+
+export const toSessionUser = (row: {
+  id: string;
+  email: string;
+  display_name: string;
+  is_admin: number;
+  photo_url: string | null;
+}): SessionUser => ({
+  id: row.id,
+  email: row.email,
+  displayName: row.display_name,
+  isAdmin: Number(row.is_admin) === 1,
+  photoUrl: row.photo_url,
+});

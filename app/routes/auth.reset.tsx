@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { FormField } from '~/components/ui/form-field';
+import { MIN_PASSWORD_LENGTH, parseNewPasswordForm } from '~/modules/accounts/accounts.schema';
+import { checkResetToken, resetPassword } from '~/modules/accounts/index.server';
+import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { useT } from '~/modules/i18n/react';
+import type { Route } from './+types/auth.reset';
+
+/** The page a reset mail links to: choose a new password with a single-use token. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get('token') ?? '';
+  const locale = getLocale(request);
+  return {
+    token,
+    valid: token ? await checkResetToken(context.db, token) : false,
+    meta: { title: `${getT(locale)('auth.titles.newPassword')} · Kopi` },
+    messages: getMessages(locale, 'auth'),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const parsed = parseNewPasswordForm(form);
+  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, formError: null }, { status: 400 });
+  const result = await resetPassword(context.db, parsed.data);
+  if (!result.ok) return data({ fieldErrors: {}, formError: 'auth.errors.invalidResetLink' }, { status: 400 });
+  return redirect('/auth?mode=login&reset=done');
+}
+
+export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const busy = useNavigation().state === 'submitting';
+  const [clientErrors, setClientErrors] = useState<Record<string, string | undefined> | null>(null);
+  const errors: Record<string, string | undefined> = clientErrors ?? actionData?.fieldErrors ?? {};
+  const invalid = !loaderData.valid || actionData?.formError;
+  return (
+    <div className="container-page flex justify-center py-12 md:py-20">
+      <section className="w-full max-w-md rounded-3xl bg-paper p-6 shadow-sm ring-1 ring-sand md:p-10" aria-labelledby="reset-title">
+        <h1 id="reset-title" className="text-3xl font-semibold">{t('auth.titles.newPassword')}</h1>
+        {invalid ? (
+          <>
+            <p role="alert" className="mt-6 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t('auth.errors.invalidResetLink')}</p>
+            <Link to="/auth?mode=reset" className="btn-primary mt-6 w-full py-3">{t('auth.links.requestNew')}</Link>
+          </>
+        ) : (
+          <Form
+            method="post"
+            noValidate
+            className="mt-6 grid gap-4"
+            onSubmit={(event) => {
+              const check = parseNewPasswordForm(new FormData(event.currentTarget));
+              if (!check.ok) {
+                event.preventDefault();
+                setClientErrors(check.fieldErrors);
+              } else setClientErrors(null);
+            }}
+          >
+            <input type="hidden" name="token" value={loaderData.token} />
+            <FormField
+              name="password"
+              type="password"
+              label={t('auth.fields.newPassword')}
+              autoComplete="new-password"
+              error={errors.password}
+              hint={t('auth.passwordHint', { count: MIN_PASSWORD_LENGTH })}
+              minLength={MIN_PASSWORD_LENGTH}
+              maxLength={200}
+              required
+            />
+            <button type="submit" className="btn-primary mt-2 w-full py-3 text-base" disabled={busy}>{t('auth.submit.newPassword')}</button>
+          </Form>
+        )}
+      </section>
+    </div>
+  );
+}

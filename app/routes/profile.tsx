@@ -1,0 +1,149 @@
+import { Package } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Form, Link, data, useNavigation } from 'react-router';
+import { FormField } from '~/components/ui/form-field';
+import { type Profile, paymentMethods, parseProfileForm } from '~/modules/accounts/accounts.schema';
+import { getProfile, requireUser, updateProfile } from '~/modules/accounts/index.server';
+import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { useT } from '~/modules/i18n/react';
+import type { Route } from './+types/profile';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const locale = getLocale(request);
+  const tab = new URL(request.url).searchParams.get('tab') === 'orders' ? 'orders' : 'profile';
+  return {
+    tab,
+    user: { displayName: user.displayName, email: user.email },
+    profile: await getProfile(context.db, user.id),
+    meta: { title: `${getT(locale)('profile.title')} · Kopi` },
+    messages: getMessages(locale, 'profile'),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
+
+type ActionResult = { status: 'saved' } | { status: 'invalid'; fieldErrors: Record<string, string | undefined>; values: Record<string, string> } | { status: 'failed'; values: Record<string, string> };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
+  const parsed = parseProfileForm(form);
+  if (!parsed.ok) return data<ActionResult>({ status: 'invalid', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+  try {
+    await updateProfile(context.db, user.id, parsed.data);
+    return data<ActionResult>({ status: 'saved' });
+  } catch (error) {
+    context.log.error({ err: error }, 'profile update failed');
+    return data<ActionResult>({ status: 'failed', values }, { status: 503 });
+  }
+}
+
+export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const { tab, user } = loaderData;
+  const tabClass = (on: boolean) =>
+    `rounded-full px-5 py-2.5 text-sm font-semibold transition-colors ${on ? 'bg-roast text-cream' : 'text-roast hover:bg-roast/5'}`;
+  return (
+    <div className="container-page py-10 md:py-14">
+      <h1 className="text-4xl font-semibold md:text-5xl">{t('profile.title')}</h1>
+      <p className="mt-2 text-muted">{t('profile.signedInAs', { name: user.displayName || user.email, email: user.email })}</p>
+      <nav aria-label={t('profile.tabsLabel')} className="mt-8 inline-flex gap-1 rounded-full bg-paper p-1 ring-1 ring-sand">
+        <Link to="/profile" className={tabClass(tab === 'profile')} aria-current={tab === 'profile' ? 'page' : undefined}>{t('profile.tabs.profile')}</Link>
+        <Link to="/profile?tab=orders" className={tabClass(tab === 'orders')} aria-current={tab === 'orders' ? 'page' : undefined}>{t('profile.tabs.orders')}</Link>
+      </nav>
+      <div className="mt-8">
+        {tab === 'profile' ? (
+          <ProfileForm profile={loaderData.profile} result={actionData as ActionResult | undefined} />
+        ) : (
+          <section className="flex flex-col items-center rounded-3xl bg-paper px-6 py-16 text-center ring-1 ring-sand">
+            <Package aria-hidden="true" className="h-10 w-10 text-roast-600" />
+            <h2 className="mt-4 text-2xl font-semibold">{t('profile.orders.empty')}</h2>
+            <p className="mt-2 text-muted">{t('profile.orders.emptyText')}</p>
+            <Link to="/" className="btn-primary mt-6">{t('profile.orders.shop')}</Link>
+          </section>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ProfileForm({ profile, result }: { profile: Profile; result?: ActionResult }) {
+  const t = useT();
+  const busy = useNavigation().state === 'submitting';
+  const values: Record<string, string> = result && result.status !== 'saved' ? result.values : {};
+  const initialSame =
+    profile.deliveryAddress === profile.address && profile.deliveryCity === profile.city && profile.deliveryZipCode === profile.zipCode;
+  const [same, setSame] = useState(values.sameAsShipping ? values.sameAsShipping === 'on' : result ? false : initialSame);
+  const [clientErrors, setClientErrors] = useState<Record<string, string | undefined> | null>(null);
+  const errors = clientErrors ?? (result?.status === 'invalid' ? result.fieldErrors : {});
+  const statusRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result?.status === 'saved') setClientErrors(null);
+  }, [result]);
+  const value = (name: keyof Profile) => values[name] ?? profile[name];
+
+  return (
+    <Form
+      method="post"
+      noValidate
+      className="grid gap-8 lg:grid-cols-2"
+      onSubmit={(event) => {
+        const check = parseProfileForm(new FormData(event.currentTarget));
+        if (!check.ok) {
+          event.preventDefault();
+          setClientErrors(check.fieldErrors);
+          const first = Object.keys(check.fieldErrors)[0];
+          if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+        } else setClientErrors(null);
+      }}
+    >
+      <div ref={statusRef} className="lg:col-span-2" aria-live="polite" role="status">
+        {result?.status === 'saved' && !clientErrors && (
+          <p className="rounded-2xl bg-leaf-light px-4 py-3 text-leaf-dark">{t('profile.saved')}</p>
+        )}
+        {result?.status === 'failed' && <p className="rounded-2xl bg-cherry-light px-4 py-3 text-cherry">{t('profile.failed')}</p>}
+      </div>
+      <fieldset className="grid gap-4 rounded-3xl bg-paper p-6 ring-1 ring-sand">
+        <legend className="float-left mb-2 font-serif text-xl font-semibold">{t('profile.sections.shipping')}</legend>
+        <FormField name="fullName" label={t('profile.fields.fullName')} autoComplete="name" defaultValue={value('fullName')} error={errors.fullName} maxLength={120} required />
+        <FormField name="address" label={t('profile.fields.address')} autoComplete="street-address" defaultValue={value('address')} error={errors.address} maxLength={200} required />
+        <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+          <FormField name="city" label={t('profile.fields.city')} autoComplete="address-level2" defaultValue={value('city')} error={errors.city} maxLength={100} required />
+          <FormField name="zipCode" label={t('profile.fields.zipCode')} autoComplete="postal-code" defaultValue={value('zipCode')} error={errors.zipCode} maxLength={20} required />
+        </div>
+      </fieldset>
+      <fieldset className="grid content-start gap-4 rounded-3xl bg-paper p-6 ring-1 ring-sand">
+        <legend className="float-left mb-2 font-serif text-xl font-semibold">{t('profile.sections.billing')}</legend>
+        <label className="flex items-center gap-3 text-sm font-medium">
+          <input type="checkbox" name="sameAsShipping" checked={same} onChange={(e) => setSame(e.currentTarget.checked)} className="h-5 w-5 accent-leaf" />
+          {t('profile.fields.sameAsShipping')}
+        </label>
+        {!same && (
+          <>
+            <FormField name="deliveryAddress" label={t('profile.fields.address')} id="field-deliveryAddress" autoComplete="billing street-address" defaultValue={value('deliveryAddress')} error={errors.deliveryAddress} maxLength={200} required />
+            <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+              <FormField name="deliveryCity" label={t('profile.fields.city')} autoComplete="billing address-level2" defaultValue={value('deliveryCity')} error={errors.deliveryCity} maxLength={100} required />
+              <FormField name="deliveryZipCode" label={t('profile.fields.zipCode')} autoComplete="billing postal-code" defaultValue={value('deliveryZipCode')} error={errors.deliveryZipCode} maxLength={20} required />
+            </div>
+          </>
+        )}
+      </fieldset>
+      <fieldset className="rounded-3xl bg-paper p-6 ring-1 ring-sand lg:col-span-2">
+        <legend className="float-left mb-4 font-serif text-xl font-semibold">{t('profile.fields.paymentMethod')}</legend>
+        <div className="clear-both grid gap-3 sm:grid-cols-3">
+          {paymentMethods.map((method) => (
+            <label key={method} className="flex cursor-pointer items-center gap-3 rounded-2xl border border-sand-dark bg-cream/40 px-4 py-3 text-sm font-medium has-[:checked]:border-leaf has-[:checked]:bg-leaf-light">
+              <input type="radio" name="paymentMethod" value={method} defaultChecked={(values.paymentMethod ?? profile.paymentMethod) === method} className="h-4 w-4 accent-leaf" />
+              {t(`profile.paymentMethods.${method}`)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="lg:col-span-2">
+        <button type="submit" className="btn-primary px-8 py-3" disabled={busy}>{t('profile.save')}</button>
+      </div>
+    </Form>
+  );
+}

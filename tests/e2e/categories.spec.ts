@@ -1,0 +1,49 @@
+import { PAGE_SIZE, catalogue, categories, inCategory, productName } from '../fixtures/catalogue';
+import { type Locale, t } from '../fixtures/i18n';
+import { expect, test } from './fixtures';
+import { gridNames, productLinks, waitForHydration } from './helpers';
+
+for (const locale of ['en', 'pl'] as Locale[]) {
+  test.describe(`in ${locale}`, () => {
+    test.use({ language: locale });
+    const tr = t(locale);
+    const names = (products: typeof catalogue) => products.map((p) => productName(p, locale));
+
+    test('the dropdown offers All Categories and the four, and filters the list in place', async ({ page }) => {
+      await page.goto('/categories');
+      await waitForHydration(page);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('categories.title'));
+      const select = page.getByRole('combobox', { name: tr('categories.select') });
+      await expect(select.getByRole('option')).toHaveText([tr('categories.allCategories'), ...categories.map((c) => tr(`categories.${c}`))]);
+      await expect(select).toHaveValue('');
+      await expect(page.getByRole('button', { name: tr('categories.show') }), 'the Show button is only for visitors without JavaScript').toBeHidden();
+      await expect(productLinks(page)).toHaveCount(PAGE_SIZE);
+
+      await select.selectOption({ label: tr('categories.capsulesAndPods') });
+      await expect(page).toHaveURL(/\/categories\?category=capsulesAndPods$/);
+      await expect.poll(() => gridNames(page)).toEqual(names(inCategory('capsulesAndPods')));
+      await expect(page).toHaveTitle(`${tr('categories.capsulesAndPods')} · Kopi`);
+
+      await select.selectOption({ label: tr('categories.allCategories') });
+      await expect(page).toHaveURL(/\/categories\?category=$|\/categories$/);
+      await expect(productLinks(page)).toHaveCount(PAGE_SIZE);
+    });
+  });
+}
+
+test('the breadcrumb of a product page opens its category', async ({ page, productPath }) => {
+  const product = catalogue.find((p) => p.category === 'groundCoffee')!;
+  await page.goto(productPath(product));
+  await page.getByRole('navigation', { name: t('en')('product.breadcrumb') }).getByRole('link', { name: t('en')('categories.groundCoffee') }).click();
+  await expect(page).toHaveURL(/\/categories\?category=groundCoffee$/);
+  await expect(page.getByRole('combobox', { name: t('en')('categories.select') })).toHaveValue('groundCoffee');
+  await expect.poll(() => gridNames(page)).toEqual(inCategory('groundCoffee').map((p) => productName(p, 'en')));
+});
+
+test('"Load more" appends the next 12 of all categories', async ({ page }) => {
+  await page.goto('/categories');
+  await waitForHydration(page);
+  await page.getByRole('link', { name: t('en')('categories.loadMore') }).click();
+  await expect(page).toHaveURL(/\/categories\?page=2/);
+  await expect.poll(() => gridNames(page)).toEqual(catalogue.slice(0, 2 * PAGE_SIZE).map((p) => productName(p, 'en')));
+});

@@ -1,0 +1,120 @@
+import type { Page } from '@playwright/test';
+import { catalogue, productName } from '../fixtures/catalogue';
+import { t } from '../fixtures/i18n';
+import { expect, test } from './fixtures';
+import { addToCart, addToCartButton, expectCartCount, productGrid, waitForHydration } from './helpers';
+
+const en = t('en');
+
+// A first visit: nothing answered yet.
+test.use({ cookieConsent: null });
+
+type AnalyticsEvent = { name: string; props: Record<string, unknown>; path: string; visitorId: string };
+
+/**
+ * Watches analytics: `requests` counts every request to /api/events on the network; `events` holds the
+ * bodies the page handed to navigator.sendBeacon (Chromium does not expose a beacon's body to Playwright).
+ */
+async function watchAnalytics(page: Page) {
+  const watch = { requests: 0, events: [] as AnalyticsEvent[] };
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/events') watch.requests++;
+  });
+  await page.exposeFunction('kopiRecordEvent', (body: string) => watch.events.push(JSON.parse(body)));
+  await page.addInitScript(() => {
+    const send = navigator.sendBeacon.bind(navigator);
+    const record = (window as unknown as { kopiRecordEvent: (body: string) => void }).kopiRecordEvent;
+    navigator.sendBeacon = (url, data) => {
+      if (String(url).includes('/api/events') && data instanceof Blob) void data.text().then(record);
+      return send(url, data);
+    };
+  });
+  return watch;
+}
+
+const banner = (page: Page) => page.getByRole('region', { name: en('cookies.label') });
+const consent = (page: Page) => page.evaluate(() => localStorage.getItem('cookiesAccepted'));
+
+async function openOnStoppedClock(page: Page, path: string) {
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 1000);
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+test('the banner appears after 1 s; nothing is sent before consent; Accept stores it and starts page views', async ({ page }) => {
+  const analytics = await watchAnalytics(page);
+  await openOnStoppedClock(page, '/');
+  await page.clock.runFor(900);
+  await expect(banner(page)).toBeHidden();
+  await page.clock.runFor(100);
+  await expect(banner(page)).toBeVisible();
+  await expect(banner(page).getByRole('heading', { name: en('cookies.title') })).toBeVisible();
+  await expect(banner(page).getByText(en('cookies.text'))).toBeVisible();
+
+  // Browsing on with the banner unanswered sends nothing.
+  await productGrid(page).getByRole('link', { name: productName(catalogue[0], 'en'), exact: true }).click();
+  await expect(page).toHaveURL(/\/product\//);
+  await addToCartButton(page.getByRole('main'), productName(catalogue[0], 'en')).click();
+  await expectCartCount(page, 1);
+  expect(analytics.requests, 'no analytics before consent').toBe(0);
+  expect(await consent(page)).toBeNull();
+
+  const pageView = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/events' && r.method() === 'POST');
+  await banner(page).getByRole('button', { name: en('cookies.accept') }).click();
+  await pageView;
+  await expect(banner(page)).toBeHidden();
+  expect(await consent(page)).toBe('true');
+  await expect.poll(() => analytics.events.map((e) => e.name)).toEqual(['cookie_consent', 'page_view']);
+  expect(analytics.events[1].props).toMatchObject({ page_path: expect.stringMatching(/^\/product\//) });
+
+  await page.getByRole('banner').getByRole('link', { name: en('nav.contact') }).click();
+  await expect(page).toHaveURL(/\/contact$/);
+  await expect
+    .poll(() => analytics.events.filter((e) => e.name === 'page_view').map((e) => e.props.page_path), 'a page view per path change')
+    .toContain('/contact');
+  expect(new Set(analytics.events.map((e) => e.visitorId)).size, 'one visitor id').toBe(1);
+
+  await page.reload();
+  await waitForHydration(page);
+  await page.clock.runFor(3000);
+  await expect(banner(page), 'the choice is remembered').toBeHidden();
+});
+
+test('Decline stores the choice, hides the banner and keeps analytics off', async ({ page }) => {
+  const analytics = await watchAnalytics(page);
+  await openOnStoppedClock(page, '/contact');
+  await page.clock.runFor(1000);
+  await banner(page).getByRole('button', { name: en('cookies.decline') }).click();
+  await expect(banner(page)).toBeHidden();
+  expect(await consent(page)).toBe('false');
+
+  await page.getByRole('banner').getByRole('link', { name: en('nav.categories') }).click();
+  await expect(page).toHaveURL(/\/categories$/);
+  await page.reload();
+  await waitForHydration(page);
+  await page.clock.runFor(3000);
+  await expect(banner(page)).toBeHidden();
+  expect(analytics.requests, 'nothing is sent after a decline').toBe(0);
+  expect(await page.evaluate(() => localStorage.getItem('kopiVisitor')), 'no visitor id is kept').toBeNull();
+});
+
+test('a first visit sets no cookie; the cart cookie appears with the first add to cart', async ({ page, context, consoleErrors, productPath }) => {
+  consoleErrors.allow(/status of 404.*\/about/); // while /about is not routed yet
+  const product = catalogue[4];
+  const path = productPath(product);
+  for (const url of ['/', path, '/about', '/contact', '/categories', '/cart']) {
+    await page.goto(url);
+    await waitForHydration(page);
+  }
+  expect(await context.cookies(), 'no cookie before anything is added to the cart').toEqual([]);
+
+  await page.goto(path);
+  await waitForHydration(page);
+  await addToCart(page.getByRole('main'), productName(product, 'en'));
+  await expectCartCount(page, 1);
+  await expect.poll(async () => (await context.cookies()).map((c) => c.name)).toEqual(['kopi_cart']);
+  const cookies = await context.cookies();
+  expect(cookies[0]).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax' });
+  expect(cookies[0].expires, 'kept for weeks, not the session').toBeGreaterThan(Date.now() / 1000 + 30 * 86_400);
+});

@@ -1,0 +1,142 @@
+/**
+ * The shared `test` for every journey:
+ * - an unexpected console.error or uncaught page error fails the test (STYLE.md); a test that provokes one
+ *   on purpose (a 404 document) says so with `consoleErrors.allow(/pattern/)`;
+ * - `cookieConsent` decides what the browser has already answered to the cookie banner: 'declined' by
+ *   default so the banner stays out of the way and no analytics are sent; `null` for a first visit;
+ * - `language` starts the visit in a language through the `lang` cookie (the header button is tested apart);
+ * - `expectNoSeriousA11yViolations(page)` runs axe (WCAG 2.1 A/AA) and fails on serious or critical findings.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { type Page, test as base, expect } from '@playwright/test';
+import { type DemoProduct, PAGE_SIZE, catalogue } from '../fixtures/catalogue';
+import type { Locale } from '../fixtures/i18n';
+
+export { expect } from '@playwright/test';
+
+export type ConsoleErrors = {
+  /** Errors matching `pattern` are expected in this test and do not fail it. */
+  allow(pattern: RegExp): void;
+  /** What was reported so far (allowed or not). */
+  readonly messages: string[];
+};
+
+type Options = {
+  cookieConsent: 'accepted' | 'declined' | null;
+  language: Locale | null;
+};
+
+type Fixtures = {
+  consoleErrors: ConsoleErrors;
+  expectNoSeriousA11yViolations: (page?: Page, options?: A11yOptions) => Promise<void>;
+  /** The product page path of a demo product ("/product/<id>"; ids are random per server start). */
+  productPath: (product: DemoProduct) => string;
+};
+
+type WorkerFixtures = {
+  /** Demo product key → product page path, read once per worker from the home page's grid. */
+  productPaths: Map<string, string>;
+};
+
+export type A11yOptions = {
+  /** CSS selectors left out of the scan. */
+  exclude?: string[];
+  /** Named in the failure message, e.g. "cart (pl, with items)". */
+  label?: string;
+};
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** Runs axe on the page as it is now and fails on any serious or critical violation, listing each one. */
+export async function expectNoSeriousA11yViolations(page: Page, { exclude = [], label }: A11yOptions = {}): Promise<void> {
+  // Only violations are reported; skipping the passes' details makes a scan markedly faster.
+  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).options({ resultTypes: ['violations'] });
+  for (const selector of exclude) builder = builder.exclude(selector);
+  const results = await builder.analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = serious
+    .map((v) => {
+      const nodes = v.nodes
+        .slice(0, 5)
+        .map((n) => `    - ${n.target.join(' ')}\n      ${n.failureSummary?.replace(/\n/g, '\n      ') ?? ''}`)
+        .join('\n');
+      const more = v.nodes.length > 5 ? `\n    … and ${v.nodes.length - 5} more` : '';
+      return `  [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${nodes}${more}`;
+    })
+    .join('\n');
+  expect(serious.map((v) => v.id), `axe found serious/critical violations on ${label ?? page.url()}:\n${report}`).toEqual([]);
+}
+
+export const test = base.extend<Options & Fixtures, WorkerFixtures>({
+  cookieConsent: ['declined', { option: true }],
+  language: [null, { option: true }],
+
+  context: async ({ context, cookieConsent, language, baseURL }, use) => {
+    if (cookieConsent !== null) {
+      const value = String(cookieConsent === 'accepted');
+      await context.addInitScript((v) => {
+        try {
+          window.localStorage.setItem('cookiesAccepted', v);
+        } catch {
+          // about:blank has no storage
+        }
+      }, value);
+    }
+    if (language) await context.addCookies([{ name: 'lang', value: language, url: baseURL! }]);
+    await use(context);
+  },
+
+  consoleErrors: [
+    async ({ context }, use, testInfo) => {
+      const allowed: RegExp[] = [];
+      const messages: string[] = [];
+      context.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const where = message.location()?.url ? ` (${message.location().url})` : '';
+        messages.push(`console.error: ${message.text()}${where}`);
+      });
+      context.on('weberror', (error) => messages.push(`page error: ${error.error().stack ?? error.error().message}`));
+      await use({ allow: (pattern) => void allowed.push(pattern), messages });
+      const unexpected = messages.filter((m) => !allowed.some((pattern) => pattern.test(m)));
+      // A failed or skipped test has its own story to tell; only a passing one is failed for its console.
+      if (unexpected.length > 0 && testInfo.status === 'passed') {
+        throw new Error(`Unexpected errors in the browser console:\n${unexpected.map((m) => `  ${m}`).join('\n')}`);
+      }
+    },
+    { auto: true },
+  ],
+
+  productPaths: [
+    async ({ browser }, use, workerInfo) => {
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL, javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(`/?page=${Math.ceil(catalogue.length / PAGE_SIZE)}`);
+      const links = page.getByTestId('product-grid').getByRole('heading').getByRole('link');
+      await expect(links).toHaveCount(catalogue.length);
+      const found = await links.evaluateAll((as) => as.map((a) => [a.textContent?.trim() ?? '', a.getAttribute('href') ?? '']));
+      await context.close();
+      const paths = new Map<string, string>();
+      for (const [name, href] of found) {
+        const product = catalogue.find((p) => p.en.name === name);
+        if (product) paths.set(product.key, new URL(href, 'http://x').pathname);
+      }
+      await use(paths);
+    },
+    { scope: 'worker' },
+  ],
+
+  productPath: async ({ productPaths }, use) => {
+    await use((product) => {
+      const path = productPaths.get(product.key);
+      if (!path) throw new Error(`The home page grid does not list "${product.en.name}"`);
+      return path;
+    });
+  },
+
+  expectNoSeriousA11yViolations: async ({ page }, use) => {
+    await use((target = page, options) => expectNoSeriousA11yViolations(target, options));
+  },
+});
+
+/** A failed page or resource load with this status, as Chromium reports it in the console. */
+export const failedLoad = (status: number) => new RegExp(`Failed to load resource: the server responded with a status of ${status}`);

@@ -1,0 +1,68 @@
+import type { Page } from '@playwright/test';
+import { catalogue, productName } from '../fixtures/catalogue';
+import { price, t } from '../fixtures/i18n';
+import { expect, test } from './fixtures';
+import { languageButton, productGrid, switchLanguage, waitForHydration } from './helpers';
+
+const en = t('en');
+const pl = t('pl');
+const storedLanguage = (page: Page) => page.evaluate(() => localStorage.getItem('language'));
+
+test('English by default, Polish with the header button, kept across a reload', async ({ page, context }) => {
+  await page.goto('/?q=gayo');
+  await waitForHydration(page);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('home.hero.heading'));
+  await expect(productGrid(page).getByText(price(newestMatching('gayo').priceCents, 'en'), { exact: true }).first()).toBeVisible();
+  await expect(languageButton(page, 'en')).toHaveAttribute('lang', 'pl');
+
+  await switchLanguage(page, 'pl');
+  await expect(page, 'stays on the same page and query').toHaveURL(/\/\?q=gayo$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('home.hero.heading'));
+  await expect(page.getByRole('navigation', { name: pl('nav.main') }).getByRole('link', { name: pl('nav.contact') })).toBeVisible();
+  await expect(productGrid(page).getByText(price(newestMatching('gayo').priceCents, 'pl'), { exact: true }).first()).toBeVisible();
+  expect(await storedLanguage(page)).toBe('pl');
+  expect((await context.cookies()).find((c) => c.name === 'lang')).toMatchObject({ value: 'pl', path: '/', sameSite: 'Lax' });
+
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'pl');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('home.hero.heading'));
+
+  await switchLanguage(page, 'en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('home.hero.heading'));
+  expect(await storedLanguage(page)).toBe('en');
+  expect((await context.cookies()).find((c) => c.name === 'lang')?.value).toBe('en');
+});
+
+test('a product page switches language in place: name, price format and texts', async ({ page }) => {
+  const product = catalogue.find((p) => p.en.name !== p.pl.name)!;
+  await page.goto('/');
+  await productGrid(page).getByRole('link', { name: productName(product, 'en'), exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(product.en.name);
+  await expect(page.getByTestId('product-price')).toHaveText(price(product.priceCents, 'en'));
+  await waitForHydration(page);
+
+  await switchLanguage(page, 'pl');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(product.pl.name);
+  await expect(page.getByTestId('product-price')).toHaveText(price(product.priceCents, 'pl'));
+  await expect(page.getByTestId('product-price')).toHaveText(/^\d+,\d{2}\s€$/);
+  await expect(page).toHaveTitle(`${product.pl.name} · Kopi`);
+  await expect(page.getByRole('main').getByRole('button', { name: `${pl('product.addToCart')}: ${product.pl.name}` })).toBeVisible();
+});
+
+test('the language kept in localStorage comes back when the cookie is gone', async ({ page, context }) => {
+  await page.goto('/contact');
+  await waitForHydration(page);
+  await switchLanguage(page, 'pl');
+  await context.clearCookies();
+
+  await page.reload();
+  await expect(page.locator('html'), 'the stored language is restored').toHaveAttribute('lang', 'pl');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('contact.title'));
+  await expect(page).toHaveURL(/\/contact$/);
+  expect((await context.cookies()).find((c) => c.name === 'lang')?.value).toBe('pl');
+});
+
+function newestMatching(word: string) {
+  return catalogue.find((p) => p.en.name.toLowerCase().includes(word))!;
+}

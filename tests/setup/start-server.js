@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Starts the production build for the Playwright journeys, on a fresh data directory every run.
+// Playwright's `webServer` runs this and waits for /readyz; it stops the process when the run ends.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const serverBuild = path.join(root, 'build/server/index.js');
+
+if (!fs.existsSync(serverBuild)) {
+  console.error(
+    'The browser tests run against the production build, and build/server/index.js is missing.\n' +
+      'Run `npm run build` first (`npm test` does it for you).',
+  );
+  process.exit(1);
+}
+
+const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
+const dataDir = path.join(root, 'test-results/e2e-data');
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(dataDir, { recursive: true });
+
+// Run a snapshot of the build, so a `npm run build` during the run (another terminal, an editor) cannot pull
+// files from under the server. It sits inside the repository, so node_modules resolves as usual.
+const appDir = path.join(root, 'test-results/e2e-app');
+fs.rmSync(appDir, { recursive: true, force: true });
+fs.mkdirSync(appDir, { recursive: true });
+fs.cpSync(path.join(root, 'build'), path.join(appDir, 'build'), { recursive: true });
+fs.copyFileSync(path.join(root, 'server.js'), path.join(appDir, 'server.js'));
+fs.copyFileSync(path.join(root, 'package.json'), path.join(appDir, 'package.json'));
+
+const env = {
+  ...process.env,
+  NODE_ENV: 'production',
+  PORT: String(E2E_PORT),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+  CONTACT_TO: 'shop@kopi.test',
+  MAIL_FROM: 'Kopi <hello@kopi.test>',
+  SEED_DEMO: 'true',
+};
+// A DATABASE_URL from the developer's shell would point the tests at a real database: never use it here.
+delete env.DATABASE_URL;
+
+const child = spawn(process.execPath, [path.join(appDir, 'server.js')], { cwd: dataDir, env, stdio: 'inherit' });
+const forward = (signal) => child.kill(signal);
+process.on('SIGTERM', forward);
+process.on('SIGINT', forward);
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
