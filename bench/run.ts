@@ -8,6 +8,7 @@
  * BENCH_SECONDS (default 8) sets the length of each load run.
  */
 import { chromium } from '@playwright/test';
+import { authFigures } from './auth';
 import { budgets, printTable } from './report';
 import { firstVisitAssets } from './first-visit';
 import { here, load, startFloor, startShop, stopShop } from './http';
@@ -50,6 +51,10 @@ async function main() {
     }
     console.log(`\nHTTP, cookie-less visitors, ${seconds} s each, 32 connections (pages ${[...pages.values()].map((b) => `${(b.length / 1024).toFixed(0)} kB`).join(', ')})`);
     printTable(['page', 'Kopi req/s', 'Kopi p99', 'floor req/s', 'floor p99', 'ratio', 'problems'], rows);
+
+    const auth = await authFigures(base, paths.product, seconds);
+    console.log('\nAccounts (login is deliberately slow: argon2id m=19456, t=2, p=1)');
+    printTable(['request', 'req/s', 'p99', 'problems'], auth.map((r) => [r.name, r.rps.toFixed(0), `${r.p99} ms`, r.problems]));
 
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
