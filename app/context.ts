@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '~/config/env.server';
 import type { DB } from '~/db/database.server';
+import type { PaymentProvider } from '~/modules/payments/provider.server';
 import type { Storage } from '~/modules/storage/storage.server';
 
 /** What every loader and action receives as `context`, built per request in server/app.ts. */
@@ -8,6 +9,8 @@ export type AppContext = {
   config: Config;
   db: DB;
   storage: Storage;
+  /** The payment service chosen by PAYMENT_PROVIDER (one per process). */
+  payments: PaymentProvider;
   log: Logger;
   requestId: string;
   /** The client's address (behind a proxy, from X-Forwarded-For via Express's trust proxy). */

@@ -6,6 +6,8 @@ export default [
   route('product/:id', 'routes/product.tsx'),
   route('cart', 'routes/cart.tsx'),
   route('about', 'routes/about.tsx'),
+  route('checkout', 'routes/checkout.tsx'),
+  route('success', 'routes/success.tsx'),
   route('contact', 'routes/contact.tsx'),
   route('auth', 'routes/auth.tsx'),
   route('auth/reset', 'routes/auth.reset.tsx'),

@@ -14,11 +14,13 @@ import { seedDemoCatalogue } from '~/db/seed.server';
 import { pruneAccountData } from '~/modules/accounts/index.server';
 import { catalogVersion } from '~/modules/catalog/index.server';
 import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
+import { createPaymentProvider } from '~/modules/payments/index.server';
 import { createStorage } from '~/modules/storage/index.server';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
 import { PageCache, isCacheableRequest, withNonce } from './page-cache';
 import { rateLimit } from './rate-limit';
 import { isCrossSiteWrite } from './same-origin';
+import { stripeWebhookRouter } from './webhooks';
 
 export type ServerOptions = {
   /** The React Router build, or a getter (the dev server reloads it through Vite). */
@@ -51,6 +53,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const storage = createStorage(config);
   if (config.seedDemo) await seedDemoCatalogue(database.db, storage, logger);
 
+  const payments = createPaymentProvider(config, database.db);
   const transport = createMailTransport(config, logger);
   const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger });
   // Expired sessions, used reset links and old rate-limit records are removed hourly.
@@ -62,6 +65,12 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const handleRequest = createRequestHandler(build as ServerBuild, config.env);
   const pageCache = new PageCache(catalogVersion);
   const origin = config.publicUrl.origin;
+
+  // Stripe's Payment Element loads from Stripe's own hosts; nothing else leaves the shop's origin.
+  const stripe =
+    payments.name === 'stripe'
+      ? { scripts: ['https://js.stripe.com'], frames: ['https://js.stripe.com', 'https://hooks.stripe.com'], connect: ['https://api.stripe.com'] }
+      : { scripts: [], frames: [], connect: [] };
 
   const app = express();
   app.disable('x-powered-by');
@@ -80,6 +89,11 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       genReqId: (_req, res) => (res as ExpressResponse).locals.requestId,
       autoLogging: { ignore: (req) => /^\/(healthz|readyz|assets\/)/.test(req.url ?? '') },
       quietReqLogger: true,
+      // One short line per request: no headers (cookies, tokens) in the logs.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
     }),
   );
   app.use(compression());
@@ -88,11 +102,12 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as ExpressResponse).locals.nonce}'`],
+          scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as ExpressResponse).locals.nonce}'`, ...stripe.scripts],
+          frameSrc: ["'self'", ...stripe.frames],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:'],
           fontSrc: ["'self'"],
-          connectSrc: ["'self'"],
+          connectSrc: ["'self'", ...stripe.connect],
           formAction: ["'self'"],
           frameAncestors: ["'none'"],
           objectSrc: ["'none'"],
@@ -123,6 +138,17 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       res.status(503).json({ status: 'unavailable', database: database.kind });
     }
   });
+
+  app.use(
+    stripeWebhookRouter({
+      db: database.db,
+      provider: payments,
+      log: logger,
+      kickMail: () => mailWorker.kick(),
+      contactTo: config.contactTo,
+      publicUrl: config.publicUrl.href,
+    }),
+  );
 
   const uploads = path.join(config.dataDir, 'uploads');
   app.use('/images', express.static(uploads, { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
@@ -160,6 +186,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       config,
       db: database.db,
       storage,
+      payments,
       log: req.log,
       requestId: res.locals.requestId,
       clientIp: req.ip ?? 'unknown',

@@ -19,6 +19,10 @@ export interface Database {
   password_reset_tokens: PasswordResetTokensTable;
   profiles: ProfilesTable;
   auth_failures: AuthFailuresTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  payment_events: PaymentEventsTable;
+  test_payments: TestPaymentsTable;
 }
 
 export interface ProductsTable {
@@ -173,4 +177,69 @@ export interface AuthFailuresTable {
   /** `email:<normalized email>` or `ip:<address>` */
   scope_key: string;
   created_at: string;
+}
+
+// --- orders and payments (migration 0004) ----------------------------------------------------------
+
+export interface OrdersTable {
+  id: string;
+  user_id: string;
+  user_email: string;
+  /** The customer's language when ordering; the confirmation mail is written in it. */
+  locale: string;
+  /** The cart the order was made from (its ordered quantities leave the cart once paid). */
+  cart_id: string | null;
+  total_cents: number;
+  currency: string;
+  /** test | stripe */
+  payment_provider: string;
+  /** The provider's payment id (Stripe PaymentIntent id); null until the payment is created. */
+  payment_intent_id: string | null;
+  payment_client_secret: string | null;
+  /** SHA-256 of the ordered lines and amount: a pending order is reused for exactly the same cart. */
+  cart_fingerprint: string;
+  /** pending | succeeded | failed */
+  payment_status: string;
+  /** processing | shipped | delivered | cancelled */
+  shipping_status: string;
+  shipping_full_name: string;
+  shipping_address: string;
+  shipping_city: string;
+  shipping_zip_code: string;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface OrderLinesTable {
+  order_id: string;
+  position: number;
+  product_id: string;
+  /** The product's name in the order's language when ordered. */
+  title: string;
+  unit_price_cents: number;
+  quantity: number;
+  /** Storage key base of the product's first image, or null. */
+  image: string | null;
+}
+
+export interface PaymentEventsTable {
+  /** The provider's event id (Stripe `evt_…`); each is processed once. */
+  event_id: string;
+  order_id: string | null;
+  type: string;
+  created_at: string;
+}
+
+export interface TestPaymentsTable {
+  id: string;
+  idempotency_key: string;
+  order_id: string;
+  amount_cents: number;
+  currency: string;
+  client_secret: string;
+  /** requires_payment_method | succeeded | canceled */
+  status: string;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
 }

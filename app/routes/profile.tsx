@@ -4,20 +4,28 @@ import { Form, Link, data, useNavigation } from 'react-router';
 import { FormField } from '~/components/ui/form-field';
 import { type Profile, paymentMethods, parseProfileForm } from '~/modules/accounts/accounts.schema';
 import { getProfile, requireUser, updateProfile } from '~/modules/accounts/index.server';
+import { OrdersList } from '~/components/orders/orders-list';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { listOrders } from '~/modules/orders/index.server';
+import { ORDERS_PAGE_SIZE } from '~/modules/orders/orders.types';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/profile';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const locale = getLocale(request);
-  const tab = new URL(request.url).searchParams.get('tab') === 'orders' ? 'orders' : 'profile';
+  const url = new URL(request.url);
+  const tab = url.searchParams.get('tab') === 'orders' ? 'orders' : 'profile';
+  const page = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 50);
+  const orders = tab === 'orders' ? await listOrders(context.db, context.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
   return {
     tab,
+    page,
+    orders,
     user: { displayName: user.displayName, email: user.email },
     profile: await getProfile(context.db, user.id),
     meta: { title: `${getT(locale)('profile.title')} · Kopi` },
-    messages: getMessages(locale, 'profile'),
+    messages: getMessages(locale, 'profile', 'orders', 'cart'),
   };
 }
 
@@ -56,6 +64,8 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       <div className="mt-8">
         {tab === 'profile' ? (
           <ProfileForm profile={loaderData.profile} result={actionData as ActionResult | undefined} />
+        ) : loaderData.orders && loaderData.orders.orders.length > 0 ? (
+          <OrdersList orders={loaderData.orders.orders} hasMore={loaderData.orders.hasMore} page={loaderData.page} />
         ) : (
           <section className="flex flex-col items-center rounded-3xl bg-paper px-6 py-16 text-center ring-1 ring-sand">
             <Package aria-hidden="true" className="h-10 w-10 text-roast-600" />

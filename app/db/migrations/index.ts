@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as storefront from './0001-storefront';
 import * as search from './0002-search';
 import * as accounts from './0003-accounts';
+import * as orders from './0004-orders';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
   '0001-storefront': storefront,
   '0002-search': search,
   '0003-accounts': accounts,
+  '0004-orders': orders,
 };

@@ -2,18 +2,22 @@ import enAbout from './locales/en/about.json';
 import enAuth from './locales/en/auth.json';
 import enCart from './locales/en/cart.json';
 import enCategories from './locales/en/categories.json';
+import enCheckout from './locales/en/checkout.json';
 import enCommon from './locales/en/common.json';
 import enContact from './locales/en/contact.json';
 import enHome from './locales/en/home.json';
+import enOrders from './locales/en/orders.json';
 import enProduct from './locales/en/product.json';
 import enProfile from './locales/en/profile.json';
 import plAbout from './locales/pl/about.json';
 import plAuth from './locales/pl/auth.json';
 import plCart from './locales/pl/cart.json';
 import plCategories from './locales/pl/categories.json';
+import plCheckout from './locales/pl/checkout.json';
 import plCommon from './locales/pl/common.json';
 import plContact from './locales/pl/contact.json';
 import plHome from './locales/pl/home.json';
+import plOrders from './locales/pl/orders.json';
 import plProduct from './locales/pl/product.json';
 import plProfile from './locales/pl/profile.json';
 import { type Locale, type Messages, createT, defaultLocale, isLocale, mergeBundles } from './translate';
@@ -21,8 +25,8 @@ import { type Locale, type Messages, createT, defaultLocale, isLocale, mergeBund
 export { createT, defaultLocale, isLocale, locales, type Locale, type Messages, type T } from './translate';
 
 const catalogues = {
-  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile },
-  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile },
+  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders },
+  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders },
 } as const satisfies Record<Locale, Record<string, Messages>>;
 
 export type Namespace = keyof (typeof catalogues)['en'];

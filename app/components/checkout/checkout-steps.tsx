@@ -1,0 +1,29 @@
+import { Check } from 'lucide-react';
+import { useT } from '~/modules/i18n/react';
+
+/** Step 1 Review Order, step 2 Payment. */
+export function CheckoutSteps({ current }: { current: 'review' | 'payment' | 'done' }) {
+  const t = useT();
+  const steps = [
+    { key: 'review', label: t('checkout.steps.review') },
+    { key: 'payment', label: t('checkout.steps.payment') },
+  ] as const;
+  const index = current === 'review' ? 0 : current === 'payment' ? 1 : 2;
+  return (
+    <ol className="flex items-center gap-3 text-sm font-medium" aria-label={t('checkout.steps.label')}>
+      {steps.map((step, i) => (
+        <li key={step.key} className="flex items-center gap-3" aria-current={i === index ? 'step' : undefined}>
+          <span
+            className={`flex h-8 w-8 items-center justify-center rounded-full text-sm font-semibold ${
+              i < index ? 'bg-leaf text-white' : i === index ? 'bg-roast text-cream' : 'bg-sand text-roast-600'
+            }`}
+          >
+            {i < index ? <Check aria-hidden="true" className="h-4 w-4" /> : i + 1}
+          </span>
+          <span className={i === index ? 'text-roast' : 'text-muted'}>{step.label}</span>
+          {i < steps.length - 1 && <span aria-hidden="true" className="h-px w-8 bg-sand-dark sm:w-16" />}
+        </li>
+      ))}
+    </ol>
+  );
+}

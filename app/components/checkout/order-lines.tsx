@@ -1,0 +1,39 @@
+import { ProductImage } from '~/components/catalog/product-image';
+import { formatPrice } from '~/lib/format';
+import type { OrderView } from '~/modules/orders/orders.types';
+import type { ProductImage as Image } from '~/modules/storage/image';
+import { useI18n } from '~/modules/i18n/react';
+
+export type SummaryLine = { productId: string; name: string; image: Image | null; unitPriceCents: number; quantity: number };
+
+export const linesOfOrder = (order: OrderView): SummaryLine[] =>
+  order.lines.map((l) => ({ productId: l.productId, name: l.title, image: l.image, unitPriceCents: l.unitPriceCents, quantity: l.quantity }));
+
+/** The lines of a cart or an order with their total, as a definition of what is being paid for. */
+export function OrderLines({ lines, totalCents }: { lines: SummaryLine[]; totalCents: number }) {
+  const { t, locale } = useI18n();
+  return (
+    <div>
+      <ul className="divide-y divide-sand">
+        {lines.map((line) => (
+          <li key={line.productId} className="flex items-center gap-4 py-4" data-testid="checkout-line">
+            <div className="w-16 shrink-0 overflow-hidden rounded-xl bg-sand/60 ring-1 ring-sand">
+              <ProductImage image={line.image} alt="" sizes="64px" className="h-auto w-full" />
+            </div>
+            <div className="flex-1">
+              <p className="font-semibold">{line.name || t('product.unnamed')}</p>
+              <p className="text-sm text-muted">
+                {line.quantity} × {formatPrice(line.unitPriceCents, locale)}
+              </p>
+            </div>
+            <p className="font-semibold tabular-nums">{formatPrice(line.unitPriceCents * line.quantity, locale)}</p>
+          </li>
+        ))}
+      </ul>
+      <p className="flex justify-between border-t border-sand pt-4 text-lg font-semibold">
+        <span>{t('cart.total')}</span>
+        <span className="tabular-nums" data-testid="checkout-total">{formatPrice(totalCents, locale)}</span>
+      </p>
+    </div>
+  );
+}

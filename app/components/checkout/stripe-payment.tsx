@@ -1,0 +1,89 @@
+import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
+import { type Stripe, loadStripe } from '@stripe/stripe-js';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useI18n } from '~/modules/i18n/react';
+import { PaymentUnavailable } from './payment-unavailable';
+
+let stripePromise: Promise<Stripe | null> | null = null;
+
+/**
+ * Stripe's Payment Element (cards, and BLIK or Przelewy24 where the account enables them). Loaded only on
+ * the payment step. Confirmation happens in the browser; a redirect only when the method needs one.
+ */
+export default function StripePayment({ publishableKey, clientSecret, orderId, amount }: { publishableKey: string; clientSecret: string; orderId: string; amount: string }) {
+  const { locale } = useI18n();
+  const [stripe, setStripe] = useState<Stripe | null | 'loading'>('loading');
+  useEffect(() => {
+    stripePromise ??= loadStripe(publishableKey);
+    stripePromise.then(setStripe, () => setStripe(null));
+  }, [publishableKey]);
+  if (stripe === 'loading') return <PaymentLoading />;
+  if (!stripe) return <PaymentUnavailable />;
+  return (
+    <Elements stripe={stripe} options={{ clientSecret, locale, appearance: { theme: 'stripe', variables: { colorPrimary: '#2f6b4f', borderRadius: '12px' } } }}>
+      <StripeForm orderId={orderId} amount={amount} />
+    </Elements>
+  );
+}
+
+function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
+  const { t } = useI18n();
+  const stripe = useStripe();
+  const elements = useElements();
+  const navigate = useNavigate();
+  const [ready, setReady] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const locked = useRef(false);
+
+  const pay = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (locked.current) return;
+    if (!stripe || !elements) {
+      setError(t('checkout.errors.setupIncomplete'));
+      return;
+    }
+    locked.current = true;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await stripe.confirmPayment({
+        elements,
+        confirmParams: { return_url: new URL(`/success?order=${encodeURIComponent(orderId)}`, window.location.origin).href },
+        redirect: 'if_required',
+      });
+      if (result.error) {
+        setError(result.error.message ?? t('checkout.errors.generic'));
+      } else {
+        navigate(`/checkout?step=done&order=${encodeURIComponent(orderId)}`);
+        return;
+      }
+    } catch {
+      setError(t('checkout.errors.unexpected'));
+    }
+    locked.current = false;
+    setBusy(false);
+  };
+
+  return (
+    <form onSubmit={pay} className="grid gap-4">
+      {!ready && <PaymentLoading />}
+      <PaymentElement onReady={() => setReady(true)} onLoadError={() => setError(t('checkout.errors.cannotConnect'))} />
+      <div role="alert">{error && <p className="rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{error}</p>}</div>
+      <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={!ready || busy} aria-busy={busy}>
+        {busy ? t('checkout.processing') : t('checkout.pay', { amount })}
+      </button>
+    </form>
+  );
+}
+
+function PaymentLoading() {
+  const { t } = useI18n();
+  return (
+    <p role="status" className="flex items-center gap-3 rounded-2xl bg-sand/50 px-4 py-3 text-sm text-muted">
+      <span aria-hidden="true" className="h-4 w-4 animate-spin rounded-full border-2 border-muted border-t-transparent" />
+      {t('checkout.loading')}
+    </p>
+  );
+}

@@ -1,0 +1,91 @@
+import { CreditCard, FlaskConical } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { Form, useNavigation } from 'react-router';
+import { useT } from '~/modules/i18n/react';
+
+/**
+ * The built-in test provider's card form. The server charges the simulated card; the browser only checks
+ * the format first. Clearly a test: nothing is ever charged.
+ */
+export function TestCardForm({ orderId, amount, error }: { orderId: string; amount: string; error?: string | null }) {
+  const t = useT();
+  const navigation = useNavigation();
+  const paying = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'pay';
+  const locked = useRef(false);
+  useEffect(() => {
+    if (navigation.state === 'idle') locked.current = false;
+  }, [navigation.state]);
+  const busy = paying;
+  return (
+    <Form
+      method="post"
+      className="grid gap-4"
+      onSubmit={(event) => {
+        // The Pay button cannot submit twice: the first submission disables it until the answer arrives.
+        if (locked.current) {
+          event.preventDefault();
+          return;
+        }
+        locked.current = true;
+      }}
+    >
+      <p className="flex items-start gap-3 rounded-2xl bg-leaf-light px-4 py-3 text-sm text-leaf-dark">
+        <FlaskConical aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+        <span>{t('checkout.test.notice')}</span>
+      </p>
+      <input type="hidden" name="intent" value="pay" />
+      <input type="hidden" name="orderId" value={orderId} />
+      <div>
+        <label htmlFor="card-number" className="field-label">{t('checkout.card.number')}</label>
+        <div className="relative">
+          <CreditCard aria-hidden="true" className="pointer-events-none absolute top-1/2 left-4 h-4 w-4 -translate-y-1/2 text-muted" />
+          <input
+            id="card-number"
+            name="cardNumber"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            placeholder="4242 4242 4242 4242"
+            required
+            maxLength={23}
+            aria-invalid={error === 'invalid_number' ? true : undefined}
+            className="field-input pl-11 tabular-nums"
+          />
+        </div>
+      </div>
+      <div className="grid grid-cols-2 gap-4">
+        <div>
+          <label htmlFor="card-expiry" className="field-label">{t('checkout.card.expiry')}</label>
+          <input
+            id="card-expiry"
+            name="cardExpiry"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder={t('checkout.card.expiryPlaceholder')}
+            required
+            maxLength={7}
+            aria-invalid={error === 'invalid_expiry' ? true : undefined}
+            className="field-input tabular-nums"
+          />
+        </div>
+        <div>
+          <label htmlFor="card-cvc" className="field-label">{t('checkout.card.cvc')}</label>
+          <input
+            id="card-cvc"
+            name="cardCvc"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            required
+            maxLength={4}
+            aria-invalid={error === 'invalid_cvc' ? true : undefined}
+            className="field-input tabular-nums"
+          />
+        </div>
+      </div>
+      <div role="alert">{error && <p className="rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(`checkout.errors.${error}`)}</p>}</div>
+      <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={busy} aria-busy={busy}>
+        {busy ? t('checkout.processing') : t('checkout.pay', { amount })}
+      </button>
+    </Form>
+  );
+}

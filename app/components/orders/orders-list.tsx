@@ -1,0 +1,61 @@
+import { BadgeCheck } from 'lucide-react';
+import { Link } from 'react-router';
+import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
+import { formatDate } from '~/lib/format';
+import type { OrderView } from '~/modules/orders/orders.types';
+import { useI18n } from '~/modules/i18n/react';
+
+const badge: Record<string, string> = {
+  processing: 'bg-[#fbefd9] text-[#7a4a0c]',
+  shipped: 'bg-[#e1ecf7] text-[#1d4a78]',
+  delivered: 'bg-leaf-light text-leaf-dark',
+  cancelled: 'bg-cherry-light text-cherry',
+};
+
+/** The customer's orders, newest first, with "Show more" (a link, so it works without JavaScript). */
+export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; hasMore: boolean; page: number }) {
+  const { t, locale } = useI18n();
+  return (
+    <div>
+      <ul className="grid gap-6">
+        {orders.map((order, i) => (
+          <li key={order.id} id={`order-${i + 1}`} className="scroll-mt-28 rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="order">
+            <div className="flex flex-wrap items-start justify-between gap-3">
+              <div>
+                <h3 className="font-sans text-lg font-semibold">{t('orders.label', { label: order.label })}</h3>
+                <p className="text-sm text-muted">{t('orders.placed', { date: formatDate(order.createdAt, locale) })}</p>
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                {order.paymentStatus === 'succeeded' && (
+                  <span className="inline-flex items-center gap-1 rounded-full bg-leaf-light px-3 py-1 text-xs font-semibold text-leaf-dark">
+                    <BadgeCheck aria-hidden="true" className="h-3.5 w-3.5" />
+                    {t('orders.paymentSuccessful')}
+                  </span>
+                )}
+                <span className={`rounded-full px-3 py-1 text-xs font-semibold ${badge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`} data-testid="order-status">
+                  {t(`orders.status.${order.shippingStatus}`)}
+                </span>
+              </div>
+            </div>
+            <div className="mt-4">
+              <OrderLines
+                lines={linesOfOrder(order)}
+                totalCents={order.totalCents}
+              />
+            </div>
+            <p className="mt-4 text-sm text-muted">
+              <span className="font-medium text-roast">{t('orders.shipTo')}</span> {order.shipping.fullName}, {order.shipping.address}, {order.shipping.zipCode} {order.shipping.city}
+            </p>
+          </li>
+        ))}
+      </ul>
+      {hasMore && (
+        <div className="mt-8 flex justify-center">
+          <Link to={`/profile?tab=orders&page=${page + 1}#order-${orders.length + 1}`} preventScrollReset className="btn-outline px-8 py-3">
+            {t('orders.showMore')}
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import * as z from 'zod/mini';
+import type { ShippingAddress } from '~/modules/orders/orders.types';
+
+/**
+ * The checkout forms: the shipping address (step 1) and the test provider's card form (step 2), checked in
+ * the browser for quick feedback and again on the server. Browser-safe: zod/mini only. Messages are keys in
+ * the `checkout` catalogue.
+ */
+export type { ShippingAddress } from '~/modules/orders/orders.types';
+export type ShippingField = keyof ShippingAddress;
+export const shippingLimits = { fullName: 120, address: 200, city: 100, zipCode: 20 } as const;
+
+const TOO_LONG = 'checkout.errors.tooLong';
+const requiredText = (max: number, required: string) =>
+  z.string({ error: required }).check(z.trim(), z.minLength(1, { error: required }), z.maxLength(max, { error: TOO_LONG }));
+
+export const shippingAddressSchema = z.object({
+  fullName: requiredText(shippingLimits.fullName, 'checkout.errors.fullNameRequired'),
+  address: requiredText(shippingLimits.address, 'checkout.errors.addressRequired'),
+  city: requiredText(shippingLimits.city, 'checkout.errors.cityRequired'),
+  zipCode: requiredText(shippingLimits.zipCode, 'checkout.errors.zipCodeRequired'),
+});
+
+export type ParseResult<Data, Field extends string> =
+  | { ok: true; data: Data }
+  | { ok: false; fieldErrors: Partial<Record<Field, string>> };
+
+const shippingFields: ShippingField[] = ['fullName', 'address', 'city', 'zipCode'];
+
+export function parseShippingForm(input: FormData | Record<string, unknown>): ParseResult<ShippingAddress, ShippingField> {
+  const get = getter(input);
+  const values = Object.fromEntries(shippingFields.map((field) => [field, asText(get(field))]));
+  const result = shippingAddressSchema.safeParse(values);
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, fieldErrors: firstErrors<ShippingField>(result.error.issues) };
+}
+
+export const isAddressComplete = (address: ShippingAddress) => shippingAddressSchema.safeParse(address).success;
+
+// --- test card ----------------------------------------------------------------------------------
+
+export type TestCardField = 'cardNumber' | 'cardExpiry' | 'cardCvc';
+export type TestCardInput = { number: string; expMonth: number; expYear: number; cvc: string };
+
+/**
+ * The test card form (`cardNumber`, `cardExpiry` as MM/YY or MM/YYYY, `cardCvc`): format checks only; the
+ * server's simulated card network decides (Luhn, expiry in the future, declines).
+ */
+export function parseTestCardForm(input: FormData | Record<string, unknown>): ParseResult<TestCardInput, TestCardField> {
+  const get = getter(input);
+  const number = asText(get('cardNumber')).replace(/[\s-]/g, '');
+  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(asText(get('cardExpiry')));
+  const cvc = asText(get('cardCvc')).trim();
+  const fieldErrors: Partial<Record<TestCardField, string>> = {};
+  if (!/^\d{12,19}$/.test(number)) fieldErrors.cardNumber = 'checkout.errors.invalid_number';
+  const expMonth = expiry ? Number(expiry[1]) : Number.NaN;
+  const expYear = expiry ? (expiry[2].length === 2 ? 2000 + Number(expiry[2]) : Number(expiry[2])) : Number.NaN;
+  if (!expiry || expMonth < 1 || expMonth > 12) fieldErrors.cardExpiry = 'checkout.errors.invalid_expiry';
+  if (!/^\d{3,4}$/.test(cvc)) fieldErrors.cardCvc = 'checkout.errors.invalid_cvc';
+  if (Object.keys(fieldErrors).length > 0) return { ok: false, fieldErrors };
+  return { ok: true, data: { number, expMonth, expYear, cvc } };
+}
+
+// --- helpers ------------------------------------------------------------------------------------
+
+function getter(input: FormData | Record<string, unknown>) {
+  return (name: string): unknown => (input instanceof FormData ? input.get(name) : input[name]);
+}
+const asText = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function firstErrors<Field extends string>(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) {
+  const fieldErrors: Partial<Record<Field, string>> = {};
+  for (const issue of issues) {
+    const field = issue.path[0] as Field;
+    if (field !== undefined && !fieldErrors[field]) fieldErrors[field] = issue.message;
+  }
+  return fieldErrors;
+}

@@ -1,0 +1,367 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type Stripe from 'stripe';
+import { type Executor, inTransaction, now } from '~/db/database.server';
+import { getProfile, updateProfile } from '~/modules/accounts/index.server';
+import { type Cart, changeLineQuantity, getCart } from '~/modules/cart/index.server';
+import type { Locale } from '~/modules/i18n/index.server';
+import { queueMail } from '~/modules/mail/index.server';
+import {
+  attachPayment,
+  findOrCreatePendingOrder,
+  findOrderByPayment,
+  findOrderRecord,
+  getOrderRecordLines,
+  orderConfirmationMail,
+  setOrderPaid,
+  shopOrderNotificationMail,
+  type NewOrderLine,
+} from '~/modules/orders/index.server';
+import { type PaymentProvider, type TestCard, type TestCardErrorCode, chargeTestCard } from '~/modules/payments/index.server';
+import type { Storage } from '~/modules/storage/index.server';
+import { type ShippingAddress, isAddressComplete, shippingAddressSchema } from './checkout.schema';
+
+/** Where the shop's copy of each paid order goes, and the shop's address for links in the mail. */
+export type OrderMailSettings = { contactTo: string; publicUrl?: string };
+
+// --- step 1: review -----------------------------------------------------------------------------
+
+export type CheckoutReview = {
+  cart: Cart;
+  address: ShippingAddress;
+  addressComplete: boolean;
+  /** Products that were in the cart but no longer exist; their lines were dropped. */
+  removedProductIds: string[];
+};
+
+/** The cart at today's prices and the shipping address from the profile. */
+export async function reviewCheckout(
+  db: Executor,
+  storage: Storage,
+  { userId, cartId, locale }: { userId: string; cartId: string | null; locale: Locale },
+): Promise<CheckoutReview> {
+  const [cart, profile] = await Promise.all([getCart(db, storage, cartId, locale), getProfile(db, userId)]);
+  const address = { fullName: profile.fullName, address: profile.address, city: profile.city, zipCode: profile.zipCode };
+  return { cart, address, addressComplete: isAddressComplete(address), removedProductIds: cart.removedProductIds };
+}
+
+// --- step 2: start the payment ------------------------------------------------------------------
+
+export type StartPaymentResult =
+  | {
+      ok: true;
+      orderId: string;
+      paymentId: string;
+      clientSecret: string;
+      amountCents: number;
+      publishableKey?: string;
+      /** Products dropped from the cart because they no longer exist. */
+      removedProductIds: string[];
+      /** True when `expectedTotalCents` was given and today's prices make a different total (today's wins). */
+      pricesChanged: boolean;
+    }
+  | { ok: false; reason: 'empty_cart' | 'address_incomplete' | 'unavailable' };
+
+/**
+ * Creates (or reuses) the pending order for exactly this cart, priced now on the server, and its payment.
+ * The address is saved back to the profile. Two concurrent calls for the same cart get one order and one
+ * payment: the partial unique index keeps one pending order per cart fingerprint, and the payment is created
+ * with an idempotency key derived from the order id.
+ */
+export async function startPayment(
+  db: Executor,
+  provider: PaymentProvider,
+  input: {
+    userId: string;
+    email: string;
+    locale: Locale;
+    cartId: string | null;
+    address: ShippingAddress;
+    /** The total the customer saw, to report a price change (the server's amount is charged regardless). */
+    expectedTotalCents?: number;
+    log?: Logger;
+  },
+): Promise<StartPaymentResult> {
+  const parsed = shippingAddressSchema.safeParse(input.address);
+  if (!parsed.success) return { ok: false, reason: 'address_incomplete' };
+  const address = parsed.data;
+
+  const prepared = await inTransaction(db, async (trx) => {
+    const cart = await getCart(trx, noImages, input.cartId, input.locale);
+    if (cart.lines.length === 0) return null;
+    await saveShippingAddress(trx, input.userId, address);
+    const images = await firstImageKeys(
+      trx,
+      cart.lines.map((l) => l.productId),
+    );
+    const lines: NewOrderLine[] = cart.lines.map((l) => ({
+      productId: l.productId,
+      title: l.name,
+      unitPriceCents: l.unitPriceCents,
+      quantity: l.quantity,
+      image: images.get(l.productId) ?? null,
+    }));
+    const { order } = await findOrCreatePendingOrder(trx, {
+      userId: input.userId,
+      email: input.email,
+      locale: input.locale,
+      cartId: cart.id,
+      provider: provider.name,
+      fingerprint: cartFingerprint(lines, cart.totalCents),
+      totalCents: cart.totalCents,
+      address,
+      lines,
+    });
+    return { order, removedProductIds: cart.removedProductIds };
+  });
+  if (!prepared) return { ok: false, reason: 'empty_cart' };
+  const { order, removedProductIds } = prepared;
+
+  let payment = order.paymentId && order.clientSecret ? { paymentId: order.paymentId, clientSecret: order.clientSecret } : null;
+  if (!payment) {
+    try {
+      const created = await provider.createPayment({
+        orderId: order.id,
+        amountCents: order.totalCents,
+        currency: 'EUR',
+        customerEmail: input.email,
+        idempotencyKey: `kopi-order-${order.id}`,
+        metadata: { order_id: order.id, customer_id: input.userId, customer_email: input.email },
+      });
+      payment = await attachPayment(db, order.id, created);
+    } catch (error) {
+      input.log?.error({ err: error, orderId: order.id }, 'payment could not be created');
+      return { ok: false, reason: 'unavailable' };
+    }
+    if (!payment) return { ok: false, reason: 'unavailable' };
+  }
+  return {
+    ok: true,
+    orderId: order.id,
+    paymentId: payment.paymentId,
+    clientSecret: payment.clientSecret,
+    amountCents: order.totalCents,
+    publishableKey: provider.publishableKey,
+    removedProductIds,
+    pricesChanged: input.expectedTotalCents !== undefined && input.expectedTotalCents !== order.totalCents,
+  };
+}
+
+// --- step 2: pay (test provider) ----------------------------------------------------------------
+
+export type PayWithTestCardResult =
+  | { ok: true; orderId: string }
+  | { ok: false; code: TestCardErrorCode | 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' };
+
+/**
+ * The test provider's server-side confirmation: checks the order is the customer's and pending, charges the
+ * simulated card and, in the same transaction, marks the order paid. A declined card leaves the order
+ * pending and the cart as it was.
+ */
+export async function payWithTestCard(
+  db: Executor,
+  provider: PaymentProvider,
+  input: { userId: string; orderId: string; card: TestCard } & OrderMailSettings,
+): Promise<PayWithTestCardResult> {
+  if (provider.name !== 'test') return { ok: false, code: 'unavailable' };
+  return inTransaction(db, async (trx) => {
+    const order = await findOrderRecord(trx, input.orderId);
+    if (!order || order.userId !== input.userId) return { ok: false, code: 'not_found' } as const;
+    if (order.paymentStatus === 'succeeded') return { ok: false, code: 'already_paid' } as const;
+    if (order.paymentStatus !== 'pending' || order.paymentProvider !== 'test') return { ok: false, code: 'not_pending' } as const;
+    if (!order.paymentId) return { ok: false, code: 'payment_not_found' } as const;
+    const charged = await chargeTestCard(trx, { paymentId: order.paymentId, card: input.card });
+    if (!charged.ok) return charged;
+    await markOrderPaid(trx, { paymentId: order.paymentId, provider: 'test', contactTo: input.contactTo, publicUrl: input.publicUrl });
+    return { ok: true, orderId: order.id } as const;
+  });
+}
+
+// --- the provider's confirmation ----------------------------------------------------------------
+
+export type MarkOrderPaidResult = { ok: true; orderId: string; alreadyPaid: boolean } | { ok: false; reason: 'not_found' };
+
+/**
+ * Records a confirmed payment, once. The first call marks the order paid (payment succeeded, shipping
+ * processing, paid_at), takes the ordered quantities out of the cart (quantities added since stay), and
+ * queues the customer's confirmation (in the order's language) and the shop's notification, all in one
+ * transaction; later calls change nothing and answer `alreadyPaid: true`. With `eventId` the provider event
+ * is recorded too, and an event seen before changes nothing.
+ */
+export async function markOrderPaid(
+  db: Executor,
+  input: { paymentId: string; provider: PaymentProvider['name']; eventId?: string } & OrderMailSettings,
+): Promise<MarkOrderPaidResult> {
+  return inTransaction(db, async (trx) => {
+    const order = await findOrderByPayment(trx, input.provider, input.paymentId);
+    if (!order) return { ok: false, reason: 'not_found' } as const;
+    if (input.eventId && !(await recordEvent(trx, input.eventId, 'payment_intent.succeeded', order.id))) {
+      return { ok: true, orderId: order.id, alreadyPaid: true } as const;
+    }
+    if (!(await setOrderPaid(trx, order.id))) return { ok: true, orderId: order.id, alreadyPaid: true } as const;
+
+    const lines = await getOrderRecordLines(trx, order.id);
+    if (order.cartId) {
+      for (const line of lines) await changeLineQuantity(trx, order.cartId, line.productId, -line.quantity);
+    }
+    const paid = { ...order, paymentStatus: 'succeeded', paidAt: now() };
+    await queueMail(trx, orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }));
+    await queueMail(trx, shopOrderNotificationMail(paid, lines, input.contactTo));
+    return { ok: true, orderId: order.id, alreadyPaid: false } as const;
+  });
+}
+
+export type ConfirmOrderPaymentResult =
+  | { status: 'paid'; orderId: string }
+  | { status: 'pending' | 'failed'; orderId: string }
+  | { status: 'not_found' };
+
+/**
+ * When the customer comes back from the provider (Stripe's redirect or the Payment Element's answer): asks
+ * the provider for the payment's state and records a success now, so the order is paid even before the
+ * webhook arrives. Safe to call any number of times, alongside the webhook.
+ */
+export async function confirmOrderPayment(
+  db: Executor,
+  provider: PaymentProvider,
+  input: { userId: string; orderId?: string; paymentId?: string; log?: Logger } & OrderMailSettings,
+): Promise<ConfirmOrderPaymentResult> {
+  const order = input.orderId
+    ? await findOrderRecord(db, input.orderId)
+    : input.paymentId
+      ? await findOrderByPayment(db, provider.name, input.paymentId)
+      : null;
+  if (!order || order.userId !== input.userId) return { status: 'not_found' };
+  if (order.paymentStatus === 'succeeded') return { status: 'paid', orderId: order.id };
+  if (!order.paymentId || order.paymentProvider !== provider.name) return { status: 'pending', orderId: order.id };
+  let payment: Awaited<ReturnType<PaymentProvider['retrievePayment']>>;
+  try {
+    payment = await provider.retrievePayment(order.paymentId);
+  } catch (error) {
+    input.log?.warn({ err: error, orderId: order.id }, 'payment status could not be retrieved');
+    return { status: 'pending', orderId: order.id };
+  }
+  if (payment.status !== 'succeeded') {
+    return { status: payment.status === 'canceled' ? 'failed' : 'pending', orderId: order.id };
+  }
+  if (payment.amountCents !== order.totalCents) {
+    input.log?.error({ orderId: order.id, amountCents: payment.amountCents, totalCents: order.totalCents }, 'paid amount differs from the order total');
+    return { status: 'pending', orderId: order.id };
+  }
+  await markOrderPaid(db, { paymentId: order.paymentId, provider: provider.name, contactTo: input.contactTo, publicUrl: input.publicUrl });
+  return { status: 'paid', orderId: order.id };
+}
+
+export type StripeEventOutcome =
+  | 'duplicate'
+  | 'paid'
+  | 'already_paid'
+  | 'payment_failed'
+  | 'amount_mismatch'
+  | 'unknown_payment'
+  | 'ignored';
+
+/**
+ * A verified Stripe event, processed once per event id (`payment_events`): `payment_intent.succeeded` marks
+ * the order paid after checking the amount and currency; `payment_intent.payment_failed` is recorded and the
+ * order stays pending (the customer may try again). Everything runs in one transaction, so an error rolls the
+ * event record back and Stripe's retry processes it again.
+ */
+export async function handleStripeEvent(
+  db: Executor,
+  provider: PaymentProvider,
+  event: Stripe.Event,
+  input: OrderMailSettings & { log?: Logger },
+): Promise<StripeEventOutcome> {
+  return inTransaction(db, async (trx) => {
+    if (!(await recordEvent(trx, event.id, event.type, null))) return 'duplicate';
+    if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return 'ignored';
+
+    const intent = event.data.object as Stripe.PaymentIntent;
+    let order = await findOrderByPayment(trx, provider.name, intent.id);
+    const metadataOrderId = intent.metadata?.order_id;
+    if (!order && metadataOrderId) {
+      // The PaymentIntent was created but the process stopped before it was recorded on the order.
+      const candidate = await findOrderRecord(trx, metadataOrderId);
+      if (candidate && candidate.paymentProvider === provider.name && candidate.paymentId === null && intent.client_secret) {
+        await attachPayment(trx, candidate.id, { paymentId: intent.id, clientSecret: intent.client_secret });
+        order = await findOrderRecord(trx, candidate.id);
+      }
+    }
+    if (!order) {
+      input.log?.warn({ eventId: event.id, paymentId: intent.id }, 'stripe event for an unknown payment');
+      return 'unknown_payment';
+    }
+    await trx.updateTable('payment_events').set({ order_id: order.id }).where('event_id', '=', event.id).execute();
+
+    if (event.type === 'payment_intent.payment_failed') {
+      input.log?.info({ orderId: order.id, eventId: event.id }, 'payment failed; the order stays pending');
+      return 'payment_failed';
+    }
+    const received = intent.amount_received || intent.amount;
+    if (received !== order.totalCents || intent.currency?.toLowerCase() !== order.currency.toLowerCase()) {
+      input.log?.error(
+        { orderId: order.id, eventId: event.id, amount: received, currency: intent.currency, totalCents: order.totalCents },
+        'paid amount differs from the order total; the order was not marked paid',
+      );
+      return 'amount_mismatch';
+    }
+    const result = await markOrderPaid(trx, { paymentId: intent.id, provider: provider.name, contactTo: input.contactTo, publicUrl: input.publicUrl });
+    return result.ok && !result.alreadyPaid ? 'paid' : 'already_paid';
+  });
+}
+
+// --- helpers ------------------------------------------------------------------------------------
+
+/** getCart's pictures are not needed to price an order; the lines keep the storage key instead. */
+const noImages: Storage = { put: async () => {}, exists: async () => false, delete: async () => {}, url: () => '' };
+
+/** The lines (product, quantity, unit price, in cart order) and the total: the same cart gives the same value. */
+export function cartFingerprint(lines: ReadonlyArray<Pick<NewOrderLine, 'productId' | 'quantity' | 'unitPriceCents'>>, totalCents: number): string {
+  const canonical = JSON.stringify({ c: 'EUR', t: totalCents, l: lines.map((l) => [l.productId, l.quantity, l.unitPriceCents]) });
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** The profile's shipping address becomes this one; a billing address that was the same follows it. */
+async function saveShippingAddress(db: Executor, userId: string, address: ShippingAddress): Promise<void> {
+  const profile = await getProfile(db, userId);
+  const billingFollows =
+    (profile.address === profile.deliveryAddress && profile.city === profile.deliveryCity && profile.zipCode === profile.deliveryZipCode) ||
+    (!profile.deliveryAddress && !profile.deliveryCity && !profile.deliveryZipCode);
+  const next = {
+    ...profile,
+    ...address,
+    ...(billingFollows ? { deliveryAddress: address.address, deliveryCity: address.city, deliveryZipCode: address.zipCode } : {}),
+  };
+  if ((Object.keys(next) as Array<keyof typeof next>).every((key) => next[key] === profile[key])) return;
+  await updateProfile(db, userId, next);
+}
+
+/**
+ * Storage key of each product's first image, kept on the order line so My Orders shows the picture even
+ * after the product changes. (Read here because the catalogue's views expose URLs, not keys.)
+ */
+async function firstImageKeys(db: Executor, productIds: string[]): Promise<Map<string, string>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('product_images')
+    .select(['product_id', 'path'])
+    .where('product_id', 'in', productIds)
+    .orderBy('product_id')
+    .orderBy('position')
+    .execute();
+  const first = new Map<string, string>();
+  for (const row of rows) if (!first.has(row.product_id)) first.set(row.product_id, row.path);
+  return first;
+}
+
+/** True when the event is new (and now recorded), false when it was processed before. */
+async function recordEvent(db: Executor, eventId: string, type: string, orderId: string | null): Promise<boolean> {
+  const inserted = await db
+    .insertInto('payment_events')
+    .values({ event_id: eventId, order_id: orderId, type, created_at: now() })
+    .onConflict((oc) => oc.column('event_id').doNothing())
+    .returning('event_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}

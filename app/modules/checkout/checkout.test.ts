@@ -1,0 +1,351 @@
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '~/db/database.server';
+import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { getProfile, updateProfile } from '~/modules/accounts/index.server';
+import { deleteProduct, updateProduct } from '~/modules/catalog/index.server';
+import { getOrderForUser } from '~/modules/orders/index.server';
+import { type FakeStripe, paymentIntentJson, startFakeStripe } from '~/modules/payments/fake-stripe';
+import { TEST_CARDS, createStripePaymentProvider, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
+import {
+  cartFingerprint,
+  confirmOrderPayment,
+  handleStripeEvent,
+  markOrderPaid,
+  parseShippingForm,
+  parseTestCardForm,
+  payWithTestCard,
+  reviewCheckout,
+  startPayment,
+} from './index.server';
+import { address, cartLines, createCoffee, createUser, fillCart, mails, storage } from './test-fixtures';
+
+const card = (number: string) => ({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' });
+const mail = { contactTo: 'shop@kopi.test', publicUrl: 'https://kopi.test' };
+
+function intentEvent(id: string, type: string, intent: Record<string, unknown>): Stripe.Event {
+  return { id, object: 'event', type, created: 1, livemode: false, api_version: null, pending_webhooks: 1, request: null, data: { object: intent } } as unknown as Stripe.Event;
+}
+
+describe('checkout forms', () => {
+  it('parses the shipping address and reports missing fields', () => {
+    expect(parseShippingForm({ fullName: ' Ola ', address: 'a', city: 'b', zipCode: 'c' })).toEqual({
+      ok: true,
+      data: { fullName: 'Ola', address: 'a', city: 'b', zipCode: 'c' },
+    });
+    expect(parseShippingForm({ fullName: '', address: 'a', city: '', zipCode: 'c' })).toEqual({
+      ok: false,
+      fieldErrors: { fullName: 'checkout.errors.fullNameRequired', city: 'checkout.errors.cityRequired' },
+    });
+  });
+  it('parses the test card form', () => {
+    expect(parseTestCardForm({ cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123' })).toEqual({
+      ok: true,
+      data: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+    });
+    expect(parseTestCardForm({ cardNumber: '4242', cardExpiry: '13/30', cardCvc: '1' })).toEqual({
+      ok: false,
+      fieldErrors: { cardNumber: 'checkout.errors.invalid_number', cardExpiry: 'checkout.errors.invalid_expiry', cardCvc: 'checkout.errors.invalid_cvc' },
+    });
+  });
+});
+
+describe.each(testDatabases())('checkout on %s', (_kind, open) => {
+  let handle: TestDatabase;
+  let db: DB;
+  let provider: PaymentProvider;
+  let gayo: string;
+  let java: string;
+  beforeAll(async () => {
+    handle = await open();
+    db = handle.db;
+    provider = createTestPaymentProvider(db);
+    gayo = await createCoffee(db, 'Gayo', 1250, ['products/gayo']);
+    java = await createCoffee(db, 'Java <Estate>', 899);
+  });
+  afterAll(() => handle.close());
+
+  async function customer(items: Array<[string, number]>) {
+    const user = await createUser(db);
+    const cartId = await fillCart(db, user.id, items);
+    return { ...user, userId: user.id, cartId };
+  }
+  const start = (c: Awaited<ReturnType<typeof customer>>, extra: Partial<Parameters<typeof startPayment>[2]> = {}) =>
+    startPayment(db, provider, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address, ...extra });
+  const ordersOf = (userId: string) => db.selectFrom('orders').selectAll().where('user_id', '=', userId).execute();
+  const mailsTo = async (to: string) => (await mails(db)).filter((m) => m.to_address === to);
+
+  it('reviews the cart at current prices with the profile address', async () => {
+    const c = await customer([[gayo, 2]]);
+    let review = await reviewCheckout(db, storage, { userId: c.id, cartId: c.cartId, locale: 'en' });
+    expect(review.cart.totalCents).toBe(2500);
+    expect(review.addressComplete).toBe(false);
+    expect(review.address).toEqual({ fullName: '', address: '', city: '', zipCode: '' });
+    await updateProfile(db, c.id, { ...(await getProfile(db, c.id)), ...address });
+    review = await reviewCheckout(db, storage, { userId: c.id, cartId: c.cartId, locale: 'en' });
+    expect(review.addressComplete).toBe(true);
+    expect(review.address).toEqual(address);
+  });
+
+  it('refuses an empty cart and an incomplete address', async () => {
+    const c = await customer([]);
+    expect(await start(c)).toEqual({ ok: false, reason: 'empty_cart' });
+    expect(await start({ ...c, cartId: null as never })).toEqual({ ok: false, reason: 'empty_cart' });
+    const d = await customer([[gayo, 1]]);
+    expect(await start(d, { address: { ...address, city: ' ' } })).toEqual({ ok: false, reason: 'address_incomplete' });
+    expect(await ordersOf(d.id)).toHaveLength(0);
+  });
+
+  it('creates a pending order priced on the server and saves the address to the profile', async () => {
+    const c = await customer([
+      [gayo, 2],
+      [java, 1],
+    ]);
+    const result = await start(c, { expectedTotalCents: 3399 });
+    if (!result.ok) throw new Error(result.reason);
+    expect(result).toMatchObject({ amountCents: 3399, pricesChanged: false, removedProductIds: [] });
+    expect(result.paymentId).toMatch(/^tp_/);
+    const [order] = await ordersOf(c.id);
+    expect(order).toMatchObject({
+      id: result.orderId,
+      user_email: c.email,
+      total_cents: 3399,
+      currency: 'EUR',
+      payment_provider: 'test',
+      payment_intent_id: result.paymentId,
+      payment_status: 'pending',
+      shipping_status: 'processing',
+      shipping_city: 'Kraków',
+      paid_at: null,
+    });
+    const lines = await db.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).orderBy('position').execute();
+    expect(lines.map((l) => [l.product_id, l.title, l.unit_price_cents, l.quantity, l.image])).toEqual([
+      [gayo, 'Gayo', 1250, 2, 'products/gayo'],
+      [java, 'Java <Estate>', 899, 1, null],
+    ]);
+    expect(await getProfile(db, c.id)).toMatchObject({ ...address, deliveryAddress: address.address, deliveryCity: address.city });
+    // Going back and proceeding again reuses the order and its payment.
+    const again = await start(c, { address: { ...address, address: 'ul. Nowa 1' } });
+    expect(again).toMatchObject({ ok: true, orderId: result.orderId, paymentId: result.paymentId, clientSecret: result.clientSecret });
+    expect((await ordersOf(c.id))[0].shipping_address).toBe('ul. Nowa 1');
+    expect(await db.selectFrom('test_payments').select('id').where('order_id', '=', result.orderId).execute()).toHaveLength(1);
+  });
+
+  it('two tabs paying the same cart: one order, one payment, one charge', async () => {
+    const c = await customer([[gayo, 1]]);
+    const results = await Promise.all([start(c), start(c), start(c)]);
+    const ids = new Set(results.map((r) => (r.ok ? `${r.orderId}/${r.paymentId}` : r.reason)));
+    expect(ids.size).toBe(1);
+    expect(await ordersOf(c.id)).toHaveLength(1);
+    const orderId = results[0].ok ? results[0].orderId : '';
+    expect(await db.selectFrom('test_payments').select('id').where('order_id', '=', orderId).execute()).toHaveLength(1);
+    const paid = await Promise.all([
+      payWithTestCard(db, provider, { userId: c.id, orderId, card: card(TEST_CARDS.success), ...mail }),
+      payWithTestCard(db, provider, { userId: c.id, orderId, card: card(TEST_CARDS.success), ...mail }),
+    ]);
+    expect(paid.filter((p) => p.ok)).toHaveLength(1);
+    expect(paid.find((p) => !p.ok)).toEqual({ ok: false, code: 'already_paid' });
+    expect(await mailsTo(c.email)).toHaveLength(1);
+  });
+
+  it('a different cart makes a different order', async () => {
+    const c = await customer([[gayo, 1]]);
+    const first = await start(c);
+    await fillCart(db, c.id, [[java, 1]]);
+    const second = await start(c);
+    expect(first.ok && second.ok && first.orderId !== second.orderId).toBe(true);
+    expect(second.ok && second.amountCents).toBe(2149);
+  });
+
+  it('prices changed between cart and payment: the server amount wins', async () => {
+    const product = await createCoffee(db, 'Toraja', 1000);
+    const c = await customer([[product, 2]]);
+    const seen = (await reviewCheckout(db, storage, { userId: c.id, cartId: c.cartId, locale: 'en' })).cart.totalCents;
+    expect(seen).toBe(2000);
+    await updateProduct(db, product, { category: 'wholeBean', priceCents: 1500, translations: { en: { name: 'Toraja', description: '' } } });
+    const result = await start(c, { expectedTotalCents: seen });
+    expect(result).toMatchObject({ ok: true, amountCents: 3000, pricesChanged: true });
+    const payment = result.ok ? await provider.retrievePayment(result.paymentId) : null;
+    expect(payment?.amountCents).toBe(3000);
+  });
+
+  it('a product deleted while in the cart: the line is dropped and reported', async () => {
+    const doomed = await createCoffee(db, 'Flores', 700);
+    const c = await customer([
+      [gayo, 1],
+      [doomed, 3],
+    ]);
+    await deleteProduct(db, doomed);
+    const result = await start(c);
+    expect(result).toMatchObject({ ok: true, amountCents: 1250, removedProductIds: [doomed] });
+    expect(await cartLines(db, c.cartId)).toEqual([[gayo, 1]]);
+  });
+
+  it('pays with the test card: order paid, cart emptied, mails queued in the customer language', async () => {
+    const c = await customer([
+      [gayo, 2],
+      [java, 1],
+    ]);
+    const started = await startPayment(db, provider, { userId: c.id, email: c.email, locale: 'pl', cartId: c.cartId, address });
+    if (!started.ok) throw new Error(started.reason);
+    // Declined and insufficient funds leave the cart and the pending order intact.
+    for (const [number, code] of [
+      [TEST_CARDS.declined, 'card_declined'],
+      [TEST_CARDS.insufficientFunds, 'insufficient_funds'],
+      ['4242424242424241', 'invalid_number'],
+    ] as const) {
+      expect(await payWithTestCard(db, provider, { userId: c.id, orderId: started.orderId, card: card(number), ...mail })).toEqual({ ok: false, code });
+    }
+    expect((await ordersOf(c.id))[0].payment_status).toBe('pending');
+    expect(await cartLines(db, c.cartId)).toEqual([
+      [gayo, 2],
+      [java, 1],
+    ]);
+    expect(await mailsTo(c.email)).toHaveLength(0);
+
+    // Someone else cannot pay (or see) this order.
+    const stranger = await createUser(db);
+    expect(await payWithTestCard(db, provider, { userId: stranger.id, orderId: started.orderId, card: card(TEST_CARDS.success), ...mail })).toEqual({
+      ok: false,
+      code: 'not_found',
+    });
+
+    // A quantity added after starting the payment stays in the cart.
+    await fillCart(db, c.id, [[gayo, 1]]);
+    expect(await payWithTestCard(db, provider, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success), ...mail })).toEqual({
+      ok: true,
+      orderId: started.orderId,
+    });
+    const [order] = await ordersOf(c.id);
+    expect(order.payment_status).toBe('succeeded');
+    expect(order.shipping_status).toBe('processing');
+    expect(order.paid_at).not.toBeNull();
+    expect(await cartLines(db, c.cartId)).toEqual([[gayo, 1]]);
+
+    const [confirmation] = await mailsTo(c.email);
+    const label = started.orderId.slice(-6).toUpperCase();
+    expect(confirmation.subject).toBe(`Twoje zamówienie Kopi ${label}`);
+    expect(confirmation.text_body).toContain('2 × Gayo PL');
+    expect(confirmation.text_body).toContain('33,99');
+    expect(confirmation.text_body).toContain('ul. Kwiatowa 5');
+    expect(confirmation.text_body).toContain('30-001 Kraków');
+    expect(confirmation.html_body).toContain('Java &lt;Estate&gt; PL');
+    expect(confirmation.html_body).not.toContain('<Estate>');
+    expect(confirmation.status).toBe('queued');
+    const shop = (await mailsTo(mail.contactTo)).filter((m) => m.subject.includes(label));
+    expect(shop).toHaveLength(1);
+    expect(shop[0].text_body).toContain(c.email);
+
+    expect(await payWithTestCard(db, provider, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success), ...mail })).toEqual({
+      ok: false,
+      code: 'already_paid',
+    });
+    const view = await getOrderForUser(db, storage, c.id, started.orderId);
+    expect(view).toMatchObject({ paymentStatus: 'succeeded', totalCents: 3399, label });
+    expect(await getOrderForUser(db, storage, stranger.id, started.orderId)).toBeNull();
+  });
+
+  it('markOrderPaid three times: one paid order, one set of mails, cart emptied once', async () => {
+    const c = await customer([[gayo, 3]]);
+    const started = await start(c);
+    if (!started.ok) throw new Error(started.reason);
+    await fillCart(db, c.id, [[gayo, 3]]); // now 6 in the cart; 3 were ordered
+    const results = await Promise.all([1, 2, 3].map(() => markOrderPaid(db, { paymentId: started.paymentId, provider: 'test', ...mail })));
+    expect(results.filter((r) => r.ok && !r.alreadyPaid)).toHaveLength(1);
+    expect(results.filter((r) => r.ok && r.alreadyPaid)).toHaveLength(2);
+    expect(await cartLines(db, c.cartId)).toEqual([[gayo, 3]]);
+    expect(await mailsTo(c.email)).toHaveLength(1);
+    expect(await markOrderPaid(db, { paymentId: 'tp_unknown', provider: 'test', ...mail })).toEqual({ ok: false, reason: 'not_found' });
+  });
+
+  it('mail server down at payment time: the order is paid and the mail waits in the outbox', async () => {
+    // Delivery is the outbox worker's job; paying only queues. Nothing here talks to SMTP.
+    const c = await customer([[java, 1]]);
+    const started = await start(c);
+    if (!started.ok) throw new Error(started.reason);
+    expect(await payWithTestCard(db, provider, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success), ...mail })).toMatchObject({ ok: true });
+    expect((await ordersOf(c.id))[0].payment_status).toBe('succeeded');
+    expect((await mailsTo(c.email)).map((m) => m.status)).toEqual(['queued']);
+  });
+
+  describe('with Stripe', () => {
+    let fake: FakeStripe;
+    let stripe: PaymentProvider;
+    beforeAll(async () => {
+      fake = await startFakeStripe();
+      stripe = createStripePaymentProvider({ secretKey: 'sk_test_kopi', publishableKey: 'pk_test_kopi', webhookSecret: 'whsec_x', apiUrl: fake.url });
+    });
+    afterAll(() => fake.close());
+
+    const startStripe = async (items: Array<[string, number]>) => {
+      const c = await customer(items);
+      const started = await startPayment(db, stripe, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address });
+      if (!started.ok) throw new Error(started.reason);
+      return { c, started };
+    };
+    const succeeded = (paymentId: string, amount: number, currency = 'eur') =>
+      paymentIntentJson({ id: paymentId, amount, currency, metadata: {}, status: 'succeeded', amountReceived: amount });
+
+    it('starts a PaymentIntent for the order with the publishable key', async () => {
+      const { started } = await startStripe([[gayo, 1]]);
+      expect(started).toMatchObject({ amountCents: 1250, publishableKey: 'pk_test_kopi' });
+      expect(started.paymentId).toMatch(/^pi_/);
+      const request = fake.requests.at(-1)!;
+      expect(request.body.get('metadata[order_id]')).toBe(started.orderId);
+      expect(request.headers['idempotency-key']).toBe(`kopi-order-${started.orderId}`);
+    });
+
+    it('webhook delivered three times, or before the browser returns: one paid order', async () => {
+      const { c, started } = await startStripe([[gayo, 2]]);
+      const event = intentEvent('evt_paid_1', 'payment_intent.succeeded', succeeded(started.paymentId, 2500));
+      const outcomes = await Promise.all([1, 2, 3].map(() => handleStripeEvent(db, stripe, event, mail)));
+      expect(outcomes.sort()).toEqual(['duplicate', 'duplicate', 'paid']);
+      // The same payment confirmed by another event (Stripe may send several) changes nothing.
+      expect(await handleStripeEvent(db, stripe, intentEvent('evt_paid_2', 'payment_intent.succeeded', succeeded(started.paymentId, 2500)), mail)).toBe('already_paid');
+      expect((await ordersOf(c.id))[0].payment_status).toBe('succeeded');
+      expect(await cartLines(db, c.cartId)).toEqual([]);
+      expect(await mailsTo(c.email)).toHaveLength(1);
+      // The browser returns afterwards.
+      fake.setStatus(started.paymentId, 'succeeded');
+      expect(await confirmOrderPayment(db, stripe, { userId: c.id, orderId: started.orderId, ...mail })).toEqual({ status: 'paid', orderId: started.orderId });
+      expect(await mailsTo(c.email)).toHaveLength(1);
+    });
+
+    it('the browser returns before the webhook: paid on return, the webhook changes nothing', async () => {
+      const { c, started } = await startStripe([[java, 1]]);
+      expect(await confirmOrderPayment(db, stripe, { userId: c.id, paymentId: started.paymentId, ...mail })).toEqual({ status: 'pending', orderId: started.orderId });
+      fake.setStatus(started.paymentId, 'succeeded');
+      const stranger = await createUser(db);
+      expect(await confirmOrderPayment(db, stripe, { userId: stranger.id, orderId: started.orderId, ...mail })).toEqual({ status: 'not_found' });
+      expect(await confirmOrderPayment(db, stripe, { userId: c.id, paymentId: started.paymentId, ...mail })).toEqual({ status: 'paid', orderId: started.orderId });
+      expect(await handleStripeEvent(db, stripe, intentEvent('evt_late', 'payment_intent.succeeded', succeeded(started.paymentId, 899)), mail)).toBe('already_paid');
+      expect(await mailsTo(c.email)).toHaveLength(1);
+    });
+
+    it('a failed payment leaves the cart and the pending order intact', async () => {
+      const { c, started } = await startStripe([[gayo, 1]]);
+      const failed = paymentIntentJson({ id: started.paymentId, amount: 1250, currency: 'eur', metadata: {}, status: 'requires_payment_method' });
+      expect(await handleStripeEvent(db, stripe, intentEvent('evt_fail', 'payment_intent.payment_failed', failed), mail)).toBe('payment_failed');
+      expect((await ordersOf(c.id))[0].payment_status).toBe('pending');
+      expect(await cartLines(db, c.cartId)).toEqual([[gayo, 1]]);
+      const recorded = await db.selectFrom('payment_events').selectAll().where('event_id', '=', 'evt_fail').executeTakeFirst();
+      expect(recorded).toMatchObject({ order_id: started.orderId, type: 'payment_intent.payment_failed' });
+    });
+
+    it('a paid amount that differs from the order total does not mark it paid', async () => {
+      const { c, started } = await startStripe([[gayo, 1]]);
+      expect(await handleStripeEvent(db, stripe, intentEvent('evt_short', 'payment_intent.succeeded', succeeded(started.paymentId, 100)), mail)).toBe('amount_mismatch');
+      expect(await handleStripeEvent(db, stripe, intentEvent('evt_usd', 'payment_intent.succeeded', succeeded(started.paymentId, 1250, 'usd')), mail)).toBe('amount_mismatch');
+      expect((await ordersOf(c.id))[0].payment_status).toBe('pending');
+      expect(await handleStripeEvent(db, stripe, intentEvent('evt_other', 'payment_intent.succeeded', succeeded('pi_not_ours', 1250)), mail)).toBe('unknown_payment');
+      expect(await handleStripeEvent(db, stripe, intentEvent('evt_misc', 'charge.refunded', {}), mail)).toBe('ignored');
+    });
+  });
+
+  it('fingerprints depend on lines and amount only', () => {
+    const a = cartFingerprint([{ productId: 'p', quantity: 1, unitPriceCents: 100 }], 100);
+    expect(cartFingerprint([{ productId: 'p', quantity: 1, unitPriceCents: 100 }], 100)).toBe(a);
+    expect(cartFingerprint([{ productId: 'p', quantity: 2, unitPriceCents: 100 }], 200)).not.toBe(a);
+    expect(cartFingerprint([{ productId: 'p', quantity: 1, unitPriceCents: 101 }], 101)).not.toBe(a);
+  });
+});

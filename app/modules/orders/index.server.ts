@@ -1,0 +1,15 @@
+/** The orders module's public server API (order views for the customer; records for checkout). */
+export { getOrderForUser, listOrders } from './orders.server';
+export {
+  attachPayment,
+  findOrCreatePendingOrder,
+  findOrderByPayment,
+  findOrderRecord,
+  getOrderRecordLines,
+  setOrderPaid,
+  type NewOrderLine,
+  type OrderRecord,
+  type OrderRecordLine,
+} from './order-records.server';
+export { orderConfirmationMail, shopOrderNotificationMail } from './order-mail.server';
+export * from './orders.types';

@@ -1,0 +1,232 @@
+import { sql } from 'kysely';
+import { type Executor, monotonicNow, now } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
+import type { ShippingAddress } from './orders.types';
+
+/** The order as the checkout and payment code work with it (server only). */
+export type OrderRecord = {
+  id: string;
+  userId: string;
+  userEmail: string;
+  locale: string;
+  cartId: string | null;
+  totalCents: number;
+  currency: 'EUR';
+  paymentProvider: string;
+  paymentId: string | null;
+  clientSecret: string | null;
+  paymentStatus: string;
+  shippingStatus: string;
+  shipping: ShippingAddress;
+  createdAt: string;
+  paidAt: string | null;
+};
+
+export type NewOrderLine = {
+  productId: string;
+  title: string;
+  unitPriceCents: number;
+  quantity: number;
+  /** Storage key base of the product's first image, or null. */
+  image: string | null;
+};
+
+export type OrderRecordLine = NewOrderLine;
+
+type Row = {
+  id: string;
+  user_id: string;
+  user_email: string;
+  locale: string;
+  cart_id: string | null;
+  total_cents: number;
+  payment_provider: string;
+  payment_intent_id: string | null;
+  payment_client_secret: string | null;
+  payment_status: string;
+  shipping_status: string;
+  shipping_full_name: string;
+  shipping_address: string;
+  shipping_city: string;
+  shipping_zip_code: string;
+  created_at: string;
+  paid_at: string | null;
+};
+
+const toRecord = (row: Row): OrderRecord => ({
+  id: row.id,
+  userId: row.user_id,
+  userEmail: row.user_email,
+  locale: row.locale,
+  cartId: row.cart_id,
+  totalCents: row.total_cents,
+  currency: 'EUR',
+  paymentProvider: row.payment_provider,
+  paymentId: row.payment_intent_id,
+  clientSecret: row.payment_client_secret,
+  paymentStatus: row.payment_status,
+  shippingStatus: row.shipping_status,
+  shipping: {
+    fullName: row.shipping_full_name,
+    address: row.shipping_address,
+    city: row.shipping_city,
+    zipCode: row.shipping_zip_code,
+  },
+  createdAt: row.created_at,
+  paidAt: row.paid_at,
+});
+
+const shippingColumns = (a: ShippingAddress) => ({
+  shipping_full_name: a.fullName,
+  shipping_address: a.address,
+  shipping_city: a.city,
+  shipping_zip_code: a.zipCode,
+});
+
+export async function findOrderRecord(db: Executor, orderId: string): Promise<OrderRecord | null> {
+  const row = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+export async function findOrderByPayment(db: Executor, provider: string, paymentId: string): Promise<OrderRecord | null> {
+  const row = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('payment_intent_id', '=', paymentId)
+    .where('payment_provider', '=', provider)
+    .executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+export async function getOrderRecordLines(db: Executor, orderId: string): Promise<OrderRecordLine[]> {
+  const rows = await db.selectFrom('order_lines').selectAll().where('order_id', '=', orderId).orderBy('position').execute();
+  return rows.map((r) => ({
+    productId: r.product_id,
+    title: r.title,
+    unitPriceCents: r.unit_price_cents,
+    quantity: r.quantity,
+    image: r.image,
+  }));
+}
+
+/**
+ * The customer's pending order for exactly this cart (same fingerprint), created when there is none. The
+ * partial unique index on (user_id, cart_fingerprint) among pending orders makes a concurrent second
+ * insert do nothing, and that caller then reads the first one's order. A reused order takes the latest
+ * shipping address, email and language.
+ */
+export async function findOrCreatePendingOrder(
+  db: Executor,
+  input: {
+    userId: string;
+    email: string;
+    locale: string;
+    cartId: string | null;
+    provider: string;
+    fingerprint: string;
+    totalCents: number;
+    address: ShippingAddress;
+    lines: NewOrderLine[];
+  },
+): Promise<{ order: OrderRecord; created: boolean }> {
+  const pending = () =>
+    db
+      .selectFrom('orders')
+      .selectAll()
+      .where('user_id', '=', input.userId)
+      .where('cart_fingerprint', '=', input.fingerprint)
+      .where('payment_status', '=', 'pending')
+      .where('payment_provider', '=', input.provider)
+      .executeTakeFirst();
+
+  const existing = await pending();
+  if (!existing) {
+    const id = newId();
+    const inserted = await db
+      .insertInto('orders')
+      .values({
+        id,
+        user_id: input.userId,
+        user_email: input.email,
+        locale: input.locale,
+        cart_id: input.cartId,
+        total_cents: input.totalCents,
+        currency: 'EUR',
+        payment_provider: input.provider,
+        payment_intent_id: null,
+        payment_client_secret: null,
+        cart_fingerprint: input.fingerprint,
+        payment_status: 'pending',
+        shipping_status: 'processing',
+        ...shippingColumns(input.address),
+        created_at: monotonicNow(),
+        paid_at: null,
+      })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'cart_fingerprint']).where(sql<boolean>`payment_status = 'pending'`).doNothing(),
+      )
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) {
+      await db
+        .insertInto('order_lines')
+        .values(
+          input.lines.map((line, position) => ({
+            order_id: id,
+            position,
+            product_id: line.productId,
+            title: line.title,
+            unit_price_cents: line.unitPriceCents,
+            quantity: line.quantity,
+            image: line.image,
+          })),
+        )
+        .execute();
+      return { order: toRecord((await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as Row), created: true };
+    }
+  }
+  const row = existing ?? (await pending());
+  if (!row) throw new Error('pending order vanished while being reused');
+  await db
+    .updateTable('orders')
+    .set({ user_email: input.email, locale: input.locale, cart_id: input.cartId, ...shippingColumns(input.address) })
+    .where('id', '=', row.id)
+    .where('payment_status', '=', 'pending')
+    .execute();
+  return {
+    order: toRecord({ ...row, user_email: input.email, locale: input.locale, cart_id: input.cartId, ...shippingColumns(input.address) }),
+    created: false,
+  };
+}
+
+/** Records the provider's payment on an order that has none yet; returns the payment the order ends up with. */
+export async function attachPayment(
+  db: Executor,
+  orderId: string,
+  payment: { paymentId: string; clientSecret: string },
+): Promise<{ paymentId: string; clientSecret: string } | null> {
+  await db
+    .updateTable('orders')
+    .set({ payment_intent_id: payment.paymentId, payment_client_secret: payment.clientSecret })
+    .where('id', '=', orderId)
+    .where('payment_intent_id', 'is', null)
+    .execute();
+  const row = await db
+    .selectFrom('orders')
+    .select(['payment_intent_id', 'payment_client_secret'])
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  if (!row?.payment_intent_id || !row.payment_client_secret) return null;
+  return { paymentId: row.payment_intent_id, clientSecret: row.payment_client_secret };
+}
+
+/** Pending → succeeded, once: true for the caller that changed it (a racing second caller gets false). */
+export async function setOrderPaid(db: Executor, orderId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ payment_status: 'succeeded', shipping_status: 'processing', paid_at: now() })
+    .where('id', '=', orderId)
+    .where('payment_status', '<>', 'succeeded')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

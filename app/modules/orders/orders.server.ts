@@ -1,0 +1,124 @@
+import type { Executor } from '~/db/database.server';
+import { type Storage, productImage } from '~/modules/storage/index.server';
+import {
+  ORDERS_PAGE_SIZE,
+  type OrderView,
+  type PaymentStatus,
+  type ShippingStatus,
+  orderLabel,
+  paymentStatuses,
+  shippingStatuses,
+} from './orders.types';
+
+type OrderRow = {
+  id: string;
+  created_at: string;
+  paid_at: string | null;
+  total_cents: number;
+  payment_status: string;
+  shipping_status: string;
+  shipping_full_name: string;
+  shipping_address: string;
+  shipping_city: string;
+  shipping_zip_code: string;
+};
+
+const orderColumns = [
+  'id',
+  'created_at',
+  'paid_at',
+  'total_cents',
+  'payment_status',
+  'shipping_status',
+  'shipping_full_name',
+  'shipping_address',
+  'shipping_city',
+  'shipping_zip_code',
+] as const;
+
+/**
+ * The customer's placed (paid) orders, newest first, `limit` at a time. Pending orders (a payment that was
+ * started but never completed) are not shown: they are not orders the customer placed.
+ */
+export async function listOrders(
+  db: Executor,
+  storage: Storage,
+  userId: string,
+  { limit = ORDERS_PAGE_SIZE, offset = 0 }: { limit?: number; offset?: number } = {},
+): Promise<{ orders: OrderView[]; hasMore: boolean }> {
+  const size = Math.max(1, Math.min(100, Math.trunc(limit)));
+  const rows = await db
+    .selectFrom('orders')
+    .select(orderColumns)
+    .where('user_id', '=', userId)
+    .where('payment_status', '=', 'succeeded')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(size + 1)
+    .offset(Math.max(0, Math.trunc(offset)))
+    .execute();
+  const page = rows.slice(0, size);
+  return { orders: await toViews(db, storage, page), hasMore: rows.length > size };
+}
+
+/** One of the customer's orders (any payment status); null when it does not exist or is someone else's. */
+export async function getOrderForUser(db: Executor, storage: Storage, userId: string, orderId: string): Promise<OrderView | null> {
+  if (typeof orderId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(orderId)) return null;
+  const row = await db
+    .selectFrom('orders')
+    .select(orderColumns)
+    .where('id', '=', orderId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const [view] = await toViews(db, storage, [row]);
+  return view ?? null;
+}
+
+async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promise<OrderView[]> {
+  if (rows.length === 0) return [];
+  const lines = await db
+    .selectFrom('order_lines')
+    .selectAll()
+    .where(
+      'order_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('order_id')
+    .orderBy('position')
+    .execute();
+  const byOrder = new Map<string, OrderView['lines']>();
+  for (const line of lines) {
+    const list = byOrder.get(line.order_id) ?? [];
+    list.push({
+      productId: line.product_id,
+      title: line.title,
+      unitPriceCents: line.unit_price_cents,
+      quantity: line.quantity,
+      image: line.image ? productImage(storage, line.image) : null,
+    });
+    byOrder.set(line.order_id, list);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    label: orderLabel(row.id),
+    createdAt: row.created_at,
+    paidAt: row.paid_at,
+    totalCents: row.total_cents,
+    currency: 'EUR',
+    paymentStatus: (paymentStatuses as readonly string[]).includes(row.payment_status)
+      ? (row.payment_status as PaymentStatus)
+      : 'pending',
+    shippingStatus: (shippingStatuses as readonly string[]).includes(row.shipping_status)
+      ? (row.shipping_status as ShippingStatus)
+      : 'processing',
+    lines: byOrder.get(row.id) ?? [],
+    shipping: {
+      fullName: row.shipping_full_name,
+      address: row.shipping_address,
+      city: row.shipping_city,
+      zipCode: row.shipping_zip_code,
+    },
+  }));
+}

@@ -1,0 +1,36 @@
+/** Order view types and constants, free of zod and server imports (browser-safe). */
+import type { ProductImage } from '~/modules/storage/image';
+
+export const ORDERS_PAGE_SIZE = 10;
+export const paymentStatuses = ['pending', 'succeeded', 'failed'] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+export const shippingStatuses = ['processing', 'shipped', 'delivered', 'cancelled'] as const;
+export type ShippingStatus = (typeof shippingStatuses)[number];
+
+export type ShippingAddress = { fullName: string; address: string; city: string; zipCode: string };
+
+export type OrderLineView = {
+  productId: string;
+  /** '' when the product had no name (the UI shows "Unnamed Product"). */
+  title: string;
+  unitPriceCents: number;
+  quantity: number;
+  image: ProductImage | null;
+};
+
+export type OrderView = {
+  id: string;
+  /** The last 6 characters of the id in upper case, e.g. "X7K2QA". */
+  label: string;
+  /** ISO-8601 UTC. */
+  createdAt: string;
+  paidAt: string | null;
+  totalCents: number;
+  currency: 'EUR';
+  paymentStatus: PaymentStatus;
+  shippingStatus: ShippingStatus;
+  lines: OrderLineView[];
+  shipping: ShippingAddress;
+};
+
+export const orderLabel = (id: string) => id.slice(-6).toUpperCase();

@@ -1,0 +1,106 @@
+import Stripe from 'stripe';
+import type { PaymentProvider, PaymentStatus } from './provider.server';
+import { PaymentUnavailableError } from './provider.server';
+
+export type StripeProviderOptions = {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** Override of https://api.stripe.com (tests point it at a local server). */
+  apiUrl?: string;
+  /** Spec §9: creating a payment times out after 10 s, the health check after 5 s. */
+  timeoutMs?: number;
+};
+
+export type StripePaymentProvider = PaymentProvider & {
+  name: 'stripe';
+  publishableKey: string;
+  parseWebhook(rawBody: Buffer, signature: string): Stripe.Event;
+};
+
+const HEALTH_TTL_MS = 60_000;
+
+/** Real payments with Stripe PaymentIntents; the browser confirms them with the Payment Element. */
+export function createStripePaymentProvider(options: StripeProviderOptions): StripePaymentProvider {
+  const stripe = new Stripe(options.secretKey, {
+    ...apiLocation(options.apiUrl),
+    timeout: options.timeoutMs ?? 10_000,
+    maxNetworkRetries: 2,
+    telemetry: false,
+  });
+  let healthyUntil = 0;
+
+  return {
+    name: 'stripe',
+    publishableKey: options.publishableKey,
+
+    async createPayment({ orderId, amountCents, currency, customerEmail, idempotencyKey, metadata }) {
+      if (!Number.isInteger(amountCents) || amountCents <= 0) throw new Error('amount must be a positive integer of cents');
+      let intent: Stripe.PaymentIntent;
+      try {
+        intent = await stripe.paymentIntents.create(
+          {
+            amount: amountCents,
+            currency: currency.toLowerCase(),
+            automatic_payment_methods: { enabled: true },
+            receipt_email: customerEmail,
+            metadata: { ...metadata, order_id: orderId, customer_email: customerEmail },
+          },
+          { idempotencyKey },
+        );
+      } catch (error) {
+        throw new PaymentUnavailableError('Stripe did not create the PaymentIntent', { cause: error });
+      }
+      if (!intent.client_secret) throw new PaymentUnavailableError('Stripe returned a PaymentIntent without a client secret');
+      return { paymentId: intent.id, clientSecret: intent.client_secret };
+    },
+
+    async retrievePayment(paymentId) {
+      let intent: Stripe.PaymentIntent;
+      try {
+        intent = await stripe.paymentIntents.retrieve(paymentId);
+      } catch (error) {
+        throw new PaymentUnavailableError('Stripe did not return the PaymentIntent', { cause: error });
+      }
+      return { status: toStatus(intent.status), amountCents: intent.amount_received || intent.amount };
+    },
+
+    async checkHealth() {
+      if (Date.now() < healthyUntil) return true;
+      try {
+        // The cheapest authenticated call; a bad key or an outage fails it.
+        await stripe.paymentIntents.list({ limit: 1 }, { timeout: 5_000, maxNetworkRetries: 0 });
+        healthyUntil = Date.now() + HEALTH_TTL_MS;
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    parseWebhook(rawBody, signature) {
+      return stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+    },
+  };
+}
+
+function toStatus(status: Stripe.PaymentIntent.Status): PaymentStatus {
+  switch (status) {
+    case 'succeeded':
+    case 'processing':
+    case 'canceled':
+    case 'requires_action':
+    case 'requires_payment_method':
+      return status as PaymentStatus;
+    case 'requires_capture':
+      return 'processing';
+    default:
+      return 'requires_payment_method';
+  }
+}
+
+function apiLocation(apiUrl: string | undefined): { host?: string; port?: number; protocol?: 'http' | 'https' } {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { type Executor, now } from '~/db/database.server';
+import { passesLuhn } from './luhn';
+import type { PaymentProvider, PaymentStatus } from './provider.server';
+
+/**
+ * The built-in test provider: simulated PaymentIntents stored in `test_payments`, confirmed on the server
+ * by `chargeTestCard`. No money moves. Cards follow Stripe's test numbers: 4242 4242 4242 4242 succeeds,
+ * 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 fails for insufficient funds; any other number that
+ * passes the Luhn check succeeds.
+ */
+export const TEST_CARDS = {
+  success: '4242424242424242',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+} as const;
+
+export type TestCard = { number: string; expMonth: number; expYear: number; cvc: string };
+export type TestCardErrorCode =
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'invalid_number'
+  | 'invalid_expiry'
+  | 'invalid_cvc'
+  | 'already_paid';
+export type ChargeTestCardResult = { ok: true } | { ok: false; code: TestCardErrorCode | 'payment_not_found' };
+
+export function createTestPaymentProvider(db: Executor): PaymentProvider {
+  return {
+    name: 'test',
+    async createPayment({ orderId, amountCents, currency, idempotencyKey }) {
+      if (!Number.isInteger(amountCents) || amountCents <= 0) throw new Error('amount must be a positive integer of cents');
+      const id = `tp_${randomBytes(12).toString('base64url')}`;
+      const at = now();
+      await db
+        .insertInto('test_payments')
+        .values({
+          id,
+          idempotency_key: idempotencyKey,
+          order_id: orderId,
+          amount_cents: amountCents,
+          currency: currency.toLowerCase(),
+          client_secret: `${id}_secret_${randomBytes(12).toString('base64url')}`,
+          status: 'requires_payment_method',
+          last_error: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('test_payments')
+        .select(['id', 'client_secret', 'amount_cents'])
+        .where('idempotency_key', '=', idempotencyKey)
+        .executeTakeFirstOrThrow();
+      if (row.amount_cents !== amountCents) throw new Error('idempotency key reused with a different amount');
+      return { paymentId: row.id, clientSecret: row.client_secret };
+    },
+    async retrievePayment(paymentId) {
+      const row = await db.selectFrom('test_payments').select(['status', 'amount_cents']).where('id', '=', paymentId).executeTakeFirst();
+      if (!row) throw new Error('no such test payment');
+      return { status: row.status as PaymentStatus, amountCents: row.amount_cents };
+    },
+    async checkHealth() {
+      return true;
+    },
+  };
+}
+
+/** Checks a card the way a card network would, without the network. */
+export function validateTestCard(card: TestCard, today = new Date()): TestCardErrorCode | null {
+  const digits = String(card.number ?? '').replace(/[\s-]/g, '');
+  if (!passesLuhn(digits)) return 'invalid_number';
+  const month = Number(card.expMonth);
+  let year = Number(card.expYear);
+  if (!Number.isInteger(month) || !Number.isInteger(year) || month < 1 || month > 12) return 'invalid_expiry';
+  if (year < 100) year += 2000;
+  const thisMonth = today.getUTCFullYear() * 12 + today.getUTCMonth();
+  const expiry = year * 12 + (month - 1);
+  if (expiry < thisMonth || expiry > thisMonth + 20 * 12) return 'invalid_expiry';
+  if (!/^\d{3,4}$/.test(String(card.cvc ?? ''))) return 'invalid_cvc';
+  if (digits === TEST_CARDS.declined) return 'card_declined';
+  if (digits === TEST_CARDS.insufficientFunds) return 'insufficient_funds';
+  return null;
+}
+
+/**
+ * Confirms a simulated payment with a card. A payment succeeds at most once: a conditional update lets one
+ * of two racing confirmations through, the other gets `already_paid`. Pass a transaction to record the
+ * order's payment in the same commit.
+ */
+export async function chargeTestCard(
+  db: Executor,
+  { paymentId, card, today }: { paymentId: string; card: TestCard; today?: Date },
+): Promise<ChargeTestCardResult> {
+  const payment = await db.selectFrom('test_payments').select(['status']).where('id', '=', paymentId).executeTakeFirst();
+  if (!payment) return { ok: false, code: 'payment_not_found' };
+  if (payment.status === 'succeeded') return { ok: false, code: 'already_paid' };
+  const problem = validateTestCard(card, today);
+  if (problem) {
+    await db
+      .updateTable('test_payments')
+      .set({ last_error: problem, updated_at: now() })
+      .where('id', '=', paymentId)
+      .where('status', '<>', 'succeeded')
+      .execute();
+    return { ok: false, code: problem };
+  }
+  const result = await db
+    .updateTable('test_payments')
+    .set({ status: 'succeeded', last_error: null, updated_at: now() })
+    .where('id', '=', paymentId)
+    .where('status', '<>', 'succeeded')
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return { ok: false, code: 'already_paid' };
+  return { ok: true };
+}

@@ -1,0 +1,272 @@
+import { ArrowLeft, CheckCircle2 } from 'lucide-react';
+import { Suspense, lazy, useEffect, useState } from 'react';
+import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { CheckoutSteps } from '~/components/checkout/checkout-steps';
+import { OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
+import { PaymentUnavailable } from '~/components/checkout/payment-unavailable';
+import { TestCardForm } from '~/components/checkout/test-card-form';
+import { FormField } from '~/components/ui/form-field';
+import { track } from '~/lib/analytics';
+import { formatPrice } from '~/lib/format';
+import { requireUser } from '~/modules/accounts/index.server';
+import { currentCartId, readCartId } from '~/modules/cart/index.server';
+import { parseShippingForm, type ShippingAddress } from '~/modules/checkout/checkout.schema';
+import { payWithTestCard, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
+import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { useI18n } from '~/modules/i18n/react';
+import { getOrderForUser } from '~/modules/orders/index.server';
+import type { OrderView } from '~/modules/orders/orders.types';
+import type { Route } from './+types/checkout';
+
+const StripePayment = lazy(() => import('~/components/checkout/stripe-payment'));
+
+type PaymentStep = {
+  step: 'payment';
+  orderId: string;
+  amountCents: number;
+  lines: SummaryLine[];
+  provider: 'test' | 'stripe';
+  clientSecret?: string;
+  publishableKey?: string;
+  available: boolean;
+  error?: string | null;
+};
+type ReviewErrors = { step: 'review'; fieldErrors?: Record<string, string | undefined>; formError?: string; values?: Record<string, string> };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const locale = getLocale(request);
+  const t = getT(locale);
+  const url = new URL(request.url);
+  const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart') };
+
+  if (url.searchParams.get('step') === 'done') {
+    const order = await getOrderForUser(context.db, context.storage, user.id, url.searchParams.get('order') ?? '');
+    if (!order) throw redirect('/checkout');
+    return { ...base, step: 'done' as const, order };
+  }
+
+  const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user.id });
+  const review = await reviewCheckout(context.db, context.storage, { userId: user.id, cartId, locale });
+  if (review.cart.lines.length === 0) throw redirect('/cart');
+  return { ...base, step: 'review' as const, review };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const intent = form.get('intent');
+  const locale = getLocale(request);
+  const provider = context.payments;
+
+  const paymentStep = async (orderId: string, extra: Partial<PaymentStep>) => {
+    const order = await getOrderForUser(context.db, context.storage, user.id, orderId);
+    if (!order) throw redirect('/checkout');
+    if (order.paymentStatus === 'succeeded') throw redirect(`/checkout?step=done&order=${order.id}`);
+    return {
+      step: 'payment' as const,
+      orderId: order.id,
+      amountCents: order.totalCents,
+      lines: linesOfOrder(order),
+      provider: provider.name,
+      publishableKey: provider.publishableKey,
+      available: true,
+      ...extra,
+    } satisfies PaymentStep;
+  };
+
+  if (intent === 'proceed') {
+    const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
+    const parsed = parseShippingForm(form);
+    if (!parsed.ok) return data<ReviewErrors>({ step: 'review', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+    const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user.id });
+    const available = await provider.checkHealth();
+    if (!available) return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.cannotConnect', values }, { status: 503 });
+    const result = await startPayment(context.db, provider, { userId: user.id, email: user.email, locale, cartId, address: parsed.data });
+    if (!result.ok) {
+      if (result.reason === 'empty_cart') throw redirect('/cart');
+      const formError = result.reason === 'address_incomplete' ? 'checkout.errors.addressIncomplete' : 'checkout.errors.cannotConnect';
+      return data<ReviewErrors>({ step: 'review', formError, values }, { status: result.reason === 'unavailable' ? 503 : 400 });
+    }
+    return paymentStep(result.orderId, { clientSecret: result.clientSecret });
+  }
+
+  if (intent === 'pay') {
+    const orderId = String(form.get('orderId') ?? '');
+    const [month, year] = String(form.get('cardExpiry') ?? '').split('/').map((p) => p.trim());
+    const result = await payWithTestCard(context.db, provider, {
+      userId: user.id,
+      orderId,
+      contactTo: context.config.contactTo,
+      publicUrl: context.config.publicUrl.href,
+      card: {
+        number: String(form.get('cardNumber') ?? ''),
+        expMonth: Number(month),
+        expYear: Number(year?.length === 2 ? `20${year}` : year),
+        cvc: String(form.get('cardCvc') ?? ''),
+      },
+    });
+    if (result.ok) {
+      context.kickMail();
+      throw redirect(`/checkout?step=done&order=${result.orderId}`);
+    }
+    if (result.code === 'already_paid') throw redirect(`/checkout?step=done&order=${orderId}`);
+    return data(await paymentStep(orderId, { error: result.code }), { status: 402 });
+  }
+  return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.generic' }, { status: 400 });
+}
+
+export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useI18n();
+  const payment = actionData && 'step' in actionData && actionData.step === 'payment' ? (actionData as PaymentStep) : null;
+  const reviewResult = actionData && 'step' in actionData && actionData.step === 'review' ? (actionData as ReviewErrors) : undefined;
+  const step = loaderData.step === 'done' ? 'done' : payment ? 'payment' : 'review';
+
+  return (
+    <div className="container-page py-10 md:py-14">
+      <h1 className="text-4xl font-semibold md:text-5xl">{step === 'done' ? t('checkout.done.title') : t('checkout.title')}</h1>
+      {step !== 'done' && (
+        <div className="mt-6">
+          <CheckoutSteps current={step} />
+        </div>
+      )}
+      <div className="mt-8">
+        {loaderData.step === 'done' ? (
+          <Done order={loaderData.order} />
+        ) : payment ? (
+          <Payment payment={payment} />
+        ) : (
+          <Review review={loaderData.review} result={reviewResult} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCheckout>>; result?: ReviewErrors }) {
+  const { t } = useI18n();
+  const busy = useNavigation().state === 'submitting';
+  const [clientErrors, setClientErrors] = useState<Record<string, string | undefined> | null>(null);
+  const errors = clientErrors ?? result?.fieldErrors ?? {};
+  const value = (name: keyof ShippingAddress) => result?.values?.[name] ?? review.address[name];
+  const lines: SummaryLine[] = review.cart.lines.map((l) => ({ ...l }));
+  return (
+    <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
+      <section aria-labelledby="review-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
+        <h2 id="review-heading" className="text-2xl font-semibold">{t('checkout.review.heading')}</h2>
+        {review.removedProductIds.length > 0 && (
+          <p role="status" className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">
+            {t('cart.removedUnavailable', { count: review.removedProductIds.length })}
+          </p>
+        )}
+        <div className="mt-4">
+          <OrderLines lines={lines} totalCents={review.cart.totalCents} />
+        </div>
+        <Link to="/cart" className="btn-ghost mt-6 px-3">
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+          {t('checkout.backToCart')}
+        </Link>
+      </section>
+
+      <Form
+        method="post"
+        noValidate
+        className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand"
+        onSubmit={(event) => {
+          const check = parseShippingForm(new FormData(event.currentTarget));
+          if (!check.ok) {
+            event.preventDefault();
+            setClientErrors(check.fieldErrors);
+          } else setClientErrors(null);
+        }}
+      >
+        <h2 className="text-2xl font-semibold">{t('checkout.address.heading')}</h2>
+        <p className="mt-1 text-sm text-muted">{t('checkout.address.hint')}</p>
+        <input type="hidden" name="intent" value="proceed" />
+        <div className="mt-5 grid gap-4">
+          <FormField name="fullName" label={t('checkout.address.fullName')} autoComplete="name" defaultValue={value('fullName')} error={errors.fullName} maxLength={120} required />
+          <FormField name="address" label={t('checkout.address.address')} autoComplete="street-address" defaultValue={value('address')} error={errors.address} maxLength={200} required />
+          <div className="grid gap-4 sm:grid-cols-[2fr_1fr] lg:grid-cols-1 xl:grid-cols-[2fr_1fr]">
+            <FormField name="city" label={t('checkout.address.city')} autoComplete="address-level2" defaultValue={value('city')} error={errors.city} maxLength={100} required />
+            <FormField name="zipCode" label={t('checkout.address.zipCode')} autoComplete="postal-code" defaultValue={value('zipCode')} error={errors.zipCode} maxLength={20} required />
+          </div>
+        </div>
+        <div role="alert">{result?.formError && <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(result.formError)}</p>}</div>
+        <button type="submit" className="btn-primary mt-6 w-full py-3.5 text-base" disabled={busy}>
+          {t('checkout.proceed')}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+function Payment({ payment }: { payment: PaymentStep }) {
+  const { t, locale } = useI18n();
+  const amount = formatPrice(payment.amountCents, locale);
+  return (
+    <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
+      <section aria-labelledby="payment-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
+        <h2 id="payment-heading" className="text-2xl font-semibold">{t('checkout.payment.heading')}</h2>
+        <div className="mt-5">
+          {!payment.available ? (
+            <PaymentUnavailable />
+          ) : payment.provider === 'stripe' && payment.clientSecret && payment.publishableKey ? (
+            <Suspense fallback={<p role="status" className="text-sm text-muted">{t('checkout.loading')}</p>}>
+              <StripePayment publishableKey={payment.publishableKey} clientSecret={payment.clientSecret} orderId={payment.orderId} amount={amount} />
+            </Suspense>
+          ) : (
+            <TestCardForm orderId={payment.orderId} amount={amount} error={payment.error} />
+          )}
+        </div>
+        <Link to="/checkout" className="btn-ghost mt-6 px-3">
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+          {t('checkout.backToReview')}
+        </Link>
+      </section>
+      <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
+        <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
+        <div className="mt-2">
+          <OrderLines lines={payment.lines} totalCents={payment.amountCents} />
+        </div>
+      </aside>
+    </div>
+  );
+}
+
+function Done({ order }: { order: OrderView }) {
+  const { t, locale } = useI18n();
+  useEffect(() => {
+    const key = `kopi-tracked-${order.id}`;
+    try {
+      if (sessionStorage.getItem(key)) return;
+      sessionStorage.setItem(key, '1');
+    } catch {
+      // Without sessionStorage the events may be sent again on reload; analytics tolerate that.
+    }
+    track('checkout_completed', { transaction_id: order.id });
+    track('purchase', {
+      transaction_id: order.id,
+      currency: order.currency,
+      value: order.totalCents,
+      items: order.lines.map((l) => ({ item_id: l.productId, item_name: l.title, price: l.unitPriceCents, quantity: l.quantity })),
+    });
+  }, [order]);
+  return (
+    <section className="mx-auto max-w-2xl rounded-3xl bg-paper p-8 text-center ring-1 ring-sand" aria-labelledby="done-heading">
+      <CheckCircle2 aria-hidden="true" className="mx-auto h-14 w-14 text-leaf" />
+      <h2 id="done-heading" className="mt-4 text-2xl font-semibold">{t('checkout.done.heading')}</h2>
+      <p className="mt-2 text-muted">{t('checkout.done.text')}</p>
+      <p className="mt-6 font-mono text-lg" data-testid="order-id">
+        {t('checkout.done.orderId', { label: order.label })}
+      </p>
+      <p className="mt-1 font-mono text-xs break-all text-muted">{order.id}</p>
+      <p className="mt-1 text-muted">{formatPrice(order.totalCents, locale)}</p>
+      <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+        <Link to="/" className="btn-primary">{t('checkout.continueShopping')}</Link>
+        <Link to="/profile?tab=orders" className="btn-outline">{t('checkout.viewInProfile')}</Link>
+      </div>
+    </section>
+  );
+}
