@@ -5,15 +5,10 @@ import { type DB, migrateToLatest, openDatabase } from '~/db/database.server';
 import type { Database } from '~/db/schema';
 import { createFakeCatalogue } from '~/modules/catalog/fake-catalogue.server';
 import { listProducts } from '~/modules/catalog/index.server';
-import type { Storage } from '~/modules/storage/storage.server';
+import { nullStorage } from '~/modules/storage/null-storage';
 import { percentile } from './http';
 
-const storage: Storage = {
-  put: async () => {},
-  exists: async () => false,
-  delete: async () => {},
-  url: (key) => `/images/${key}`,
-};
+const storage = nullStorage;
 
 const queries: Array<{ q?: string; category?: 'wholeBean' | 'capsulesAndPods'; page?: number }> = [
   { q: 'chocolate' },

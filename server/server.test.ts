@@ -50,6 +50,15 @@ describe.skipIf(!built)('node server.js', () => {
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', database: 'sqlite' });
     expect(ready.headers.get('x-request-id')).toBeTruthy();
+    // State-changing requests from another site are refused before any route runs.
+    const forged = await fetch(`http://127.0.0.1:${port}/cart`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'intent=add&productId=abc',
+    });
+    expect(forged.status).toBe(403);
+    const logout = await fetch(`http://127.0.0.1:${port}/logout`, { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' }, redirect: 'manual' });
+    expect(logout.status).toBe(403);
     const exit = exitOf(child);
     child.kill('SIGTERM');
     expect(await exit).toBe(0);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { createProduct, deleteProduct, updateProduct } from '~/modules/catalog/index.server';
-import type { Storage } from '~/modules/storage/index.server';
+import { nullStorage } from '~/modules/storage/null-storage';
 import {
   addToCart,
   cartFormSchema,
@@ -16,12 +16,7 @@ import {
   setLineQuantity,
 } from './index.server';
 
-const storage: Storage = {
-  put: async () => {},
-  exists: async () => false,
-  delete: async () => {},
-  url: (key) => `/images/${key}`,
-};
+const storage = nullStorage;
 
 const product = (db: Executor, name: string, priceCents: number, images: string[] = []) =>
   createProduct(db, {

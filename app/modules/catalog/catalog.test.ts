@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import type { Storage } from '~/modules/storage/index.server';
+import { nullStorage } from '~/modules/storage/null-storage';
 import {
   PAGE_SIZE,
   type ProductInput,
@@ -18,12 +18,7 @@ import {
   updateProduct,
 } from './index.server';
 
-const storage: Storage = {
-  put: async () => {},
-  exists: async () => false,
-  delete: async () => {},
-  url: (key) => `/images/${key}`,
-};
+const storage = nullStorage;
 
 function input(overrides: Partial<ProductInput> & { name?: string } = {}): ProductInput {
   const { name = 'Gayo Natural', ...rest } = overrides;

@@ -4,15 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import type { Storage } from '~/modules/storage/index.server';
+import { nullStorage } from '~/modules/storage/null-storage';
 import { type Category, PAGE_SIZE, createFakeCatalogue, listProducts } from './index.server';
 
-const storage: Storage = {
-  put: async () => {},
-  exists: async () => false,
-  delete: async () => {},
-  url: (key) => `/images/${key}`,
-};
+const storage = nullStorage;
 
 const PRODUCTS = 10_000;
 const searches: Array<{ q?: string; category?: Category; page?: number }> = [
