@@ -2,15 +2,21 @@ import { defineConfig, devices } from '@playwright/test';
 
 /**
  * Browser journeys against the production build (`npm run build` first; `npm test` does it), in Debian's
- * Chromium. tests/setup/start-server.js starts the shop on a fresh data directory for every run.
+ * Chromium. tests/setup/start-server.js starts the shop on a fresh data directory for every run, with a
+ * local OpenID Connect provider for "Continue with Google". E2E_PORT, E2E_SMTP_PORT and E2E_OIDC_PORT move
+ * a run to other ports, so two runs can share a machine.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
+const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3190);
 const baseURL = `http://127.0.0.1:${PORT}`;
 const ci = !!process.env.CI;
+/** Journeys that read the shop's mail: each starts the SMTP catcher on SMTP_PORT, so they run one at a time. */
+const MAIL_SPECS = ['**/contact.spec.ts', '**/auth-reset.spec.ts', '**/checkout-mail.spec.ts'];
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: 'test-results/playwright',
+  outputDir: PORT === 3100 ? 'test-results/playwright' : `test-results/playwright-${PORT}`,
   fullyParallel: true,
   workers: 2,
   retries: ci ? 1 : 0,
@@ -39,7 +45,10 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium', testIgnore: MAIL_SPECS },
+    { name: 'mail', testMatch: MAIL_SPECS, workers: 1 },
+  ],
   webServer: {
     command: 'node tests/setup/start-server.js',
     url: `${baseURL}/readyz`,
@@ -48,6 +57,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { E2E_PORT: String(PORT) },
+    env: { E2E_PORT: String(PORT), E2E_SMTP_PORT: String(SMTP_PORT), E2E_OIDC_PORT: String(OIDC_PORT) },
   },
 });

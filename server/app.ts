@@ -120,8 +120,16 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       strictTransportSecurity: config.secureCookies,
       crossOriginEmbedderPolicy: false,
+      // The sign-in popup must keep its link to the page that opened it to report back.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     }),
   );
+  // The OpenID Connect callback runs in that popup after a visit to the provider's origin; with any other
+  // opener policy the browser would sever window.opener and the shop page would never hear the outcome.
+  app.use('/auth/google/callback', (_req, res, next) => {
+    res.setHeader('Cross-Origin-Opener-Policy', 'unsafe-none');
+    next();
+  });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -53,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const message = { type: 'kopi-auth', ok: outcome.ok, reason: outcome.ok ? undefined : outcome.reason, redirectTo };
     const body = `<!doctype html><meta charset="utf-8"><title>Kopi</title><script nonce="${context.nonce}">
 if (window.opener) { window.opener.postMessage(${JSON.stringify(message).replace(/</g, '\\u003c')}, ${JSON.stringify(context.config.publicUrl.origin)}); window.close(); }
-else { window.location.replace(${JSON.stringify(outcome.ok ? redirectTo : `/auth?error=${outcome.ok ? '' : outcome.reason}`)}); }
+else { window.location.replace(${JSON.stringify(outcome.ok ? redirectTo : `/auth?error=${outcome.ok ? '' : outcome.reason}&redirectTo=${encodeURIComponent(redirectTo)}`)}); }
 </script>`;
     headers.set('Content-Type', 'text/html; charset=utf-8');
     headers.set('Cache-Control', 'no-store');

@@ -1,10 +1,15 @@
 #!/usr/bin/env node
-// Starts the production build for the Playwright journeys, on a fresh data directory every run.
-// Playwright's `webServer` runs this and waits for /readyz; it stops the process when the run ends.
+// Starts the production build for the Playwright journeys, on a fresh data directory every run, with
+// "Continue with Google" pointed at a local OpenID Connect provider (tests/setup/oidc-provider.js) that runs
+// in this process. Playwright's `webServer` runs this and waits for /readyz; it stops the process when the
+// run ends. Ports: E2E_PORT (shop, 3100), E2E_SMTP_PORT (the tests' mail catcher, 2526), E2E_OIDC_PORT
+// (provider, 3190); data and the build snapshot go to test-results/e2e-{data,app}-${E2E_PORT}, so two runs
+// on different ports do not clash.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider } from './oidc-provider.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const serverBuild = path.join(root, 'build/server/index.js');
@@ -19,18 +24,30 @@ if (!fs.existsSync(serverBuild)) {
 
 const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
-const dataDir = path.join(root, 'test-results/e2e-data');
+const E2E_OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3190);
+const shopUrl = `http://127.0.0.1:${E2E_PORT}`;
+const dataDir = path.join(root, `test-results/e2e-data-${E2E_PORT}`);
 fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(dataDir, { recursive: true });
 
 // Run a snapshot of the build, so a `npm run build` during the run (another terminal, an editor) cannot pull
 // files from under the server. It sits inside the repository, so node_modules resolves as usual.
-const appDir = path.join(root, 'test-results/e2e-app');
+const appDir = path.join(root, `test-results/e2e-app-${E2E_PORT}`);
 fs.rmSync(appDir, { recursive: true, force: true });
 fs.mkdirSync(appDir, { recursive: true });
 fs.cpSync(path.join(root, 'build'), path.join(appDir, 'build'), { recursive: true });
 fs.copyFileSync(path.join(root, 'server.js'), path.join(appDir, 'server.js'));
 fs.copyFileSync(path.join(root, 'package.json'), path.join(appDir, 'package.json'));
+
+// The provider's development-only notices (in-memory adapter, devInteractions) are expected here.
+for (const method of ['warn', 'info']) {
+  const original = console[method].bind(console);
+  console[method] = (...args) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('oidc-provider ')) return;
+    original(...args);
+  };
+}
+const oidc = await startOidcProvider({ port: E2E_OIDC_PORT, redirectUri: `${shopUrl}/auth/google/callback` });
 
 const env = {
   ...process.env,
@@ -38,12 +55,15 @@ const env = {
   PORT: String(E2E_PORT),
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
-  PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
+  PUBLIC_URL: shopUrl,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
   CONTACT_TO: 'shop@kopi.test',
   MAIL_FROM: 'Kopi <hello@kopi.test>',
   SEED_DEMO: 'true',
+  GOOGLE_CLIENT_ID: OIDC_CLIENT_ID,
+  GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
+  OIDC_ISSUER: oidc.issuer,
 };
 // A DATABASE_URL from the developer's shell would point the tests at a real database: never use it here.
 delete env.DATABASE_URL;
@@ -52,4 +72,8 @@ const child = spawn(process.execPath, [path.join(appDir, 'server.js')], { cwd: d
 const forward = (signal) => child.kill(signal);
 process.on('SIGTERM', forward);
 process.on('SIGINT', forward);
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => {
+  oidc.server.closeAllConnections();
+  oidc.server.close();
+  process.exit(code ?? (signal ? 1 : 0));
+});
