@@ -22,7 +22,8 @@ export async function authFigures(base: string, pagePath: string, seconds: numbe
     method: 'POST',
     headers,
     body: new URLSearchParams({ intent: 'login', email, password, redirectTo: '/' }).toString(),
-    connections: 8,
+    // Fewer parallel logins than the per-account limit (5 attempts in flight count as a burst).
+    connections: 4,
     duration: seconds,
   });
   rows.push({ name: 'POST /auth (login, argon2id)', rps: login.requests.average, p99: login.latency.p99, problems: describe(login, 302) });

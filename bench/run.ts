@@ -4,11 +4,14 @@
  *     bytes from memory (the floor), in the same run;
  *   - JavaScript and CSS a first visit to / downloads in Chromium (gzip bytes);
  *   - search latency p95 on a generated 10,000-product catalogue (SQLite, and PostgreSQL when
- *     BENCH_DATABASE_URL or TEST_DATABASE_URL is set).
+ *     BENCH_DATABASE_URL or TEST_DATABASE_URL is set);
+ *   - completed test-provider checkouts per second with 50 concurrent customers (SQLite, and PostgreSQL on a
+ *     second shop when one of those is set), with paid orders and charges counted afterwards.
  * BENCH_SECONDS (default 8) sets the length of each load run.
  */
 import { chromium } from '@playwright/test';
 import { authFigures } from './auth';
+import { type CheckoutRow, postgresCheckouts, printCheckouts, sqliteCheckouts } from './checkout';
 import { budgets, printTable } from './report';
 import { firstVisitAssets } from './first-visit';
 import { here, load, startFloor, startShop, stopShop } from './http';
@@ -17,9 +20,11 @@ import { searchLatency } from './search';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const shopPort = 3211;
 const floorPort = 3212;
+const postgresShopPort = 3213;
 
 async function main() {
-  const shop = await startShop(shopPort, here('test-results', 'bench-data'));
+  const shopData = here('test-results', 'bench-data');
+  const shop = await startShop(shopPort, shopData);
   const floor = { server: undefined as Awaited<ReturnType<typeof startFloor>> | undefined };
   try {
     const base = `http://127.0.0.1:${shopPort}`;
@@ -75,10 +80,16 @@ async function main() {
     console.log('\nSearch latency on 10,000 generated products (listProducts, 12 per page)');
     printTable(['database', 'queries', 'p50', 'p95', 'max'], search.map((s) => [s.database, String(s.queries), `${s.p50.toFixed(2)} ms`, `${s.p95.toFixed(2)} ms`, `${s.max.toFixed(2)} ms`]));
 
+    const checkouts: CheckoutRow[] = [await sqliteCheckouts(base, shopData, { seconds })];
+    const onPostgres = await postgresCheckouts(postgresShopPort, here('test-results', 'bench-data-pg'), { seconds });
+    if (onPostgres) checkouts.push(onPostgres);
+    printCheckouts(checkouts, seconds);
+
     const ok = budgets([
       ['first-visit JavaScript ≤ 150 kB gzip', assets.js.bytes <= 150 * 1024],
       ['search p95 ≤ 20 ms on SQLite', (search.find((s) => s.database === 'sqlite')?.p95 ?? Infinity) <= 20],
       ['/ at ≥ 25% of the floor', ratios.home >= 0.25],
+      [`orders = charges = completed checkouts (${checkouts.map((c) => c.database).join(', ')})`, checkouts.every((c) => c.ok)],
     ]);
     process.exitCode = ok ? 0 : 1;
   } finally {

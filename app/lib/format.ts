@@ -17,6 +17,9 @@ export function formatNumber(value: number, locale: Locale, options?: Intl.Numbe
   return new Intl.NumberFormat(intlLocale[locale], options).format(value);
 }
 
+/** Dates are shown in the shop's time zone, so the server and every browser print the same day. */
+export const SHOP_TIME_ZONE = 'Europe/Warsaw';
+
 export function formatDate(iso: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: 'long' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: 'long', timeZone: SHOP_TIME_ZONE }).format(new Date(iso));
 }

@@ -11,7 +11,7 @@ import { formatPrice } from '~/lib/format';
 import { requireUser } from '~/modules/accounts/index.server';
 import { currentCartId, readCartId } from '~/modules/cart/index.server';
 import { parseShippingForm, type ShippingAddress } from '~/modules/checkout/checkout.schema';
-import { payWithTestCard, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
+import { confirmOrderPayment, payWithTestCard, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import { getOrderForUser } from '~/modules/orders/index.server';
@@ -41,8 +41,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart') };
 
   if (url.searchParams.get('step') === 'done') {
-    const order = await getOrderForUser(context.db, context.storage, user.id, url.searchParams.get('order') ?? '');
+    const orderId = url.searchParams.get('order') ?? '';
+    // After Stripe confirmed in the browser the webhook may not have arrived yet: ask the provider (idempotent).
+    const confirmed = await confirmOrderPayment(context.db, context.payments, {
+      userId: user.id,
+      orderId,
+      contactTo: context.config.contactTo,
+      publicUrl: context.config.publicUrl.href,
+    });
+    if (confirmed.status === 'paid') context.kickMail();
+    const order = await getOrderForUser(context.db, context.storage, user.id, orderId);
     if (!order) throw redirect('/checkout');
+    // A test-provider order is paid at once or not at all; only a real provider can still be processing.
+    if (order.paymentStatus !== 'succeeded' && context.payments.name === 'test') throw redirect('/checkout');
     return { ...base, step: 'done' as const, order };
   }
 
@@ -179,6 +190,8 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
           if (!check.ok) {
             event.preventDefault();
             setClientErrors(check.fieldErrors);
+            const first = Object.keys(check.fieldErrors)[0];
+            if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
           } else setClientErrors(null);
         }}
       >
@@ -238,6 +251,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
 function Done({ order }: { order: OrderView }) {
   const { t, locale } = useI18n();
   useEffect(() => {
+    if (order.paymentStatus !== 'succeeded') return;
     const key = `kopi-tracked-${order.id}`;
     try {
       if (sessionStorage.getItem(key)) return;
@@ -257,7 +271,7 @@ function Done({ order }: { order: OrderView }) {
     <section className="mx-auto max-w-2xl rounded-3xl bg-paper p-8 text-center ring-1 ring-sand" aria-labelledby="done-heading">
       <CheckCircle2 aria-hidden="true" className="mx-auto h-14 w-14 text-leaf" />
       <h2 id="done-heading" className="mt-4 text-2xl font-semibold">{t('checkout.done.heading')}</h2>
-      <p className="mt-2 text-muted">{t('checkout.done.text')}</p>
+      <p className="mt-2 text-muted">{order.paymentStatus === 'succeeded' ? t('checkout.done.text') : t('checkout.success.processing')}</p>
       <p className="mt-6 font-mono text-lg" data-testid="order-id">
         {t('checkout.done.orderId', { label: order.label })}
       </p>

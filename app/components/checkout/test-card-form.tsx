@@ -19,6 +19,7 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
   return (
     <Form
       method="post"
+      noValidate
       className="grid gap-4"
       onSubmit={(event) => {
         // The Pay button cannot submit twice: the first submission disables it until the answer arrives.
@@ -48,6 +49,7 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
             required
             maxLength={23}
             aria-invalid={error === 'invalid_number' ? true : undefined}
+            aria-describedby={error === 'invalid_number' ? 'card-error' : undefined}
             className="field-input pl-11 tabular-nums"
           />
         </div>
@@ -64,6 +66,7 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
             required
             maxLength={7}
             aria-invalid={error === 'invalid_expiry' ? true : undefined}
+            aria-describedby={error === 'invalid_expiry' ? 'card-error' : undefined}
             className="field-input tabular-nums"
           />
         </div>
@@ -78,11 +81,12 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
             required
             maxLength={4}
             aria-invalid={error === 'invalid_cvc' ? true : undefined}
+            aria-describedby={error === 'invalid_cvc' ? 'card-error' : undefined}
             className="field-input tabular-nums"
           />
         </div>
       </div>
-      <div role="alert">{error && <p className="rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(`checkout.errors.${error}`)}</p>}</div>
+      <div role="alert">{error && <p id="card-error" className="rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(`checkout.errors.${error}`)}</p>}</div>
       <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={busy} aria-busy={busy}>
         {busy ? t('checkout.processing') : t('checkout.pay', { amount })}
       </button>
