@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { Form, Link, data, redirect, useNavigation } from 'react-router';
 import { FormField } from '~/components/ui/form-field';
+import { useClientValidation } from '~/lib/use-client-validation';
 import { MIN_PASSWORD_LENGTH, parseNewPasswordForm } from '~/modules/accounts/accounts.schema';
 import { checkResetToken, resetPassword } from '~/modules/accounts/index.server';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
@@ -33,8 +33,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const busy = useNavigation().state === 'submitting';
-  const [clientErrors, setClientErrors] = useState<Record<string, string | undefined> | null>(null);
-  const errors: Record<string, string | undefined> = clientErrors ?? actionData?.fieldErrors ?? {};
+  const validation = useClientValidation(parseNewPasswordForm);
+  const errors: Record<string, string | undefined> = validation.errors ?? actionData?.fieldErrors ?? {};
   const invalid = !loaderData.valid || actionData?.formError;
   return (
     <div className="container-page flex justify-center py-12 md:py-20">
@@ -50,13 +50,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
             method="post"
             noValidate
             className="mt-6 grid gap-4"
-            onSubmit={(event) => {
-              const check = parseNewPasswordForm(new FormData(event.currentTarget));
-              if (!check.ok) {
-                event.preventDefault();
-                setClientErrors(check.fieldErrors);
-              } else setClientErrors(null);
-            }}
+            onSubmit={validation.onSubmit}
           >
             <input type="hidden" name="token" value={loaderData.token} />
             <FormField

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { Form, Link, data, redirect, useNavigation } from 'react-router';
 import { GoogleButton } from '~/components/auth/google-button';
 import { FormField } from '~/components/ui/form-field';
 import { safeRedirect } from '~/lib/safe-redirect';
+import { useClientValidation } from '~/lib/use-client-validation';
 import {
   MIN_PASSWORD_LENGTH,
   parseLogInForm,
@@ -124,16 +125,15 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   const result = actionData?.mode === mode ? actionData : undefined;
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
-  const [clientErrors, setClientErrors] = useState<Record<string, string | undefined> | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => setClientErrors(null), [mode]);
-  const errors = clientErrors ?? result?.fieldErrors ?? {};
+  const validate = (formData: FormData) =>
+    mode === 'signup' ? parseSignUpForm(formData) : mode === 'reset' ? parseResetRequestForm(formData) : parseLogInForm(formData);
+  const validation = useClientValidation<Record<string, string | undefined>>(validate);
+  const { setErrors } = validation;
+  useEffect(() => setErrors(null), [mode, setErrors]);
+  const errors = validation.errors ?? result?.fieldErrors ?? {};
   const notice = result?.notice ?? loaderData.notice;
   const formError = result?.formError ?? loaderData.googleError;
   const switchTo = (target: Mode) => `/auth?mode=${target}${redirectTo !== '/' ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ''}`;
-  const validate = (formData: FormData) =>
-    mode === 'signup' ? parseSignUpForm(formData) : mode === 'reset' ? parseResetRequestForm(formData) : parseLogInForm(formData);
-
   return (
     <div className="container-page flex justify-center py-12 md:py-20">
       <section className="w-full max-w-md rounded-3xl bg-paper p-6 shadow-sm ring-1 ring-sand md:p-10" aria-labelledby="auth-title">
@@ -150,22 +150,11 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
         {!(mode === 'reset' && notice) && (
           <Form
             key={mode}
-            ref={formRef}
             method="post"
             action={`/auth?mode=${mode}`}
             noValidate
             className="mt-6 grid gap-4"
-            onSubmit={(event) => {
-              const check = validate(new FormData(event.currentTarget));
-              if (!check.ok) {
-                event.preventDefault();
-                setClientErrors(check.fieldErrors);
-                const first = Object.keys(check.fieldErrors)[0];
-                if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-              } else {
-                setClientErrors(null);
-              }
-            }}
+            onSubmit={validation.onSubmit}
           >
             <input type="hidden" name="intent" value={mode} />
             <input type="hidden" name="redirectTo" value={redirectTo} />

@@ -1,5 +1,5 @@
 import { ArrowLeft, CheckCircle2 } from 'lucide-react';
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { Form, Link, data, redirect, useNavigation } from 'react-router';
 import { CheckoutSteps } from '~/components/checkout/checkout-steps';
 import { OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
@@ -7,6 +7,7 @@ import { PaymentUnavailable } from '~/components/checkout/payment-unavailable';
 import { TestCardForm } from '~/components/checkout/test-card-form';
 import { FormField } from '~/components/ui/form-field';
 import { track } from '~/lib/analytics';
+import { useClientValidation } from '~/lib/use-client-validation';
 import { formatPrice } from '~/lib/format';
 import { requireUser } from '~/modules/accounts/index.server';
 import { currentCartId, readCartId } from '~/modules/cart/index.server';
@@ -159,8 +160,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
 function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCheckout>>; result?: ReviewErrors }) {
   const { t } = useI18n();
   const busy = useNavigation().state === 'submitting';
-  const [clientErrors, setClientErrors] = useState<Record<string, string | undefined> | null>(null);
-  const errors = clientErrors ?? result?.fieldErrors ?? {};
+  const validation = useClientValidation(parseShippingForm);
+  const errors: Record<string, string | undefined> = validation.errors ?? result?.fieldErrors ?? {};
   const value = (name: keyof ShippingAddress) => result?.values?.[name] ?? review.address[name];
   const lines: SummaryLine[] = review.cart.lines.map((l) => ({ ...l }));
   return (
@@ -185,15 +186,7 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
         method="post"
         noValidate
         className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand"
-        onSubmit={(event) => {
-          const check = parseShippingForm(new FormData(event.currentTarget));
-          if (!check.ok) {
-            event.preventDefault();
-            setClientErrors(check.fieldErrors);
-            const first = Object.keys(check.fieldErrors)[0];
-            if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-          } else setClientErrors(null);
-        }}
+        onSubmit={validation.onSubmit}
       >
         <h2 className="text-2xl font-semibold">{t('checkout.address.heading')}</h2>
         <p className="mt-1 text-sm text-muted">{t('checkout.address.hint')}</p>

@@ -1,6 +1,7 @@
 import { Clock, Mail, MapPin, MessageCircle, Phone } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Form, data, useNavigation } from 'react-router';
+import { useClientValidation } from '~/lib/use-client-validation';
 import { type ContactField, type ContactFieldErrors, contactFields, contactLimits, parseContactForm } from '~/modules/contact/contact.schema';
 import { submitContactMessage } from '~/modules/contact/index.server';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
@@ -47,7 +48,9 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
   const t = useT();
   const navigation = useNavigation();
   const sending = navigation.state === 'submitting' && navigation.formAction === '/contact';
-  const [clientErrors, setClientErrors] = useState<ContactFieldErrors | null>(null);
+  const validation = useClientValidation(parseContactForm);
+  const clientErrors = validation.errors;
+  const setClientErrors = validation.setErrors;
   const [sentCount, setSentCount] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const result = actionData as ActionResult | undefined;
@@ -116,16 +119,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
             method="post"
             noValidate
             className="mt-6 grid gap-5"
-            onSubmit={(event) => {
-              const check = parseContactForm(new FormData(event.currentTarget));
-              if (!check.ok) {
-                event.preventDefault();
-                setClientErrors(check.fieldErrors);
-                focusFirstError(event.currentTarget, check.fieldErrors);
-              } else {
-                setClientErrors(null);
-              }
-            }}
+            onSubmit={validation.onSubmit}
           >
             <div className="grid gap-5 sm:grid-cols-2">
               {field('name', t('contact.form.name'), (p) => <input type="text" autoComplete="name" {...p} />)}

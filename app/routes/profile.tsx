@@ -2,6 +2,7 @@ import { Package } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Form, Link, data, useNavigation } from 'react-router';
 import { FormField } from '~/components/ui/form-field';
+import { useClientValidation } from '~/lib/use-client-validation';
 import { type Profile, paymentMethods, parseProfileForm } from '~/modules/accounts/accounts.schema';
 import { getProfile, requireUser, updateProfile } from '~/modules/accounts/index.server';
 import { OrdersList } from '~/components/orders/orders-list';
@@ -86,11 +87,12 @@ function ProfileForm({ profile, result }: { profile: Profile; result?: ActionRes
   const initialSame =
     profile.deliveryAddress === profile.address && profile.deliveryCity === profile.city && profile.deliveryZipCode === profile.zipCode;
   const [same, setSame] = useState(values.sameAsShipping ? values.sameAsShipping === 'on' : result ? false : initialSame);
-  const [clientErrors, setClientErrors] = useState<Record<string, string | undefined> | null>(null);
-  const errors = clientErrors ?? (result?.status === 'invalid' ? result.fieldErrors : {});
+  const validation = useClientValidation(parseProfileForm);
+  const clientErrors = validation.errors;
+  const errors: Record<string, string | undefined> = clientErrors ?? (result?.status === 'invalid' ? result.fieldErrors : {});
   const statusRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (result?.status === 'saved') setClientErrors(null);
+    if (result?.status === 'saved') validation.setErrors(null);
   }, [result]);
   const value = (name: keyof Profile) => values[name] ?? profile[name];
 
@@ -99,15 +101,7 @@ function ProfileForm({ profile, result }: { profile: Profile; result?: ActionRes
       method="post"
       noValidate
       className="grid gap-8 lg:grid-cols-2"
-      onSubmit={(event) => {
-        const check = parseProfileForm(new FormData(event.currentTarget));
-        if (!check.ok) {
-          event.preventDefault();
-          setClientErrors(check.fieldErrors);
-          const first = Object.keys(check.fieldErrors)[0];
-          if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-        } else setClientErrors(null);
-      }}
+      onSubmit={validation.onSubmit}
     >
       <div ref={statusRef} className="lg:col-span-2" aria-live="polite" role="status">
         {result?.status === 'saved' && !clientErrors && (
