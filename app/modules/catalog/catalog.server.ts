@@ -248,22 +248,27 @@ function summaryQuery(db: Executor, locale: Locale) {
 
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTakeFirstOrThrow']>>;
 
-/** One query for the first image of every row. */
-async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[]): Promise<ProductSummary[]> {
-  if (rows.length === 0) return [];
+/** The storage key of each product's first image, in one query (products without images are absent). */
+export async function firstImageKeys(db: Executor, productIds: string[]): Promise<Map<string, string>> {
+  if (productIds.length === 0) return new Map();
   const images = await db
     .selectFrom('product_images')
     .select(['product_id', 'path'])
-    .where(
-      'product_id',
-      'in',
-      rows.map((r) => r.id),
-    )
+    .where('product_id', 'in', productIds)
     .orderBy('product_id')
     .orderBy('position')
     .execute();
   const first = new Map<string, string>();
   for (const image of images) if (!first.has(image.product_id)) first.set(image.product_id, image.path);
+  return first;
+}
+
+async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[]): Promise<ProductSummary[]> {
+  if (rows.length === 0) return [];
+  const first = await firstImageKeys(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => {
     const path = first.get(row.id);
     return toSummary(row, path === undefined ? null : productImage(storage, path));

@@ -3,6 +3,7 @@ export {
   countProducts,
   createProduct,
   deleteProduct,
+  firstImageKeys,
   getProduct,
   getProductsByIds,
   isProductId,

@@ -4,6 +4,7 @@ import type Stripe from 'stripe';
 import { type Executor, inTransaction, now } from '~/db/database.server';
 import { getProfile, updateProfile } from '~/modules/accounts/index.server';
 import { type Cart, changeLineQuantity, getCart } from '~/modules/cart/index.server';
+import { firstImageKeys } from '~/modules/catalog/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import { queueMail } from '~/modules/mail/index.server';
 import {
@@ -335,24 +336,6 @@ async function saveShippingAddress(db: Executor, userId: string, address: Shippi
   };
   if ((Object.keys(next) as Array<keyof typeof next>).every((key) => next[key] === profile[key])) return;
   await updateProfile(db, userId, next);
-}
-
-/**
- * Storage key of each product's first image, kept on the order line so My Orders shows the picture even
- * after the product changes. (Read here because the catalogue's views expose URLs, not keys.)
- */
-async function firstImageKeys(db: Executor, productIds: string[]): Promise<Map<string, string>> {
-  if (productIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('product_images')
-    .select(['product_id', 'path'])
-    .where('product_id', 'in', productIds)
-    .orderBy('product_id')
-    .orderBy('position')
-    .execute();
-  const first = new Map<string, string>();
-  for (const row of rows) if (!first.has(row.product_id)) first.set(row.product_id, row.path);
-  return first;
 }
 
 /** True when the event is new (and now recorded), false when it was processed before. */

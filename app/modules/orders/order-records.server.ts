@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { type Executor, monotonicNow, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
+import type { OrdersTable } from '~/db/schema';
 import type { ShippingAddress } from './orders.types';
 
 /** The order as the checkout and payment code work with it (server only). */
@@ -33,25 +34,7 @@ export type NewOrderLine = {
 
 export type OrderRecordLine = NewOrderLine;
 
-type Row = {
-  id: string;
-  user_id: string;
-  user_email: string;
-  locale: string;
-  cart_id: string | null;
-  total_cents: number;
-  payment_provider: string;
-  payment_intent_id: string | null;
-  payment_client_secret: string | null;
-  payment_status: string;
-  shipping_status: string;
-  shipping_full_name: string;
-  shipping_address: string;
-  shipping_city: string;
-  shipping_zip_code: string;
-  created_at: string;
-  paid_at: string | null;
-};
+type Row = Selectable<OrdersTable>;
 
 const toRecord = (row: Row): OrderRecord => ({
   id: row.id,
