@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
+import { RouterContextProvider, createContext } from 'react-router';
 import type { Config } from '~/config/env.server';
 import type { DB } from '~/db/database.server';
 import type { PaymentProvider } from '~/modules/payments/provider.server';
 import type { Storage } from '~/modules/storage/storage.server';
 
-/** What every loader and action receives as `context`, built per request in server/app.ts. */
+/** What every loader, action and middleware reads from the router context, built per request in server/app.ts. */
 export type AppContext = {
   config: Config;
   db: DB;
@@ -20,6 +21,11 @@ export type AppContext = {
   kickMail: () => void;
 };
 
-declare module 'react-router' {
-  interface AppLoadContext extends AppContext {}
+export const appContext = createContext<AppContext>();
+
+/** The router context for one request: `context.get(appContext)` in loaders, actions and middleware. */
+export function createRouterContext(app: AppContext): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(appContext, app);
+  return context;
 }

@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
-import { type AppLoadContext, type EntryContext, type HandleErrorFunction, ServerRouter } from 'react-router';
+import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from 'react-router';
+import { appContext } from '~/context';
 import { NonceContext } from '~/lib/nonce';
 import { getLocale } from '~/modules/i18n/index.server';
 import { RequestLocaleContext } from '~/modules/i18n/request-locale';
@@ -13,9 +14,10 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
-  const nonce = loadContext.nonce;
+  const app = loadContext.get(appContext);
+  const nonce = app.nonce;
   return new Promise<Response>((resolve, reject) => {
     // Pages carry no deferred data, so waiting for the whole render costs nothing and lets the page cache
     // store complete documents with their final status code.
@@ -36,7 +38,7 @@ export default function handleRequest(
         onShellError: reject,
         onError(error) {
           responseStatusCode = 500;
-          loadContext.log?.error({ err: error }, 'render error');
+          app.log.error({ err: error }, 'render error');
         },
       },
     );
@@ -46,5 +48,5 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  (context as AppLoadContext | undefined)?.log?.error({ err: error, url: request.url }, 'unexpected error');
+  (context as RouterContextProvider | undefined)?.get(appContext).log.error({ err: error, url: request.url }, 'unexpected error');
 };

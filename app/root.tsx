@@ -28,6 +28,7 @@ import { getLocale, getMessages } from './modules/i18n/index.server';
 import { I18nProvider, useT } from './modules/i18n/react';
 import { useRequestLocale } from './modules/i18n/request-locale';
 import { defaultLocale, isLocale } from './modules/i18n/translate';
+import { appContext } from '~/context';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'preload', href: interLatin, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
@@ -37,16 +38,17 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
   const locale = getLocale(request);
-  const user = await getRequestUser(request, context);
+  const user = await getRequestUser(request, app);
   let cartCount = 0;
   try {
-    const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
-    cartCount = await countCartItems(context.db, cartId);
+    const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
+    cartCount = await countCartItems(app.db, cartId);
   } catch (error) {
-    context.log.error({ err: error }, 'cart count unavailable');
+    app.log.error({ err: error }, 'cart count unavailable');
   }
-  const refreshed = await refreshedSessionCookie(request, context);
+  const refreshed = await refreshedSessionCookie(request, app);
   return data(
     {
       locale,

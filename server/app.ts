@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import pino, { type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { type ServerBuild, createRequestHandler } from 'react-router';
-import type { AppContext } from '~/context';
+import { type AppContext, createRouterContext } from '~/context';
 import { type Config, loadConfig, prepareDataDir } from '~/config/env.server';
 import { migrateToLatest, openDatabase } from '~/db/database.server';
 import { seedDemoCatalogue } from '~/db/seed.server';
@@ -204,7 +204,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     try {
       const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, req.get('cookie')) && req.method === 'GET';
       const version = catalogVersion();
-      const response = await handleRequest(toFetchRequest(req, res, requestOrigin(req)), context);
+      const response = await handleRequest(toFetchRequest(req, res, requestOrigin(req)), createRouterContext(context));
       const type = response.headers.get('content-type') ?? '';
       if (cacheable && response.status === 200 && type.startsWith('text/html') && !response.headers.has('set-cookie')) {
         const body = await response.text();

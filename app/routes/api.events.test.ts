@@ -1,4 +1,4 @@
-import type { AppLoadContext } from 'react-router';
+import { type AppContext, createRouterContext } from '~/context';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { countEvents } from '~/modules/analytics/index.server';
@@ -21,8 +21,8 @@ describe.each(testDatabases())('POST /api/events on %s', (_kind, open) => {
     const headers = new Headers();
     if (contentType) headers.set('content-type', contentType);
     const request = new Request('http://localhost/api/events', { method, headers, body });
-    const context = { db: handle.db } as unknown as AppLoadContext;
-    return action({ request, context, params: {} } as Parameters<typeof action>[0]);
+    const context = createRouterContext({ db: handle.db } as AppContext);
+    return action({ request, context, params: {}, url: new URL(request.url), pattern: '/api/events' } as Parameters<typeof action>[0]);
   };
 
   it('records a beacon (text/plain) and answers 204 without cookies', async () => {
@@ -76,8 +76,8 @@ describe.each(testDatabases())('POST /api/events on %s', (_kind, open) => {
       body: stream,
       duplex: 'half',
     } as RequestInit);
-    const context = { db: handle.db } as unknown as AppLoadContext;
-    const response = await action({ request, context, params: {} } as Parameters<typeof action>[0]);
+    const context = createRouterContext({ db: handle.db } as AppContext);
+    const response = await action({ request, context, params: {}, url: new URL(request.url), pattern: '/api/events' } as Parameters<typeof action>[0]);
     expect(response.status).toBe(400);
     expect(sent).toBeLessThan(10); // stopped reading at the limit
     expect(await countEvents(handle.db)).toBe(0);

@@ -1,6 +1,7 @@
-import type { ActionFunctionArgs, AppLoadContext } from 'react-router';
 import { analyticsEventSchema } from '~/modules/analytics/analytics.schema';
 import { recordEvent } from '~/modules/analytics/index.server';
+import { appContext } from '~/context';
+import type { Route } from './+types/api.events';
 
 /**
  * POST /api/events — one analytics event from `app/lib/analytics.ts` (sent only after cookie consent).
@@ -9,7 +10,8 @@ import { recordEvent } from '~/modules/analytics/index.server';
  */
 const MAX_BODY_BYTES = 8 * 1024;
 
-export async function action({ request, context }: ActionFunctionArgs<AppLoadContext>) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
   if (request.method !== 'POST') {
     return Response.json({ error: 'method_not_allowed' }, { status: 405, headers: { Allow: 'POST' } });
   }
@@ -29,7 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs<AppLoadCon
 
   const { name, props, path, visitorId } = parsed.data;
   // userId stays null until sign-in exists; then it comes from the session, never from the body.
-  await recordEvent(context.db, { name, props, path, visitorId, userId: null });
+  await recordEvent(app.db, { name, props, path, visitorId, userId: null });
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 }
 

@@ -6,14 +6,16 @@ import { checkResetToken, resetPassword } from '~/modules/accounts/index.server'
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/auth.reset';
+import { appContext } from '~/context';
 
 /** The page a reset mail links to: choose a new password with a single-use token. */
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
   const token = new URL(request.url).searchParams.get('token') ?? '';
   const locale = getLocale(request);
   return {
     token,
-    valid: token ? await checkResetToken(context.db, token) : false,
+    valid: token ? await checkResetToken(app.db, token) : false,
     meta: { title: `${getT(locale)('auth.titles.newPassword')} · Kopi` },
     messages: getMessages(locale, 'auth'),
   };
@@ -22,10 +24,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
   const form = await request.formData();
   const parsed = parseNewPasswordForm(form);
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, formError: null }, { status: 400 });
-  const result = await resetPassword(context.db, parsed.data);
+  const result = await resetPassword(app.db, parsed.data);
   if (!result.ok) return data({ fieldErrors: {}, formError: 'auth.errors.invalidResetLink' }, { status: 400 });
   return redirect('/auth?mode=login&reset=done');
 }

@@ -25,6 +25,7 @@ import { clearCartCookie, readCartId } from '~/modules/cart/index.server';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/auth';
+import { appContext } from '~/context';
 
 type Mode = 'login' | 'signup' | 'reset';
 type Values = { name?: string; email?: string };
@@ -39,9 +40,10 @@ type ActionResult = {
 const modeOf = (value: string | null): Mode => (value === 'signup' ? 'signup' : value === 'reset' ? 'reset' : 'login');
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
-  if (await getRequestUser(request, context)) throw redirect(redirectTo);
+  if (await getRequestUser(request, app)) throw redirect(redirectTo);
   const locale = getLocale(request);
   const t = getT(locale);
   const mode = modeOf(url.searchParams.get('mode'));
@@ -49,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     mode,
     redirectTo,
-    googleEnabled: oidcEnabled(context.config),
+    googleEnabled: oidcEnabled(app.config),
     notice: url.searchParams.get('reset') === 'done' ? 'auth.resetDone' : null,
     googleError: googleError === 'cancelled' ? 'auth.errors.googleCancelled' : googleError === 'disabled' ? 'auth.errors.disabled' : googleError ? 'auth.errors.googleFailed' : null,
     meta: { title: `${t(`auth.titles.${mode}`)} · Kopi` },
@@ -60,25 +62,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
   const form = await request.formData();
   const mode = modeOf(String(form.get('intent')));
   const redirectTo = safeRedirect(form.get('redirectTo'), '/');
   const values: Values = { name: String(form.get('name') ?? ''), email: String(form.get('email') ?? '') };
-  const secure = context.config.secureCookies;
+  const secure = app.config.secureCookies;
   const fail = (result: Omit<ActionResult, 'mode' | 'values'>, status = 400) =>
     data<ActionResult>({ mode, values, ...result }, { status });
 
   if (mode === 'reset') {
     const parsed = parseResetRequestForm(form);
     if (!parsed.ok) return fail({ fieldErrors: parsed.fieldErrors });
-    const result = await requestPasswordReset(context.db, {
+    const result = await requestPasswordReset(app.db, {
       email: parsed.data.email,
-      ip: context.clientIp,
+      ip: app.clientIp,
       locale: getLocale(request),
-      publicUrl: context.config.publicUrl,
+      publicUrl: app.config.publicUrl,
     });
     if (!result.ok) return fail({ formError: 'auth.errors.tooManyRequests' }, 429);
-    context.kickMail();
+    app.kickMail();
     return data<ActionResult>(
       { mode, notice: 'auth.resetSent' },
       { headers: { 'Set-Cookie': pendingEventCookie('password_reset_requested', {}, secure) } },
@@ -89,13 +92,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (mode === 'signup') {
     const parsed = parseSignUpForm(form);
     if (!parsed.ok) return fail({ fieldErrors: parsed.fieldErrors });
-    const result = await signUp(context.db, parsed.data);
+    const result = await signUp(app.db, parsed.data);
     if (!result.ok) return fail({ fieldErrors: { email: 'auth.errors.emailInUse' } }, 409);
     userId = result.userId;
   } else {
     const parsed = parseLogInForm(form);
     if (!parsed.ok) return fail({ fieldErrors: parsed.fieldErrors });
-    const result = await logIn(context.db, { ...parsed.data, ip: context.clientIp });
+    const result = await logIn(app.db, { ...parsed.data, ip: app.clientIp });
     if (!result.ok) {
       const message = {
         invalid_credentials: 'auth.errors.invalidCredentials',
@@ -107,7 +110,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     userId = result.userId;
   }
 
-  const { sessionToken } = await completeSignIn(context.db, {
+  const { sessionToken } = await completeSignIn(app.db, {
     userId,
     previousSessionToken: readSessionToken(request),
     guestCartId: readCartId(request),

@@ -22,12 +22,14 @@ import { getRequestUser } from '~/modules/accounts/index.server';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
+import { appContext } from '~/context';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
   const locale = getLocale(request);
-  const user = await getRequestUser(request, context);
-  const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
-  const cart = await getCart(context.db, context.storage, cartId, locale);
+  const user = await getRequestUser(request, app);
+  const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
+  const cart = await getCart(app.db, app.storage, cartId, locale);
   const t = getT(locale);
   return {
     cart,
@@ -47,24 +49,25 @@ export const meta: Route.MetaFunction = ({ data }) => [
 
 /** Every cart change posts here, switched on `intent`. The server decides prices; the browser sends ids. */
 export async function action({ request, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
   const form = await request.formData();
   const parsed = cartFormSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ ok: false as const, error: 'invalid' }, { status: 400 });
   const input = parsed.data;
-  const user = await getRequestUser(request, context);
-  const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
+  const user = await getRequestUser(request, app);
+  const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
   const headers = new Headers();
 
   if (input.intent === 'add') {
-    const target = user ? await ensureUserCart(context.db, user.id) : cartId;
-    const result = await addToCart(context.db, target, input.productId, input.quantity);
+    const target = user ? await ensureUserCart(app.db, user.id) : cartId;
+    const result = await addToCart(app.db, target, input.productId, input.quantity);
     if (!result.ok) return data({ ok: false as const, error: result.reason }, { status: 404 });
-    if (!user && result.cartId !== cartId) headers.append('Set-Cookie', cartCookie(result.cartId, context.config.secureCookies));
+    if (!user && result.cartId !== cartId) headers.append('Set-Cookie', cartCookie(result.cartId, app.config.secureCookies));
   } else if (cartId) {
-    if (input.intent === 'increment') await changeLineQuantity(context.db, cartId, input.productId, 1);
-    else if (input.intent === 'decrement') await changeLineQuantity(context.db, cartId, input.productId, -1);
-    else if (input.intent === 'remove') await removeFromCart(context.db, cartId, input.productId);
-    else if (input.intent === 'set') await setLineQuantity(context.db, cartId, input.productId, input.quantity);
+    if (input.intent === 'increment') await changeLineQuantity(app.db, cartId, input.productId, 1);
+    else if (input.intent === 'decrement') await changeLineQuantity(app.db, cartId, input.productId, -1);
+    else if (input.intent === 'remove') await removeFromCart(app.db, cartId, input.productId);
+    else if (input.intent === 'set') await setLineQuantity(app.db, cartId, input.productId, input.quantity);
   }
 
   const redirectTo = form.get('redirectTo');

@@ -8,11 +8,13 @@ import { listProducts } from '~/modules/catalog/index.server';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/categories';
+import { appContext } from '~/context';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
   const locale = getLocale(request);
   const query = productListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const { items, hasMore } = await listProducts(context.db, context.storage, {
+  const { items, hasMore } = await listProducts(app.db, app.storage, {
     locale,
     category: query.category,
     limit: query.page * PAGE_SIZE,

@@ -18,6 +18,7 @@ import { useI18n } from '~/modules/i18n/react';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { OrderView } from '~/modules/orders/orders.types';
 import type { Route } from './+types/checkout';
+import { appContext } from '~/context';
 
 const StripePayment = lazy(() => import('~/components/checkout/stripe-payment'));
 
@@ -35,7 +36,8 @@ type PaymentStep = {
 type ReviewErrors = { step: 'review'; fieldErrors?: Record<string, string | undefined>; formError?: string; values?: Record<string, string> };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const app = context.get(appContext);
+  const user = await requireUser(request, app);
   const locale = getLocale(request);
   const t = getT(locale);
   const url = new URL(request.url);
@@ -44,22 +46,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (url.searchParams.get('step') === 'done') {
     const orderId = url.searchParams.get('order') ?? '';
     // After Stripe confirmed in the browser the webhook may not have arrived yet: ask the provider (idempotent).
-    const confirmed = await confirmOrderPayment(context.db, context.payments, {
+    const confirmed = await confirmOrderPayment(app.db, app.payments, {
       userId: user.id,
       orderId,
-      contactTo: context.config.contactTo,
-      publicUrl: context.config.publicUrl.href,
+      contactTo: app.config.contactTo,
+      publicUrl: app.config.publicUrl.href,
     });
-    if (confirmed.status === 'paid') context.kickMail();
-    const order = await getOrderForUser(context.db, context.storage, user.id, orderId);
+    if (confirmed.status === 'paid') app.kickMail();
+    const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
     if (!order) throw redirect('/checkout');
     // A test-provider order is paid at once or not at all; only a real provider can still be processing.
-    if (order.paymentStatus !== 'succeeded' && context.payments.name === 'test') throw redirect('/checkout');
+    if (order.paymentStatus !== 'succeeded' && app.payments.name === 'test') throw redirect('/checkout');
     return { ...base, step: 'done' as const, order };
   }
 
-  const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user.id });
-  const review = await reviewCheckout(context.db, context.storage, { userId: user.id, cartId, locale });
+  const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user.id });
+  const review = await reviewCheckout(app.db, app.storage, { userId: user.id, cartId, locale });
   if (review.cart.lines.length === 0) throw redirect('/cart');
   return { ...base, step: 'review' as const, review };
 }
@@ -67,14 +69,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const app = context.get(appContext);
+  const user = await requireUser(request, app);
   const form = await request.formData();
   const intent = form.get('intent');
   const locale = getLocale(request);
-  const provider = context.payments;
+  const provider = app.payments;
 
   const paymentStep = async (orderId: string, extra: Partial<PaymentStep>) => {
-    const order = await getOrderForUser(context.db, context.storage, user.id, orderId);
+    const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
     if (!order) throw redirect('/checkout');
     if (order.paymentStatus === 'succeeded') throw redirect(`/checkout?step=done&order=${order.id}`);
     return {
@@ -93,10 +96,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
     const parsed = parseShippingForm(form);
     if (!parsed.ok) return data<ReviewErrors>({ step: 'review', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
-    const cartId = await currentCartId(context.db, { cookieCartId: readCartId(request), userId: user.id });
+    const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user.id });
     const available = await provider.checkHealth();
     if (!available) return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.cannotConnect', values }, { status: 503 });
-    const result = await startPayment(context.db, provider, { userId: user.id, email: user.email, locale, cartId, address: parsed.data });
+    const result = await startPayment(app.db, provider, { userId: user.id, email: user.email, locale, cartId, address: parsed.data });
     if (!result.ok) {
       if (result.reason === 'empty_cart') throw redirect('/cart');
       const formError = result.reason === 'address_incomplete' ? 'checkout.errors.addressIncomplete' : 'checkout.errors.cannotConnect';
@@ -108,11 +111,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'pay') {
     const orderId = String(form.get('orderId') ?? '');
     const [month, year] = String(form.get('cardExpiry') ?? '').split('/').map((p) => p.trim());
-    const result = await payWithTestCard(context.db, provider, {
+    const result = await payWithTestCard(app.db, provider, {
       userId: user.id,
       orderId,
-      contactTo: context.config.contactTo,
-      publicUrl: context.config.publicUrl.href,
+      contactTo: app.config.contactTo,
+      publicUrl: app.config.publicUrl.href,
       card: {
         number: String(form.get('cardNumber') ?? ''),
         expMonth: Number(month),
@@ -121,7 +124,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       },
     });
     if (result.ok) {
-      context.kickMail();
+      app.kickMail();
       throw redirect(`/checkout?step=done&order=${result.orderId}`);
     }
     if (result.code === 'already_paid') throw redirect(`/checkout?step=done&order=${orderId}`);

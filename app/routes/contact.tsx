@@ -7,6 +7,7 @@ import { submitContactMessage } from '~/modules/contact/index.server';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/contact';
+import { appContext } from '~/context';
 
 export async function loader({ request }: Route.LoaderArgs) {
   const locale = getLocale(request);
@@ -29,18 +30,19 @@ type ActionResult =
   | { status: 'failed'; values: Values };
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
   const form = await request.formData();
   const values: Values = Object.fromEntries(contactFields.map((f) => [f, String(form.get(f) ?? '')]));
   const parsed = parseContactForm(form);
   if (!parsed.ok) return data<ActionResult>({ status: 'invalid', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
-  const result = await submitContactMessage(context.db, {
+  const result = await submitContactMessage(app.db, {
     input: parsed.data,
     locale: getLocale(request),
-    contactTo: context.config.contactTo,
-    log: context.log,
+    contactTo: app.config.contactTo,
+    log: app.log,
   });
   if (!result.ok) return data<ActionResult>({ status: 'failed', values }, { status: 503 });
-  context.kickMail();
+  app.kickMail();
   return data<ActionResult>({ status: 'sent' });
 }
 

@@ -10,23 +10,25 @@ import { productJsonLd } from '~/modules/catalog/structured-data';
 import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/product';
+import { appContext } from '~/context';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
   const locale = getLocale(request);
-  const product = await getProduct(context.db, context.storage, params.id, locale);
+  const product = await getProduct(app.db, app.storage, params.id, locale);
   if (!product) throw data(null, { status: 404 });
   const t = getT(locale);
   const name = product.name || t('product.unnamed');
-  const url = new URL(`/product/${product.id}`, context.config.publicUrl).href;
+  const url = new URL(`/product/${product.id}`, app.config.publicUrl).href;
   return {
     product,
     meta: {
       title: `${name} · Kopi`,
       description: firstSentences(product.description) || t('home.meta.description'),
       url,
-      image: product.images[0] ? new URL(product.images[0].src, context.config.publicUrl).href : undefined,
+      image: product.images[0] ? new URL(product.images[0].src, app.config.publicUrl).href : undefined,
     },
-    jsonLd: productJsonLd(product, name, url, context.config.publicUrl),
+    jsonLd: productJsonLd(product, name, url, app.config.publicUrl),
     messages: getMessages(locale, 'product'),
   };
 }

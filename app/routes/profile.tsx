@@ -11,20 +11,22 @@ import { listOrders } from '~/modules/orders/index.server';
 import { ORDERS_PAGE_SIZE } from '~/modules/orders/orders.types';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/profile';
+import { appContext } from '~/context';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const app = context.get(appContext);
+  const user = await requireUser(request, app);
   const locale = getLocale(request);
   const url = new URL(request.url);
   const tab = url.searchParams.get('tab') === 'orders' ? 'orders' : 'profile';
   const page = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 50);
-  const orders = tab === 'orders' ? await listOrders(context.db, context.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
+  const orders = tab === 'orders' ? await listOrders(app.db, app.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
   return {
     tab,
     page,
     orders,
     user: { displayName: user.displayName, email: user.email },
-    profile: await getProfile(context.db, user.id),
+    profile: await getProfile(app.db, user.id),
     meta: { title: `${getT(locale)('profile.title')} · Kopi` },
     messages: getMessages(locale, 'profile', 'orders', 'cart'),
   };
@@ -35,16 +37,17 @@ export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title
 type ActionResult = { status: 'saved' } | { status: 'invalid'; fieldErrors: Record<string, string | undefined>; values: Record<string, string> } | { status: 'failed'; values: Record<string, string> };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const app = context.get(appContext);
+  const user = await requireUser(request, app);
   const form = await request.formData();
   const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
   const parsed = parseProfileForm(form);
   if (!parsed.ok) return data<ActionResult>({ status: 'invalid', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
   try {
-    await updateProfile(context.db, user.id, parsed.data);
+    await updateProfile(app.db, user.id, parsed.data);
     return data<ActionResult>({ status: 'saved' });
   } catch (error) {
-    context.log.error({ err: error }, 'profile update failed');
+    app.log.error({ err: error }, 'profile update failed');
     return data<ActionResult>({ status: 'failed', values }, { status: 503 });
   }
 }

@@ -8,29 +8,31 @@ import { useI18n } from '~/modules/i18n/react';
 import { confirmOrderPayment } from '~/modules/checkout/index.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { Route } from './+types/success';
+import { appContext } from '~/context';
 
 /**
  * Where a payment provider returns after a redirect: the order's details for its owner, otherwise the
  * reference from `session_id` (its first 8 characters, as the spec shows it).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
   const url = new URL(request.url);
   const locale = getLocale(request);
-  const user = await getRequestUser(request, context);
+  const user = await getRequestUser(request, app);
   const orderId = url.searchParams.get('order');
   const paymentId = url.searchParams.get('payment_intent');
   if (user && orderId) {
     // Back from a payment redirect: ask the provider now rather than wait for its webhook (both are idempotent).
-    const confirmed = await confirmOrderPayment(context.db, context.payments, {
+    const confirmed = await confirmOrderPayment(app.db, app.payments, {
       userId: user.id,
       orderId,
       ...(paymentId ? { paymentId } : {}),
-      contactTo: context.config.contactTo,
-      publicUrl: context.config.publicUrl.href,
+      contactTo: app.config.contactTo,
+      publicUrl: app.config.publicUrl.href,
     });
-    if (confirmed.status === 'paid') context.kickMail();
+    if (confirmed.status === 'paid') app.kickMail();
   }
-  const order = user && orderId ? await getOrderForUser(context.db, context.storage, user.id, orderId) : null;
+  const order = user && orderId ? await getOrderForUser(app.db, app.storage, user.id, orderId) : null;
   const sessionId = url.searchParams.get('session_id') ?? '';
   return {
     order,
