@@ -4,5 +4,6 @@ export default {
   ssr: true,
   future: {
     v8_middleware: true,
+    v8_splitRouteModules: true,
   },
 } satisfies Config;
