@@ -5,5 +5,6 @@ export default {
   future: {
     v8_middleware: true,
     v8_splitRouteModules: true,
+    v8_viteEnvironmentApi: true,
   },
 } satisfies Config;
