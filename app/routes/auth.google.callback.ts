@@ -17,7 +17,7 @@ import { appContext } from '~/context';
  * The provider sends the browser back here. In a popup, the page tells the opener the outcome and closes;
  * otherwise it redirects to where the visitor was going (or back to /auth with the error).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const secure = app.config.secureCookies;
   const cookie = new RegExp(`(?:^|;\\s*)${OIDC_COOKIE}=([^;]+)`).exec(request.headers.get('cookie') ?? '')?.[1];
@@ -25,7 +25,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = new Headers({ 'Set-Cookie': clearOidcStateCookie(secure) });
   const redirectTo = state?.redirectTo ?? '/';
   const popup = state?.popup ?? false;
-  const url = new URL(request.url);
 
   const outcome = state
     ? await finishOidcSignIn(app.db, app.config, {

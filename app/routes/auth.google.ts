@@ -5,10 +5,9 @@ import type { Route } from './+types/auth.google';
 import { appContext } from '~/context';
 
 /** Starts "Continue with Google" (or any OpenID Connect provider): to the provider's account chooser. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   if (!oidcEnabled(app.config)) throw data(null, { status: 404 });
-  const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
   const popup = url.searchParams.get('popup') === '1';
   try {

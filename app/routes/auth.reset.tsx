@@ -9,9 +9,9 @@ import type { Route } from './+types/auth.reset';
 import { appContext } from '~/context';
 
 /** The page a reset mail links to: choose a new password with a single-use token. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const token = new URL(request.url).searchParams.get('token') ?? '';
+  const token = url.searchParams.get('token') ?? '';
   const locale = getLocale(request);
   return {
     token,

@@ -39,9 +39,8 @@ type ActionResult = {
 
 const modeOf = (value: string | null): Mode => (value === 'signup' ? 'signup' : value === 'reset' ? 'reset' : 'login');
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
   if (await getRequestUser(request, app)) throw redirect(redirectTo);
   const locale = getLocale(request);

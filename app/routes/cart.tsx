@@ -24,7 +24,7 @@ import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
 import { appContext } from '~/context';
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const locale = getLocale(request);
   const user = await getRequestUser(request, app);
@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     cart,
     /** Without JavaScript the checkout button is a link to ?checkout=1, which shows the login message. */
     signedIn: Boolean(user),
-    checkoutAttempt: new URL(request.url).searchParams.has('checkout'),
+    checkoutAttempt: url.searchParams.has('checkout'),
     meta: { title: `${t('cart.title')} · Kopi`, description: t('cart.metaDescription') },
     messages: getMessages(locale, 'cart'),
   };

@@ -10,10 +10,10 @@ import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/categories';
 import { appContext } from '~/context';
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const locale = getLocale(request);
-  const query = productListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = productListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const { items, hasMore } = await listProducts(app.db, app.storage, {
     locale,
     category: query.category,

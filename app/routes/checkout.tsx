@@ -35,12 +35,11 @@ type PaymentStep = {
 };
 type ReviewErrors = { step: 'review'; fieldErrors?: Record<string, string | undefined>; formError?: string; values?: Record<string, string> };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const user = await requireUser(request, app);
+  const user = await requireUser(request, app, url);
   const locale = getLocale(request);
   const t = getT(locale);
-  const url = new URL(request.url);
   const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart') };
 
   if (url.searchParams.get('step') === 'done') {
@@ -68,9 +67,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const app = context.get(appContext);
-  const user = await requireUser(request, app);
+  const user = await requireUser(request, app, url);
   const form = await request.formData();
   const intent = form.get('intent');
   const locale = getLocale(request);

@@ -13,11 +13,10 @@ import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/profile';
 import { appContext } from '~/context';
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const user = await requireUser(request, app);
+  const user = await requireUser(request, app, url);
   const locale = getLocale(request);
-  const url = new URL(request.url);
   const tab = url.searchParams.get('tab') === 'orders' ? 'orders' : 'profile';
   const page = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 50);
   const orders = tab === 'orders' ? await listOrders(app.db, app.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
@@ -36,9 +35,9 @@ export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title
 
 type ActionResult = { status: 'saved' } | { status: 'invalid'; fieldErrors: Record<string, string | undefined>; values: Record<string, string> } | { status: 'failed'; values: Record<string, string> };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const app = context.get(appContext);
-  const user = await requireUser(request, app);
+  const user = await requireUser(request, app, url);
   const form = await request.formData();
   const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
   const parsed = parseProfileForm(form);

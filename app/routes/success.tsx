@@ -14,9 +14,8 @@ import { appContext } from '~/context';
  * Where a payment provider returns after a redirect: the order's details for its owner, otherwise the
  * reference from `session_id` (its first 8 characters, as the spec shows it).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const url = new URL(request.url);
   const locale = getLocale(request);
   const user = await getRequestUser(request, app);
   const orderId = url.searchParams.get('order');

@@ -29,11 +29,10 @@ export async function refreshedSessionCookie(request: Request, context: AppConte
   return found?.refreshed && token ? sessionCookie(token, context.config.secureCookies) : null;
 }
 
-/** The signed-in user, or a redirect to the login page that comes back here afterwards. */
-export async function requireUser(request: Request, context: AppContext): Promise<SessionUser> {
+/** The signed-in user, or a redirect to the login page that comes back to `url` (the route's own) afterwards. */
+export async function requireUser(request: Request, context: AppContext, url: URL): Promise<SessionUser> {
   const user = await getRequestUser(request, context);
   if (user) return user;
-  const url = new URL(request.url);
   throw redirect(`/auth?mode=login&redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
 }
 
