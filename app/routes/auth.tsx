@@ -58,7 +58,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);

@@ -41,9 +41,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data?.meta.title },
-  { name: 'description', content: data?.meta.description },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.meta.title },
+  { name: 'description', content: loaderData?.meta.description },
   { name: 'robots', content: 'noindex' },
 ];
 

@@ -32,9 +32,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data?.meta.title },
-  { name: 'description', content: data?.meta.description },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.meta.title },
+  { name: 'description', content: loaderData?.meta.description },
 ];
 
 export default function CategoriesPage({ loaderData }: Route.ComponentProps) {

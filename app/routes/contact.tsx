@@ -18,9 +18,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data?.meta.title },
-  { name: 'description', content: data?.meta.description },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.meta.title },
+  { name: 'description', content: loaderData?.meta.description },
 ];
 
 type Values = Partial<Record<ContactField, string>>;

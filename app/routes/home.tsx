@@ -34,11 +34,11 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   });
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data?.meta.title },
-  { name: 'description', content: data?.meta.description },
-  { property: 'og:title', content: data?.meta.title },
-  { property: 'og:description', content: data?.meta.description },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.meta.title },
+  { name: 'description', content: loaderData?.meta.description },
+  { property: 'og:title', content: loaderData?.meta.title },
+  { property: 'og:description', content: loaderData?.meta.description },
 ];
 
 const slideImages = ['/hero/sumatra.svg', '/hero/java.svg', '/hero/bali.svg'];

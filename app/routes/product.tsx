@@ -33,17 +33,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => {
-  if (!data) return [];
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  if (!loaderData) return [];
   return [
-    { title: data.meta.title },
-    { name: 'description', content: data.meta.description },
+    { title: loaderData.meta.title },
+    { name: 'description', content: loaderData.meta.description },
     { property: 'og:type', content: 'product' },
-    { property: 'og:title', content: data.meta.title },
-    { property: 'og:description', content: data.meta.description },
-    ...(data.meta.image ? [{ property: 'og:image', content: data.meta.image }] : []),
-    { tagName: 'link', rel: 'canonical', href: data.meta.url },
-    { 'script:ld+json': data.jsonLd },
+    { property: 'og:title', content: loaderData.meta.title },
+    { property: 'og:description', content: loaderData.meta.description },
+    ...(loaderData.meta.image ? [{ property: 'og:image', content: loaderData.meta.image }] : []),
+    { tagName: 'link', rel: 'canonical', href: loaderData.meta.url },
+    { 'script:ld+json': loaderData.jsonLd },
   ];
 };
 

@@ -31,7 +31,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 type ActionResult = { status: 'saved' } | { status: 'invalid'; fieldErrors: Record<string, string | undefined>; values: Record<string, string> } | { status: 'failed'; values: Record<string, string> };
 

@@ -41,7 +41,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.meta.title }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 export default function SuccessPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useI18n();
