@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Starts Kopi: the production build by default, or Vite's dev server with NODE_ENV=development.
 import express from 'express';
+import { requireSupportedNode } from './scripts/check-node.js';
+
+requireSupportedNode();
 
 const development = process.env.NODE_ENV === 'development';
 

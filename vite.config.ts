@@ -7,6 +7,6 @@ export default defineConfig({
   // The server build's entry is Kopi's Express app, which imports the React Router build itself.
   environments: { ssr: { build: { rollupOptions: { input: './server/app.ts' } } } },
   resolve: { alias: { '~': fileURLToPath(new URL('./app', import.meta.url)) } },
-  ssr: { external: ['better-sqlite3', 'pg', 'sharp', 'pino', 'pino-http', 'nodemailer'] },
+  ssr: { external: ['pg', 'sharp', 'pino', 'pino-http', 'nodemailer'] },
   plugins: [tailwindcss(), reactRouter()],
 });

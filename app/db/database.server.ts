@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '~/config/env.server';
 import { migrations } from './migrations';
+import { NodeSqliteDatabase } from './node-sqlite.server';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -25,11 +25,8 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
-  const sqlite = new SQLite(database.file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  const sqlite = new NodeSqliteDatabase(database.file);
+  sqlite.exec('pragma journal_mode = WAL; pragma synchronous = NORMAL; pragma foreign_keys = ON; pragma busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, kind: 'sqlite', close: () => db.destroy() };
 }

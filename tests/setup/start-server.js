@@ -37,6 +37,7 @@ fs.rmSync(appDir, { recursive: true, force: true });
 fs.mkdirSync(appDir, { recursive: true });
 fs.cpSync(path.join(root, 'build'), path.join(appDir, 'build'), { recursive: true });
 fs.copyFileSync(path.join(root, 'server.js'), path.join(appDir, 'server.js'));
+fs.cpSync(path.join(root, 'scripts'), path.join(appDir, 'scripts'), { recursive: true });
 fs.copyFileSync(path.join(root, 'package.json'), path.join(appDir, 'package.json'));
 
 // The provider's development-only notices (in-memory adapter, devInteractions) are expected here.

@@ -1,6 +1,7 @@
 import { type Executor, inTransaction, now } from '~/db/database.server';
 import { hashPassword } from './passwords.server';
-import { isUniqueViolation, normalizeEmail } from './secrets.server';
+import { isUniqueViolation } from '~/db/errors.server';
+import { normalizeEmail } from './secrets.server';
 import { deleteUserSessions } from './sessions.server';
 import { findUserId, insertUser } from './users.server';
 

@@ -2,7 +2,8 @@ import * as client from 'openid-client';
 import type { Logger } from 'pino';
 import type { Config } from '~/config/env.server';
 import { type Executor, inTransaction, now } from '~/db/database.server';
-import { isUniqueViolation, normalizeEmail } from './secrets.server';
+import { isUniqueViolation } from '~/db/errors.server';
+import { normalizeEmail } from './secrets.server';
 import { insertUser } from './users.server';
 
 /**

@@ -19,9 +19,3 @@ export function readCookie(request: Request, name: string): string | null {
 
 /** Lower-cased and trimmed: the form in which emails are stored and compared. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
-/** Unique-constraint violation on SQLite or PostgreSQL. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-}

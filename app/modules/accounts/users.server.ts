@@ -2,7 +2,8 @@ import { type Executor, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { burnVerification, hashPassword, verifyPassword } from './passwords.server';
 import { emailScope, forgetAttempt, ipScope, recordAttempt, type Scope } from './rate-limit.server';
-import { isUniqueViolation, normalizeEmail } from './secrets.server';
+import { isUniqueViolation } from '~/db/errors.server';
+import { normalizeEmail } from './secrets.server';
 
 /** What the app knows about the signed-in user. Never carries the password hash. */
 export type SessionUser = { id: string; email: string; displayName: string; isAdmin: boolean; photoUrl: string | null };
