@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as storefront from './0001-storefront';
 import * as search from './0002-search';
 import * as accounts from './0003-accounts';
