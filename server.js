@@ -26,7 +26,7 @@ async function main() {
   const server = kopi.app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port }, `Kopi is ready at http://localhost:${port}`);
+    logger.info({ port, node: process.version }, `Kopi is ready at http://localhost:${port}`);
   });
   server.keepAliveTimeout = 65_000;
 
