@@ -7,6 +7,7 @@ export default defineConfig({
     include: ['app/**/*.test.ts', 'app/**/*.test.tsx', 'cli/**/*.test.ts', 'server/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     environment: 'node',
+    setupFiles: ['tests/setup/console-errors.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     fileParallelism: true,

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import { RouterContextProvider, createContext } from 'react-router';
 import type { Config } from '~/config/env.server';
 import type { DB } from '~/db/database.server';
+import type { KopiCookies } from '~/http/cookies.server';
+import type { Limits } from '~/modules/limits/index.server';
 import type { PaymentProvider } from '~/modules/payments/provider.server';
 import type { Storage } from '~/modules/storage/storage.server';
 
@@ -17,6 +19,10 @@ export type AppContext = {
   /** The client's address (behind a proxy, from X-Forwarded-For via Express's trust proxy). */
   clientIp: string;
   nonce: string;
+  /** The shop's cookies (made once per process with the configured secrets). */
+  cookies: KopiCookies;
+  /** The abuse limits (sign-up, contact, login, reset), scaled by RATE_LIMIT_FACTOR. */
+  limits: Limits;
   /** Wakes the mail worker after something was queued (it also polls). */
   kickMail: () => void;
 };

@@ -4,7 +4,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from 'react-router';
 import { appContext } from '~/context';
 import { NonceContext } from '~/lib/nonce';
-import { getLocale } from '~/modules/i18n/index.server';
+import { shopperContext } from '~/http/shopper.server';
+import { defaultLocale } from '~/modules/i18n/index.server';
 import { RequestLocaleContext } from '~/modules/i18n/request-locale';
 
 export const streamTimeout = 5_000;
@@ -23,7 +24,7 @@ export default function handleRequest(
     // store complete documents with their final status code.
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RequestLocaleContext.Provider value={getLocale(request)}>
+        <RequestLocaleContext.Provider value={requestLocale(loadContext)}>
           <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </RequestLocaleContext.Provider>
       </NonceContext.Provider>,
@@ -44,6 +45,15 @@ export default function handleRequest(
     );
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/** The shopper's language; before the shopper middleware ran (an error in it), the shop's default. */
+function requestLocale(context: RouterContextProvider) {
+  try {
+    return context.get(shopperContext).locale;
+  } catch {
+    return defaultLocale;
+  }
 }
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {

@@ -21,10 +21,11 @@ import { ErrorPanel } from './components/layout/error-panel';
 import { SiteFooter } from './components/layout/site-footer';
 import { SiteHeader } from './components/layout/site-header';
 import { usePageViews, usePendingServerEvent } from './lib/analytics';
+import { type FailureKind, failureKindOf } from './lib/failure';
 import { useNonce } from './lib/nonce';
-import { getRequestUser, refreshedSessionCookie } from './modules/accounts/index.server';
-import { countCartItems, currentCartId, readCartId } from './modules/cart/index.server';
-import { getLocale, getMessages } from './modules/i18n/index.server';
+import { shopperContext, shopperMiddleware } from './http/shopper.server';
+import { countCartItems } from './modules/cart/index.server';
+import { getMessages } from './modules/i18n/index.server';
 import { I18nProvider, useT } from './modules/i18n/react';
 import { useRequestLocale } from './modules/i18n/request-locale';
 import { defaultLocale, isLocale } from './modules/i18n/translate';
@@ -37,27 +38,23 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export const middleware: Route.MiddlewareFunction[] = [shopperMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const locale = getLocale(request);
-  const user = await getRequestUser(request, app);
+  const { user, locale, cartId } = context.get(shopperContext);
   let cartCount = 0;
   try {
-    const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
-    cartCount = await countCartItems(app.db, cartId);
+    cartCount = cartId ? await countCartItems(app.db, cartId) : 0;
   } catch (error) {
     app.log.error({ err: error }, 'cart count unavailable');
   }
-  const refreshed = await refreshedSessionCookie(request, app);
-  return data(
-    {
-      locale,
-      cartCount,
-      user: user ? { displayName: user.displayName || user.email.split('@')[0], isAdmin: user.isAdmin } : null,
-      messages: getMessages(locale, 'common'),
-    },
-    refreshed ? { headers: { 'Set-Cookie': refreshed } } : undefined,
-  );
+  return {
+    locale,
+    cartCount,
+    user: user ? { displayName: user.displayName || user.email.split('@')[0], isAdmin: user.isAdmin } : null,
+    messages: getMessages(locale, 'common'),
+  };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -135,6 +132,19 @@ export default function App() {
   );
 }
 
+/** Which texts of `errors.*` explain each failure kind (app/lib/failure.ts). */
+const errorTexts: Record<FailureKind | 'unexpected', string | null> = {
+  invalid: 'invalid',
+  forbidden: 'forbidden',
+  not_found: 'notFound',
+  conflict: 'conflict',
+  too_large: 'tooLarge',
+  unsupported: 'unsupported',
+  too_many: 'tooMany',
+  unavailable: 'unavailable',
+  unexpected: null,
+};
+
 export function ErrorBoundary() {
   const error = useRouteError();
   const t = useT();
@@ -143,12 +153,10 @@ export function ErrorBoundary() {
   let status = 500;
   if (isRouteErrorResponse(error)) {
     status = error.status;
-    if (error.status === 404) {
-      title = t('errors.notFoundTitle');
-      text = t('errors.notFoundText');
-    } else if (error.status === 405) {
-      title = t('errors.methodNotAllowedTitle');
-      text = t('errors.methodNotAllowedText');
+    const texts = status === 405 ? 'methodNotAllowed' : errorTexts[failureKindOf(status) ?? 'unexpected'];
+    if (texts) {
+      title = t(`errors.${texts}Title`);
+      text = t(`errors.${texts}Text`);
     }
   }
   return (

@@ -13,9 +13,15 @@ import { migrateToLatest, openDatabase } from '~/db/database.server';
 import { seedDemoCatalogue } from '~/db/seed.server';
 import { pruneAccountData } from '~/modules/accounts/index.server';
 import { catalogVersion } from '~/modules/catalog/index.server';
+import { scaledLimits } from '~/modules/limits/index.server';
 import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
+import { paymentServices } from '~/modules/checkout/index.server';
 import { createPaymentProvider } from '~/modules/payments/index.server';
 import { createStorage } from '~/modules/storage/index.server';
+import { FORM_LIMIT_BYTES } from '~/http/body.server';
+import { createKopiCookies } from '~/http/cookies.server';
+import { bodyLimit } from './body-limit';
+import { errorHandler, sendFailure } from './errors';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
 import { PageCache, isCacheableRequest, withNonce } from './page-cache';
 import { rateLimit } from './rate-limit';
@@ -65,6 +71,8 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const handleRequest = createRequestHandler(build as ServerBuild, config.env);
   const pageCache = new PageCache(catalogVersion);
   const origin = config.publicUrl.origin;
+  const cookies = createKopiCookies(config);
+  const limits = scaledLimits(config.rateLimitFactor);
 
   // Stripe's Payment Element loads from Stripe's own hosts; nothing else leaves the shop's origin.
   const stripe =
@@ -74,7 +82,8 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Which proxies may say who the client is (X-Forwarded-For); by default none, so nobody can claim an address.
+  app.set('trust proxy', config.trustProxy);
 
   app.use((req, res, next) => {
     const incoming = req.get('x-request-id');
@@ -124,6 +133,10 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     }),
   );
+  app.use((_req, res, next) => {
+    res.setHeader('Permissions-Policy', permissionsPolicy(payments.name === 'stripe'));
+    next();
+  });
   // The OpenID Connect callback runs in that popup after a visit to the provider's origin; with any other
   // opener policy the browser would sever window.opener and the shop page would never hear the outcome.
   app.use('/auth/google/callback', (_req, res, next) => {
@@ -147,18 +160,23 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     }
   });
 
-  app.use(
-    stripeWebhookRouter({
-      db: database.db,
-      provider: payments,
-      log: logger,
-      kickMail: () => mailWorker.kick(),
-      contactTo: config.contactTo,
-      publicUrl: config.publicUrl.href,
-    }),
-  );
+  // A path that does not decode (`/%ff`, a lone surrogate such as `/product/%ED%A0%80`) names nothing here.
+  app.use((req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      sendFailure(req, res, 'invalid');
+      return;
+    }
+    next();
+  });
+
+  app.use(bodyLimit(bodyLimitFor));
+
+  app.use(stripeWebhookRouter({ ...paymentServices({ db: database.db, payments, kickMail: () => mailWorker.kick(), config }), log: logger }));
 
   const uploads = path.join(config.dataDir, 'uploads');
+  // fallthrough: false turns a missing picture into a 404 (and `..` into a 403) for the error handler.
   app.use('/images', express.static(uploads, { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
   if (options.clientDir) {
     app.use('/assets', express.static(path.join(options.clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
@@ -181,7 +199,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
 
   app.use((req, res, next) => {
     if (isCrossSiteWrite(req.method, req.get('origin'), req.get('sec-fetch-site'), origin, requestOrigin(req), req.path)) {
-      res.status(403).type('text/plain').send('Cross-site request refused.');
+      sendFailure(req, res, 'forbidden');
       return;
     }
     next();
@@ -199,12 +217,14 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       requestId: res.locals.requestId,
       clientIp: req.ip ?? 'unknown',
       nonce: res.locals.nonce,
+      cookies,
+      limits,
       kickMail: mailWorker.kick,
     };
     try {
       const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, req.get('cookie')) && req.method === 'GET';
       const version = catalogVersion();
-      const response = await handleRequest(toFetchRequest(req, res, requestOrigin(req)), createRouterContext(context));
+      const response = await handleRequest(toFetchRequest(req, res, origin), createRouterContext(context));
       const type = response.headers.get('content-type') ?? '';
       if (cacheable && response.status === 200 && type.startsWith('text/html') && !response.headers.has('set-cookie')) {
         const body = await response.text();
@@ -218,11 +238,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     }
   });
 
-  app.use((error: unknown, req: ExpressRequest, res: ExpressResponse, _next: NextFunction) => {
-    req.log?.error({ err: error }, 'unhandled server error');
-    if (res.headersSent) return res.end();
-    res.status(500).type('text/plain').send('Something went wrong on our side. Please try again in a moment.');
-  });
+  app.use(errorHandler);
 
   return {
     app,
@@ -235,6 +251,17 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       await database.close();
     },
   };
+}
+
+/** Forms and JSON get a small limit; the Stripe webhook Stripe's own (its events stay well under 1 MB). */
+function bodyLimitFor(path: string): number {
+  return path.startsWith('/webhooks/') ? 1024 * 1024 : FORM_LIMIT_BYTES;
+}
+
+/** Features the shop never uses are switched off for it and for anything it embeds. */
+function permissionsPolicy(stripe: boolean): string {
+  const off = ['accelerometer', 'autoplay', 'camera', 'display-capture', 'geolocation', 'gyroscope', 'magnetometer', 'microphone', 'midi', 'usb', 'browsing-topics'];
+  return [...off.map((feature) => `${feature}=()`), stripe ? 'payment=(self "https://js.stripe.com")' : 'payment=()'].join(', ');
 }
 
 function requestOrigin(req: ExpressRequest): string {

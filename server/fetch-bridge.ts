@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import { limitedBody } from './body-limit';
 
-/** Express request → Fetch Request (what React Router's handler takes). */
+/** Express request → Fetch Request (what React Router's handler takes), addressed to the shop's own origin. */
 export function toFetchRequest(req: ExpressRequest, res: ExpressResponse, origin: string): Request {
   const controller = new AbortController();
   res.on('close', () => controller.abort());
@@ -14,16 +15,20 @@ export function toFetchRequest(req: ExpressRequest, res: ExpressResponse, origin
   }
   const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    init.body = Readable.toWeb(req) as ReadableStream;
+    const limit = res.locals.bodyLimit as number | undefined;
+    init.body = Readable.toWeb(limit === undefined ? req : limitedBody(req, limit)) as ReadableStream;
     init.duplex = 'half';
   }
-  return new Request(new URL(req.originalUrl, origin), init);
+  // Appended, not resolved: a path such as `//other.example/x` stays a path on this origin.
+  return new Request(new URL(`${origin}${req.originalUrl.startsWith('/') ? req.originalUrl : '/'}`), init);
 }
 
 /** Copies a Fetch Response onto an Express response, streaming the body. */
 export async function sendFetchResponse(res: ExpressResponse, response: Response, body?: string): Promise<void> {
   res.statusMessage = response.statusText;
   res.status(response.status);
+  // A body cut off at its limit is not read to the end: close the connection instead of draining it.
+  if (response.status === 413) res.setHeader('Connection', 'close');
   for (const [key, value] of response.headers) {
     if (key !== 'set-cookie') res.append(key, value);
   }

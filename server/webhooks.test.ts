@@ -30,7 +30,7 @@ describe.each(testDatabases())('POST /webhooks/stripe on %s', (_kind, open) => {
     fake = await startFakeStripe();
     provider = createStripePaymentProvider({ secretKey: 'sk_test_kopi', publishableKey: 'pk_test_kopi', webhookSecret: SECRET, apiUrl: fake.url });
     const app = express();
-    app.use(stripeWebhookRouter({ db, provider, log, kickMail: () => kicks++, contactTo: 'shop@kopi.test' }));
+    app.use(stripeWebhookRouter({ db, payments: provider, log, kickMail: () => kicks++, contactTo: 'shop@kopi.test' }));
     app.use(express.json());
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -116,7 +116,7 @@ describe.each(testDatabases())('POST /webhooks/stripe on %s', (_kind, open) => {
         return Reflect.get(target, prop, receiver);
       },
     });
-    broken.use(stripeWebhookRouter({ db: failingDb, provider, log, kickMail: () => {}, contactTo: 'shop@kopi.test' }));
+    broken.use(stripeWebhookRouter({ db: failingDb, payments: provider, log, kickMail: () => {}, contactTo: 'shop@kopi.test' }));
     const brokenServer = broken.listen(0, '127.0.0.1');
     await new Promise((resolve) => brokenServer.once('listening', resolve));
     const url = `http://127.0.0.1:${(brokenServer.address() as AddressInfo).port}/webhooks/stripe`;
@@ -131,7 +131,7 @@ describe.each(testDatabases())('POST /webhooks/stripe on %s', (_kind, open) => {
 
   it('is not found when Stripe is not the payment provider', async () => {
     const app = express();
-    app.use(stripeWebhookRouter({ db, provider: createTestPaymentProvider(db), log, kickMail: () => {}, contactTo: 'shop@kopi.test' }));
+    app.use(stripeWebhookRouter({ db, payments: createTestPaymentProvider(db), log, kickMail: () => {}, contactTo: 'shop@kopi.test' }));
     const s = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => s.once('listening', resolve));
     const response = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/webhooks/stripe`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });

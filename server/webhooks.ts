@@ -1,36 +1,23 @@
 import express, { type Router } from 'express';
 import type { Logger } from 'pino';
-import type { DB } from '~/db/database.server';
-import { handleStripeEvent } from '~/modules/checkout/index.server';
-import type { PaymentProvider } from '~/modules/payments/index.server';
-
-export type StripeWebhookOptions = {
-  db: DB;
-  provider: PaymentProvider;
-  log: Logger;
-  /** Wakes the mail worker after a paid order queued its mails. */
-  kickMail: () => void;
-  /** The shop's address for the new-order notification (config.contactTo). */
-  contactTo: string;
-  /** For the link to My Orders in the confirmation mail (config.publicUrl). */
-  publicUrl?: string;
-};
+import { type PaymentServices, handlePaymentEvent } from '~/modules/checkout/index.server';
 
 /**
  * `POST /webhooks/stripe`: the raw body's signature is verified with the webhook secret (a missing, forged or
  * stale signature gets 400 and changes nothing); each event id is processed once (a repeat gets 200); an
- * unexpected error gets 500 so Stripe retries. Mount it before any JSON body parser.
+ * unexpected error gets 500 so Stripe retries. The body is bounded before it is read (server/body-limit.ts).
  */
-export function stripeWebhookRouter({ db, provider, log, kickMail, contactTo, publicUrl }: StripeWebhookOptions): Router {
+export function stripeWebhookRouter(services: PaymentServices & { log: Logger }): Router {
   const router = express.Router();
-  router.post('/webhooks/stripe', express.raw({ type: 'application/json', limit: '1mb' }), async (req, res) => {
+  const { payments: provider, log } = services;
+  router.post('/webhooks/stripe', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     if (!provider.parseWebhook) {
       res.status(404).json({ error: 'Stripe payments are not enabled' });
       return;
     }
     const signature = req.get('stripe-signature');
     const body: unknown = req.body;
-    if (!signature || !Buffer.isBuffer(body)) {
+    if (!signature || !Buffer.isBuffer(body) || body.length === 0) {
       res.status(400).json({ error: 'Missing signature or body' });
       return;
     }
@@ -43,12 +30,11 @@ export function stripeWebhookRouter({ db, provider, log, kickMail, contactTo, pu
       return;
     }
     try {
-      const outcome = await handleStripeEvent(db, provider, event, { contactTo, publicUrl, log });
-      log.info({ eventId: event.id, type: event.type, outcome }, 'stripe webhook processed');
-      if (outcome === 'paid') kickMail();
+      const outcome = await handlePaymentEvent(services, event);
+      log.info({ eventId: event.id, kind: event.kind, outcome }, 'stripe webhook processed');
       res.json({ received: true, outcome });
     } catch (error) {
-      log.error({ err: error, eventId: event.id, type: event.type }, 'stripe webhook failed');
+      log.error({ err: error, eventId: event.id, kind: event.kind }, 'stripe webhook failed');
       res.status(500).json({ error: 'Webhook processing failed' });
     }
   });

@@ -17,6 +17,9 @@ const envSchema = z
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.string().optional(),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SESSION_SECRET_PREVIOUS: z.string().optional(),
+    TRUST_PROXY: z.string().optional(),
+    RATE_LIMIT_FACTOR: z.coerce.number().positive('must be a positive number').max(1_000_000).default(1),
     SEED_DEMO: booleanish.default(true),
     SMTP_URL: z
       .string()
@@ -39,6 +42,16 @@ const envSchema = z
     PAGE_CACHE: booleanish.default(true),
   })
   .superRefine((env, ctx) => {
+    for (const [i, secret] of splitList(env.SESSION_SECRET_PREVIOUS).entries()) {
+      if (secret.length < 32) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: `secret ${i + 1} must be at least 32 characters` });
+    }
+    if (env.TRUST_PROXY !== undefined && parseTrustProxy(env.TRUST_PROXY) === null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message: 'must be false, a number of proxy hops (1), or proxy addresses and subnets separated by commas (127.0.0.1, 10.0.0.0/8, loopback)',
+      });
+    }
     if (env.PAYMENT_PROVIDER === 'stripe') {
       for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=stripe' });
@@ -71,7 +84,13 @@ export type Config = {
   secureCookies: boolean;
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  /** Signs cookies; `sessionSecrets[0]` signs, every one of them still verifies (rotation). */
   sessionSecret: string;
+  sessionSecrets: string[];
+  /** Express's `trust proxy`: which hops may tell the client's address (X-Forwarded-For). False: none. */
+  trustProxy: boolean | number | string[];
+  /** Multiplies every abuse limit (sign-up, contact, login, reset); tests raise it. */
+  rateLimitFactor: number;
   seedDemo: boolean;
   smtpUrl?: string;
   mailFrom: string;
@@ -116,6 +135,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
     dataDir,
     database: parseDatabaseUrl(env.DATABASE_URL, dataDir),
     sessionSecret: env.SESSION_SECRET ?? '',
+    sessionSecrets: [env.SESSION_SECRET ?? '', ...splitList(env.SESSION_SECRET_PREVIOUS)].filter(Boolean),
+    trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy(env.TRUST_PROXY)!,
+    rateLimitFactor: env.RATE_LIMIT_FACTOR,
     seedDemo: env.SEED_DEMO,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
@@ -134,6 +156,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
   };
 }
 
+const splitList = (value: string | undefined) => (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+
+const addressOrSubnet = /^(?:loopback|linklocal|uniquelocal|\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?|[0-9a-f:]*:[0-9a-f:.]*(?:\/\d{1,3})?)$/i;
+
+/** TRUST_PROXY: `false`, a hop count, or a list of proxy addresses/subnets; null when it is none of those. */
+export function parseTrustProxy(value: string): boolean | number | string[] | null {
+  const text = value.trim().toLowerCase();
+  if (text === '' || text === 'false' || text === '0' || text === 'no') return false;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const list = splitList(text);
+  return list.length > 0 && list.every((entry) => addressOrSubnet.test(entry)) ? list : null;
+}
+
 function parseDatabaseUrl(url: string | undefined, dataDir: string): Config['database'] {
   if (!url) return { kind: 'sqlite', file: path.join(dataDir, 'kopi.db') };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
@@ -147,5 +182,6 @@ export function prepareDataDir(config: Config): Config {
   if (config.sessionSecret) return config;
   const file = path.join(config.dataDir, 'session-secret');
   if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
-  return { ...config, sessionSecret: fs.readFileSync(file, 'utf8').trim() };
+  const sessionSecret = fs.readFileSync(file, 'utf8').trim();
+  return { ...config, sessionSecret, sessionSecrets: [sessionSecret, ...config.sessionSecrets] };
 }

@@ -18,7 +18,7 @@ export interface Database {
   sessions: SessionsTable;
   password_reset_tokens: PasswordResetTokensTable;
   profiles: ProfilesTable;
-  auth_failures: AuthFailuresTable;
+  rate_events: RateEventsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   payment_events: PaymentEventsTable;
@@ -170,11 +170,11 @@ export interface ProfilesTable {
   updated_at: string;
 }
 
-export interface AuthFailuresTable {
+export interface RateEventsTable {
   id: string;
-  /** login | reset */
+  /** signup | contact | login | reset (app/modules/limits) */
   kind: string;
-  /** `email:<normalized email>` or `ip:<address>` */
+  /** `email:<normalized email>`, `ip:<address>` or both joined by `|` */
   scope_key: string;
   created_at: string;
 }
@@ -208,6 +208,8 @@ export interface OrdersTable {
   shipping_zip_code: string;
   created_at: string;
   paid_at: string | null;
+  /** The analytics visitor id of a shopper who consented: the purchase event is recorded with it when paid. */
+  visitor_id: string | null;
 }
 
 export interface OrderLinesTable {

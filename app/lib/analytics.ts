@@ -53,6 +53,16 @@ function visitorId(s: Storage): string {
   return id;
 }
 
+/** The visitor id while the visitor consents to analytics, else null (it never exists without consent). */
+export function consentedVisitorId(): string | null {
+  try {
+    const s = store();
+    return s && readConsent() === true ? visitorId(s) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Records an event, only with consent. Never throws and never blocks navigation: a beacon survives the page
  * unloading; where beacons are missing or refused, a keepalive fetch does the same.
@@ -91,7 +101,9 @@ export function usePendingServerEvent(): void {
       const match = /(?:^|;\s*)kopi_event=([^;]+)/.exec(document.cookie);
       if (!match) return;
       document.cookie = 'kopi_event=; Path=/; Max-Age=0; SameSite=Lax';
-      const { name, props } = JSON.parse(decodeURIComponent(match[1])) as { name: string; props?: Record<string, unknown> };
+      // React Router's createCookie writes base64 of the UTF-8 JSON, URI-encoded.
+      const bytes = Uint8Array.from(atob(decodeURIComponent(match[1])), (c) => c.charCodeAt(0));
+      const { name, props } = JSON.parse(new TextDecoder().decode(bytes)) as { name: string; props?: Record<string, unknown> };
       track(name, props);
     } catch {
       // A malformed cookie is simply dropped.

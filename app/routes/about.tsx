@@ -1,14 +1,15 @@
 import { HandCoins, Flame, Tag } from 'lucide-react';
 import { IndonesiaMap } from '~/components/about/indonesia-map';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
+import { shopperContext } from '~/http/shopper.server';
 import type { Route } from './+types/about';
 
 /** The growing regions of the catalogue's coffees, marked on the map. */
 const origins = ['gayo', 'mandheling', 'kerinci', 'preanger', 'ijen', 'toraja', 'kintamani', 'bajawa', 'wamena'] as const;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const locale = getLocale(request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { locale } = context.get(shopperContext);
   const t = getT(locale);
   return {
     meta: { title: `${t('about.title')} · Kopi`, description: t('about.metaDescription') },

@@ -1,6 +1,6 @@
-import { type AppContext, createRouterContext } from '~/context';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { routeArgs } from '~/http/test-args';
 import { countEvents } from '~/modules/analytics/index.server';
 import { action } from './api.events';
 
@@ -17,12 +17,16 @@ describe.each(testDatabases())('POST /api/events on %s', (_kind, open) => {
     await handle.db.deleteFrom('analytics_events').execute();
   });
 
+  let shopper: { user: { id: string; email: string; displayName: string; isAdmin: boolean; photoUrl: string | null } | null } = { user: null };
+  beforeEach(() => {
+    shopper = { user: null };
+  });
+
   const post = (body: BodyInit | null, contentType: string | null = 'text/plain;charset=UTF-8', method = 'POST') => {
     const headers = new Headers();
     if (contentType) headers.set('content-type', contentType);
     const request = new Request('http://localhost/api/events', { method, headers, body });
-    const context = createRouterContext({ db: handle.db } as AppContext);
-    return action({ request, context, params: {}, url: new URL(request.url), pattern: '/api/events' } as Parameters<typeof action>[0]);
+    return action(routeArgs(request, { app: { db: handle.db }, shopper }) as Parameters<typeof action>[0]);
   };
 
   it('records a beacon (text/plain) and answers 204 without cookies', async () => {
@@ -52,13 +56,27 @@ describe.each(testDatabases())('POST /api/events on %s', (_kind, open) => {
     ['malformed JSON', '{"name":"page_view",'],
     ['an empty body', ''],
     ['JSON that is not an object', '"page_view"'],
-    ['a body over 8 kB', JSON.stringify({ ...pageView, props: { page_path: '/', pad: 'x'.repeat(9000) } })],
+    ['a purchase (only the server records those)', JSON.stringify({ ...pageView, name: 'purchase', props: { transaction_id: 'o1', currency: 'EUR', value: 100_000_00, items: [] } })],
+    ['a completed checkout (only the server records those)', JSON.stringify({ ...pageView, name: 'checkout_completed', props: { transaction_id: 'o1' } })],
   ])('refuses %s with 400 and stores nothing', async (_what, body) => {
     const response = await post(body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'invalid_event' });
+    expect(await response.json()).toEqual({ error: 'invalid', message: 'invalid_event' });
     expect(response.headers.get('set-cookie')).toBeNull();
     expect(await countEvents(handle.db)).toBe(0);
+  });
+
+  it('refuses a body over 8 kB with 413, without reading it', async () => {
+    const response = await post(JSON.stringify({ ...pageView, props: { page_path: '/', pad: 'x'.repeat(9000) } }));
+    expect(response.status).toBe(413);
+    expect(await countEvents(handle.db)).toBe(0);
+  });
+
+  it('records the signed-in customer from the session, never from the body', async () => {
+    shopper = { user: { id: 'u-from-session', email: 'a@b.test', displayName: 'A', isAdmin: false, photoUrl: null } };
+    expect((await post(JSON.stringify({ ...pageView, userId: 'u-forged' }), 'application/json')).status).toBe(204);
+    const rows = await handle.db.selectFrom('analytics_events').select('user_id').execute();
+    expect(rows).toEqual([{ user_id: 'u-from-session' }]);
   });
 
   it('refuses an oversize body sent without a Content-Length', async () => {
@@ -76,17 +94,16 @@ describe.each(testDatabases())('POST /api/events on %s', (_kind, open) => {
       body: stream,
       duplex: 'half',
     } as RequestInit);
-    const context = createRouterContext({ db: handle.db } as AppContext);
-    const response = await action({ request, context, params: {}, url: new URL(request.url), pattern: '/api/events' } as Parameters<typeof action>[0]);
-    expect(response.status).toBe(400);
+    const response = await action(routeArgs(request, { app: { db: handle.db } }) as Parameters<typeof action>[0]);
+    expect(response.status).toBe(413);
     expect(sent).toBeLessThan(10); // stopped reading at the limit
     expect(await countEvents(handle.db)).toBe(0);
   });
 
-  it('refuses other content types', async () => {
+  it('refuses other content types with 415', async () => {
     const form = new URLSearchParams({ name: 'page_view' });
-    expect((await post(form, 'application/x-www-form-urlencoded')).status).toBe(400);
-    expect((await post(new TextEncoder().encode(JSON.stringify(pageView)), null)).status).toBe(400); // no type at all
+    expect((await post(form, 'application/x-www-form-urlencoded')).status).toBe(415);
+    expect((await post(new TextEncoder().encode(JSON.stringify(pageView)), null)).status).toBe(415); // no type at all
     expect(await countEvents(handle.db)).toBe(0);
   });
 

@@ -1,17 +1,10 @@
 import { redirect } from 'react-router';
-import {
-  OIDC_COOKIE,
-  clearOidcStateCookie,
-  completeSignIn,
-  finishOidcSignIn,
-  openOidcState,
-  readSessionToken,
-  sessionCookie,
-} from '~/modules/accounts/index.server';
-import { pendingEventCookie } from '~/modules/analytics/index.server';
-import { clearCartCookie, readCartId } from '~/modules/cart/index.server';
-import type { Route } from './+types/auth.google.callback';
 import { appContext } from '~/context';
+import { readCookie } from '~/http/cookies.server';
+import { shopperContext, startSession } from '~/http/shopper.server';
+import { safeRedirect } from '~/lib/safe-redirect';
+import { finishOidcSignIn, isOidcState } from '~/modules/accounts/index.server';
+import type { Route } from './+types/auth.google.callback';
 
 /**
  * The provider sends the browser back here. In a popup, the page tells the opener the outcome and closes;
@@ -19,11 +12,10 @@ import { appContext } from '~/context';
  */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const secure = app.config.secureCookies;
-  const cookie = new RegExp(`(?:^|;\\s*)${OIDC_COOKIE}=([^;]+)`).exec(request.headers.get('cookie') ?? '')?.[1];
-  const state = cookie ? openOidcState(app.config.sessionSecret, decodeURIComponent(cookie)) : null;
-  const headers = new Headers({ 'Set-Cookie': clearOidcStateCookie(secure) });
-  const redirectTo = state?.redirectTo ?? '/';
+  const shopper = context.get(shopperContext);
+  const state = await readCookie(app.cookies.oidcState, request.headers.get('cookie'), (value) => isOidcState(value));
+  shopper.cookies.clear('oidcState');
+  const redirectTo = safeRedirect(state?.redirectTo, '/');
   const popup = state?.popup ?? false;
 
   const outcome = state
@@ -38,28 +30,19 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     : ({ ok: false, reason: 'failed' } as const);
 
   if (outcome.ok) {
-    const { sessionToken } = await completeSignIn(app.db, {
-      userId: outcome.userId,
-      previousSessionToken: readSessionToken(request),
-      guestCartId: readCartId(request),
-    });
-    headers.append('Set-Cookie', sessionCookie(sessionToken, secure));
-    headers.append('Set-Cookie', clearCartCookie(secure));
-    headers.append('Set-Cookie', pendingEventCookie(outcome.created ? 'sign_up' : 'login', { method: 'google' }, secure));
+    await startSession(app, shopper, outcome.userId, { name: outcome.created ? 'sign_up' : 'login', method: 'google' });
   } else if (outcome.reason === 'failed') {
     app.log.warn('OpenID Connect sign-in failed');
   }
 
+  const failedTarget = `/auth?error=${outcome.ok ? '' : outcome.reason}&redirectTo=${encodeURIComponent(redirectTo)}`;
   if (popup) {
     const message = { type: 'kopi-auth', ok: outcome.ok, reason: outcome.ok ? undefined : outcome.reason, redirectTo };
     const body = `<!doctype html><meta charset="utf-8"><title>Kopi</title><script nonce="${app.nonce}">
 if (window.opener) { window.opener.postMessage(${JSON.stringify(message).replace(/</g, '\\u003c')}, ${JSON.stringify(app.config.publicUrl.origin)}); window.close(); }
-else { window.location.replace(${JSON.stringify(outcome.ok ? redirectTo : `/auth?error=${outcome.ok ? '' : outcome.reason}&redirectTo=${encodeURIComponent(redirectTo)}`)}); }
+else { window.location.replace(${JSON.stringify(outcome.ok ? redirectTo : failedTarget).replace(/</g, '\\u003c')}); }
 </script>`;
-    headers.set('Content-Type', 'text/html; charset=utf-8');
-    headers.set('Cache-Control', 'no-store');
-    return new Response(body, { headers });
+    return new Response(body, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
   }
-  if (outcome.ok) return redirect(redirectTo, { headers });
-  return redirect(`/auth?error=${outcome.reason}&redirectTo=${encodeURIComponent(redirectTo)}`, { headers });
+  return redirect(outcome.ok ? redirectTo : failedTarget);
 }

@@ -1,19 +1,22 @@
-import { data, redirect } from 'react-router';
-import { safeRedirect } from '~/lib/safe-redirect';
-import { oidcEnabled, oidcStateCookie, sealOidcState, startOidcSignIn } from '~/modules/accounts/index.server';
-import type { Route } from './+types/auth.google';
+import { redirect } from 'react-router';
 import { appContext } from '~/context';
+import { shopperContext } from '~/http/shopper.server';
+import { fail } from '~/lib/failure';
+import { safeRedirect } from '~/lib/safe-redirect';
+import { newOidcState, oidcEnabled, startOidcSignIn } from '~/modules/accounts/index.server';
+import type { Route } from './+types/auth.google';
 
 /** Starts "Continue with Google" (or any OpenID Connect provider): to the provider's account chooser. */
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  if (!oidcEnabled(app.config)) throw data(null, { status: 404 });
+  if (!oidcEnabled(app.config)) fail('not_found');
+  const shopper = context.get(shopperContext);
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
   const popup = url.searchParams.get('popup') === '1';
   try {
     const start = await startOidcSignIn(app.config, callbackUrl(app.config.publicUrl));
-    const sealed = sealOidcState(app.config.sessionSecret, { state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, redirectTo, popup });
-    return redirect(start.url, { headers: { 'Set-Cookie': oidcStateCookie(sealed, app.config.secureCookies) } });
+    shopper.cookies.set('oidcState', newOidcState({ state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, redirectTo, popup }));
+    return redirect(start.url);
   } catch (error) {
     app.log.error({ err: error }, 'OpenID Connect sign-in could not start');
     return redirect(`/auth?error=failed&redirectTo=${encodeURIComponent(redirectTo)}`);

@@ -3,16 +3,18 @@ import { FormField } from '~/components/ui/form-field';
 import { useClientValidation } from '~/lib/use-client-validation';
 import { MIN_PASSWORD_LENGTH, parseNewPasswordForm } from '~/modules/accounts/accounts.schema';
 import { checkResetToken, resetPassword } from '~/modules/accounts/index.server';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
+import { readForm } from '~/http/body.server';
 import type { Route } from './+types/auth.reset';
 import { appContext } from '~/context';
+import { shopperContext } from '~/http/shopper.server';
 
 /** The page a reset mail links to: choose a new password with a single-use token. */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const token = url.searchParams.get('token') ?? '';
-  const locale = getLocale(request);
+  const { locale } = context.get(shopperContext);
   return {
     token,
     valid: token ? await checkResetToken(app.db, token) : false,
@@ -25,7 +27,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseNewPasswordForm(form);
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, formError: null }, { status: 400 });
   const result = await resetPassword(app.db, parsed.data);

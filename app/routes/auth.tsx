@@ -10,19 +10,10 @@ import {
   parseResetRequestForm,
   parseSignUpForm,
 } from '~/modules/accounts/accounts.schema';
-import {
-  completeSignIn,
-  getRequestUser,
-  logIn,
-  oidcEnabled,
-  readSessionToken,
-  requestPasswordReset,
-  sessionCookie,
-  signUp,
-} from '~/modules/accounts/index.server';
-import { pendingEventCookie } from '~/modules/analytics/index.server';
-import { clearCartCookie, readCartId } from '~/modules/cart/index.server';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { field, readForm } from '~/http/body.server';
+import { shopperContext, startSession, tellBrowser } from '~/http/shopper.server';
+import { logIn, oidcEnabled, requestPasswordReset, signUp } from '~/modules/accounts/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/auth';
 import { appContext } from '~/context';
@@ -39,11 +30,11 @@ type ActionResult = {
 
 const modeOf = (value: string | null): Mode => (value === 'signup' ? 'signup' : value === 'reset' ? 'reset' : 'login');
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
+  const { user, locale } = context.get(shopperContext);
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
-  if (await getRequestUser(request, app)) throw redirect(redirectTo);
-  const locale = getLocale(request);
+  if (user) throw redirect(redirectTo);
   const t = getT(locale);
   const mode = modeOf(url.searchParams.get('mode'));
   const googleError = url.searchParams.get('error');
@@ -62,11 +53,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);
-  const form = await request.formData();
-  const mode = modeOf(String(form.get('intent')));
+  const shopper = context.get(shopperContext);
+  const form = await readForm(request);
+  const mode = modeOf(field(form, 'intent'));
   const redirectTo = safeRedirect(form.get('redirectTo'), '/');
-  const values: Values = { name: String(form.get('name') ?? ''), email: String(form.get('email') ?? '') };
-  const secure = app.config.secureCookies;
+  const values: Values = { name: field(form, 'name'), email: field(form, 'email') };
   const fail = (result: Omit<ActionResult, 'mode' | 'values'>, status = 400) =>
     data<ActionResult>({ mode, values, ...result }, { status });
 
@@ -76,28 +67,27 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await requestPasswordReset(app.db, {
       email: parsed.data.email,
       ip: app.clientIp,
-      locale: getLocale(request),
+      locale: shopper.locale,
       publicUrl: app.config.publicUrl,
-    });
+    }, app.limits);
     if (!result.ok) return fail({ formError: 'auth.errors.tooManyRequests' }, 429);
     app.kickMail();
-    return data<ActionResult>(
-      { mode, notice: 'auth.resetSent' },
-      { headers: { 'Set-Cookie': pendingEventCookie('password_reset_requested', {}, secure) } },
-    );
+    tellBrowser(shopper, 'password_reset_requested');
+    return data<ActionResult>({ mode, notice: 'auth.resetSent' });
   }
 
   let userId: string;
   if (mode === 'signup') {
     const parsed = parseSignUpForm(form);
     if (!parsed.ok) return fail({ fieldErrors: parsed.fieldErrors });
-    const result = await signUp(app.db, parsed.data);
+    const result = await signUp(app.db, { ...parsed.data, ip: app.clientIp }, app.limits);
+    if (!result.ok && result.reason === 'rate_limited') return fail({ formError: 'auth.errors.tooManyRequests' }, 429);
     if (!result.ok) return fail({ fieldErrors: { email: 'auth.errors.emailInUse' } }, 409);
     userId = result.userId;
   } else {
     const parsed = parseLogInForm(form);
     if (!parsed.ok) return fail({ fieldErrors: parsed.fieldErrors });
-    const result = await logIn(app.db, { ...parsed.data, ip: app.clientIp });
+    const result = await logIn(app.db, { ...parsed.data, ip: app.clientIp }, { limits: app.limits });
     if (!result.ok) {
       const message = {
         invalid_credentials: 'auth.errors.invalidCredentials',
@@ -109,16 +99,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     userId = result.userId;
   }
 
-  const { sessionToken } = await completeSignIn(app.db, {
-    userId,
-    previousSessionToken: readSessionToken(request),
-    guestCartId: readCartId(request),
-  });
-  const headers = new Headers();
-  headers.append('Set-Cookie', sessionCookie(sessionToken, secure));
-  headers.append('Set-Cookie', clearCartCookie(secure));
-  headers.append('Set-Cookie', pendingEventCookie(mode === 'signup' ? 'sign_up' : 'login', { method: 'password' }, secure));
-  return redirect(redirectTo, { headers });
+  await startSession(app, shopper, userId, { name: mode === 'signup' ? 'sign_up' : 'login', method: 'password' });
+  return redirect(redirectTo);
 }
 
 export default function AuthPage({ loaderData, actionData }: Route.ComponentProps) {

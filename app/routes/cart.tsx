@@ -7,28 +7,17 @@ import { formatPrice } from '~/lib/format';
 import { safeRedirect } from '~/lib/safe-redirect';
 import { useHydrated } from '~/lib/use-hydrated';
 import { cartFormSchema } from '~/modules/cart/cart.schema';
-import {
-  addToCart,
-  cartCookie,
-  changeLineQuantity,
-  currentCartId,
-  ensureUserCart,
-  getCart,
-  readCartId,
-  removeFromCart,
-  setLineQuantity,
-} from '~/modules/cart/index.server';
-import { getRequestUser } from '~/modules/accounts/index.server';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { readForm } from '~/http/body.server';
+import { keepGuestCart, shopperContext } from '~/http/shopper.server';
+import { addToCart, changeLineQuantity, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
 import { appContext } from '~/context';
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const locale = getLocale(request);
-  const user = await getRequestUser(request, app);
-  const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
+  const { user, locale, cartId } = context.get(shopperContext);
   const cart = await getCart(app.db, app.storage, cartId, locale);
   const t = getT(locale);
   return {
@@ -50,19 +39,18 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 /** Every cart change posts here, switched on `intent`. The server decides prices; the browser sends ids. */
 export async function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);
-  const form = await request.formData();
+  const shopper = context.get(shopperContext);
+  const form = await readForm(request);
   const parsed = cartFormSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ ok: false as const, error: 'invalid' }, { status: 400 });
   const input = parsed.data;
-  const user = await getRequestUser(request, app);
-  const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user?.id ?? null });
-  const headers = new Headers();
+  const { user, cartId } = shopper;
 
   if (input.intent === 'add') {
     const target = user ? await ensureUserCart(app.db, user.id) : cartId;
     const result = await addToCart(app.db, target, input.productId, input.quantity);
     if (!result.ok) return data({ ok: false as const, error: result.reason }, { status: 404 });
-    if (!user && result.cartId !== cartId) headers.append('Set-Cookie', cartCookie(result.cartId, app.config.secureCookies));
+    if (!user && result.cartId !== cartId) keepGuestCart(shopper, result.cartId);
   } else if (cartId) {
     if (input.intent === 'increment') await changeLineQuantity(app.db, cartId, input.productId, 1);
     else if (input.intent === 'decrement') await changeLineQuantity(app.db, cartId, input.productId, -1);
@@ -71,8 +59,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const redirectTo = form.get('redirectTo');
-  if (typeof redirectTo === 'string') return redirect(safeRedirect(redirectTo), { headers });
-  return data({ ok: true as const }, { headers });
+  if (typeof redirectTo === 'string') return redirect(safeRedirect(redirectTo));
+  return { ok: true as const };
 }
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {

@@ -5,14 +5,15 @@ import { useHydrated } from '~/lib/use-hydrated';
 import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.schema';
 import { categories } from '~/modules/catalog/catalog.types';
 import { listProducts } from '~/modules/catalog/index.server';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/categories';
 import { appContext } from '~/context';
+import { shopperContext } from '~/http/shopper.server';
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const locale = getLocale(request);
+  const { locale } = context.get(shopperContext);
   const query = productListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const { items, hasMore } = await listProducts(app.db, app.storage, {
     locale,

@@ -1,24 +1,25 @@
 import { ArrowLeft, CheckCircle2 } from 'lucide-react';
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { Form, Link, data, redirect, useNavigation } from 'react-router';
 import { CheckoutSteps } from '~/components/checkout/checkout-steps';
 import { OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
 import { PaymentUnavailable } from '~/components/checkout/payment-unavailable';
 import { TestCardForm } from '~/components/checkout/test-card-form';
 import { FormField } from '~/components/ui/form-field';
-import { track } from '~/lib/analytics';
+import { consentedVisitorId } from '~/lib/analytics';
 import { useClientValidation } from '~/lib/use-client-validation';
 import { formatPrice } from '~/lib/format';
-import { requireUser } from '~/modules/accounts/index.server';
-import { currentCartId, readCartId } from '~/modules/cart/index.server';
+import { field, readForm } from '~/http/body.server';
 import { parseShippingForm, type ShippingAddress } from '~/modules/checkout/checkout.schema';
-import { confirmOrderPayment, payWithTestCard, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { confirmOrderPayment, payWithCard, paymentServices, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
+import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { OrderView } from '~/modules/orders/orders.types';
 import type { Route } from './+types/checkout';
 import { appContext } from '~/context';
+import { requireUser, shopperContext } from '~/http/shopper.server';
 
 const StripePayment = lazy(() => import('~/components/checkout/stripe-payment'));
 
@@ -35,23 +36,18 @@ type PaymentStep = {
 };
 type ReviewErrors = { step: 'review'; fieldErrors?: Record<string, string | undefined>; formError?: string; values?: Record<string, string> };
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const user = await requireUser(request, app, url);
-  const locale = getLocale(request);
+  const shopper = context.get(shopperContext);
+  const user = requireUser(shopper, url);
+  const { locale, cartId } = shopper;
   const t = getT(locale);
   const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart') };
 
   if (url.searchParams.get('step') === 'done') {
     const orderId = url.searchParams.get('order') ?? '';
     // After Stripe confirmed in the browser the webhook may not have arrived yet: ask the provider (idempotent).
-    const confirmed = await confirmOrderPayment(app.db, app.payments, {
-      userId: user.id,
-      orderId,
-      contactTo: app.config.contactTo,
-      publicUrl: app.config.publicUrl.href,
-    });
-    if (confirmed.status === 'paid') app.kickMail();
+    await confirmOrderPayment(paymentServices(app), { userId: user.id, orderId });
     const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
     if (!order) throw redirect('/checkout');
     // A test-provider order is paid at once or not at all; only a real provider can still be processing.
@@ -59,7 +55,6 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     return { ...base, step: 'done' as const, order };
   }
 
-  const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user.id });
   const review = await reviewCheckout(app.db, app.storage, { userId: user.id, cartId, locale });
   if (review.cart.lines.length === 0) throw redirect('/cart');
   return { ...base, step: 'review' as const, review };
@@ -69,10 +64,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const app = context.get(appContext);
-  const user = await requireUser(request, app, url);
-  const form = await request.formData();
-  const intent = form.get('intent');
-  const locale = getLocale(request);
+  const shopper = context.get(shopperContext);
+  const user = requireUser(shopper, url);
+  const form = await readForm(request);
+  const intent = field(form, 'intent');
+  const { locale, cartId } = shopper;
   const provider = app.payments;
 
   const paymentStep = async (orderId: string, extra: Partial<PaymentStep>) => {
@@ -92,13 +88,21 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   };
 
   if (intent === 'proceed') {
-    const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
+    const values = Object.fromEntries([...new Set(form.keys())].map((key) => [key, field(form, key)]));
     const parsed = parseShippingForm(form);
     if (!parsed.ok) return data<ReviewErrors>({ step: 'review', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
-    const cartId = await currentCartId(app.db, { cookieCartId: readCartId(request), userId: user.id });
     const available = await provider.checkHealth();
     if (!available) return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.cannotConnect', values }, { status: 503 });
-    const result = await startPayment(app.db, provider, { userId: user.id, email: user.email, locale, cartId, address: parsed.data });
+    const visitor = visitorIdSchema.safeParse(field(form, 'visitorId'));
+    const result = await startPayment(app.db, provider, {
+      userId: user.id,
+      email: user.email,
+      locale,
+      cartId,
+      address: parsed.data,
+      visitorId: visitor.success ? visitor.data : null,
+      log: app.log,
+    });
     if (!result.ok) {
       if (result.reason === 'empty_cart') throw redirect('/cart');
       const formError = result.reason === 'address_incomplete' ? 'checkout.errors.addressIncomplete' : 'checkout.errors.cannotConnect';
@@ -108,24 +112,19 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   }
 
   if (intent === 'pay') {
-    const orderId = String(form.get('orderId') ?? '');
-    const [month, year] = String(form.get('cardExpiry') ?? '').split('/').map((p) => p.trim());
-    const result = await payWithTestCard(app.db, provider, {
+    const orderId = field(form, 'orderId');
+    const [month, year] = field(form, 'cardExpiry').split('/').map((p) => p.trim());
+    const result = await payWithCard(paymentServices(app), {
       userId: user.id,
       orderId,
-      contactTo: app.config.contactTo,
-      publicUrl: app.config.publicUrl.href,
       card: {
-        number: String(form.get('cardNumber') ?? ''),
+        number: field(form, 'cardNumber'),
         expMonth: Number(month),
         expYear: Number(year?.length === 2 ? `20${year}` : year),
-        cvc: String(form.get('cardCvc') ?? ''),
+        cvc: field(form, 'cardCvc'),
       },
     });
-    if (result.ok) {
-      app.kickMail();
-      throw redirect(`/checkout?step=done&order=${result.orderId}`);
-    }
+    if (result.ok) throw redirect(`/checkout?step=done&order=${result.orderId}`);
     if (result.code === 'already_paid') throw redirect(`/checkout?step=done&order=${orderId}`);
     return data(await paymentStep(orderId, { error: result.code }), { status: 402 });
   }
@@ -193,6 +192,7 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
         <h2 className="text-2xl font-semibold">{t('checkout.address.heading')}</h2>
         <p className="mt-1 text-sm text-muted">{t('checkout.address.hint')}</p>
         <input type="hidden" name="intent" value="proceed" />
+        <VisitorIdField />
         <div className="mt-5 grid gap-4">
           <FormField name="fullName" label={t('checkout.address.fullName')} autoComplete="name" defaultValue={value('fullName')} error={errors.fullName} maxLength={120} required />
           <FormField name="address" label={t('checkout.address.address')} autoComplete="street-address" defaultValue={value('address')} error={errors.address} maxLength={200} required />
@@ -243,25 +243,18 @@ function Payment({ payment }: { payment: PaymentStep }) {
   );
 }
 
+/**
+ * With consent, the analytics visitor id goes with the order, so the server records the purchase when the
+ * payment is confirmed (the browser never reports a purchase itself). Without consent the field stays empty.
+ */
+function VisitorIdField() {
+  const [visitorId, setVisitorId] = useState('');
+  useEffect(() => setVisitorId(consentedVisitorId() ?? ''), []);
+  return <input type="hidden" name="visitorId" value={visitorId} />;
+}
+
 function Done({ order }: { order: OrderView }) {
   const { t, locale } = useI18n();
-  useEffect(() => {
-    if (order.paymentStatus !== 'succeeded') return;
-    const key = `kopi-tracked-${order.id}`;
-    try {
-      if (sessionStorage.getItem(key)) return;
-      sessionStorage.setItem(key, '1');
-    } catch {
-      // Without sessionStorage the events may be sent again on reload; analytics tolerate that.
-    }
-    track('checkout_completed', { transaction_id: order.id });
-    track('purchase', {
-      transaction_id: order.id,
-      currency: order.currency,
-      value: order.totalCents,
-      items: order.lines.map((l) => ({ item_id: l.productId, item_name: l.title, price: l.unitPriceCents, quantity: l.quantity })),
-    });
-  }, [order]);
   return (
     <section className="mx-auto max-w-2xl rounded-3xl bg-paper p-8 text-center ring-1 ring-sand" aria-labelledby="done-heading">
       <CheckCircle2 aria-hidden="true" className="mx-auto h-14 w-14 text-leaf" />

@@ -1,16 +1,18 @@
 import { Clock, Mail, MapPin, MessageCircle, Phone } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Form, data, useNavigation } from 'react-router';
+import { field, readForm } from '~/http/body.server';
 import { useClientValidation } from '~/lib/use-client-validation';
 import { type ContactField, type ContactFieldErrors, contactFields, contactLimits, parseContactForm } from '~/modules/contact/contact.schema';
 import { submitContactMessage } from '~/modules/contact/index.server';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/contact';
 import { appContext } from '~/context';
+import { shopperContext } from '~/http/shopper.server';
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const locale = getLocale(request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { locale } = context.get(shopperContext);
   const t = getT(locale);
   return {
     meta: { title: `${t('contact.title')} · Kopi`, description: t('contact.metaDescription') },
@@ -27,20 +29,21 @@ type Values = Partial<Record<ContactField, string>>;
 type ActionResult =
   | { status: 'sent' }
   | { status: 'invalid'; fieldErrors: ContactFieldErrors; values: Values }
-  | { status: 'failed'; values: Values };
+  | { status: 'failed'; values: Values }
+  | { status: 'limited'; values: Values };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);
-  const form = await request.formData();
-  const values: Values = Object.fromEntries(contactFields.map((f) => [f, String(form.get(f) ?? '')]));
+  const form = await readForm(request);
+  const values: Values = Object.fromEntries(contactFields.map((f) => [f, field(form, f)]));
   const parsed = parseContactForm(form);
   if (!parsed.ok) return data<ActionResult>({ status: 'invalid', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
-  const result = await submitContactMessage(app.db, {
-    input: parsed.data,
-    locale: getLocale(request),
-    contactTo: app.config.contactTo,
-    log: app.log,
-  });
+  const result = await submitContactMessage(
+    app.db,
+    { input: parsed.data, locale: context.get(shopperContext).locale, contactTo: app.config.contactTo, ip: app.clientIp, log: app.log },
+    app.limits,
+  );
+  if (!result.ok && result.reason === 'rate_limited') return data<ActionResult>({ status: 'limited', values }, { status: 429 });
   if (!result.ok) return data<ActionResult>({ status: 'failed', values }, { status: 503 });
   app.kickMail();
   return data<ActionResult>({ status: 'sent' });

@@ -6,14 +6,15 @@ import { SearchBox } from '~/components/catalog/search-box';
 import { HeroCarousel, type HeroSlide } from '~/components/home/hero-carousel';
 import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.schema';
 import { listProducts } from '~/modules/catalog/index.server';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/home';
 import { appContext } from '~/context';
+import { shopperContext } from '~/http/shopper.server';
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const locale = getLocale(request);
+  const { locale } = context.get(shopperContext);
   const query = productListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const { items, hasMore } = await listProducts(app.db, app.storage, {
     locale,

@@ -7,14 +7,15 @@ import { ErrorPanel } from '~/components/layout/error-panel';
 import { formatNumber, formatPrice } from '~/lib/format';
 import { getProduct } from '~/modules/catalog/index.server';
 import { productJsonLd } from '~/modules/catalog/structured-data';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/product';
 import { appContext } from '~/context';
+import { shopperContext } from '~/http/shopper.server';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const locale = getLocale(request);
+  const { locale } = context.get(shopperContext);
   const product = await getProduct(app.db, app.storage, params.id, locale);
   if (!product) throw data(null, { status: 404 });
   const t = getT(locale);

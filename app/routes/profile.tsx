@@ -4,19 +4,22 @@ import { Form, Link, data, useNavigation } from 'react-router';
 import { FormField } from '~/components/ui/form-field';
 import { useClientValidation } from '~/lib/use-client-validation';
 import { type Profile, paymentMethods, parseProfileForm } from '~/modules/accounts/accounts.schema';
-import { getProfile, requireUser, updateProfile } from '~/modules/accounts/index.server';
+import { getProfile, updateProfile } from '~/modules/accounts/index.server';
+import { field, readForm } from '~/http/body.server';
 import { OrdersList } from '~/components/orders/orders-list';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { listOrders } from '~/modules/orders/index.server';
 import { ORDERS_PAGE_SIZE } from '~/modules/orders/orders.types';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/profile';
 import { appContext } from '~/context';
+import { requireUser, shopperContext } from '~/http/shopper.server';
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const user = await requireUser(request, app, url);
-  const locale = getLocale(request);
+  const shopper = context.get(shopperContext);
+  const user = requireUser(shopper, url);
+  const { locale } = shopper;
   const tab = url.searchParams.get('tab') === 'orders' ? 'orders' : 'profile';
   const page = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 50);
   const orders = tab === 'orders' ? await listOrders(app.db, app.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
@@ -37,9 +40,9 @@ type ActionResult = { status: 'saved' } | { status: 'invalid'; fieldErrors: Reco
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const app = context.get(appContext);
-  const user = await requireUser(request, app, url);
-  const form = await request.formData();
-  const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
+  const user = requireUser(context.get(shopperContext), url);
+  const form = await readForm(request);
+  const values = Object.fromEntries([...new Set(form.keys())].map((key) => [key, field(form, key)]));
   const parsed = parseProfileForm(form);
   if (!parsed.ok) return data<ActionResult>({ status: 'invalid', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
   try {

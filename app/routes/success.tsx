@@ -2,34 +2,26 @@ import { CheckCircle2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
-import { getRequestUser } from '~/modules/accounts/index.server';
-import { getLocale, getMessages, getT } from '~/modules/i18n/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
-import { confirmOrderPayment } from '~/modules/checkout/index.server';
+import { confirmOrderPayment, paymentServices } from '~/modules/checkout/index.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { Route } from './+types/success';
 import { appContext } from '~/context';
+import { shopperContext } from '~/http/shopper.server';
 
 /**
  * Where a payment provider returns after a redirect: the order's details for its owner, otherwise the
  * reference from `session_id` (its first 8 characters, as the spec shows it).
  */
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const locale = getLocale(request);
-  const user = await getRequestUser(request, app);
+  const { locale, user } = context.get(shopperContext);
   const orderId = url.searchParams.get('order');
   const paymentId = url.searchParams.get('payment_intent');
   if (user && orderId) {
     // Back from a payment redirect: ask the provider now rather than wait for its webhook (both are idempotent).
-    const confirmed = await confirmOrderPayment(app.db, app.payments, {
-      userId: user.id,
-      orderId,
-      ...(paymentId ? { paymentId } : {}),
-      contactTo: app.config.contactTo,
-      publicUrl: app.config.publicUrl.href,
-    });
-    if (confirmed.status === 'paid') app.kickMail();
+    await confirmOrderPayment(paymentServices(app), { userId: user.id, orderId, ...(paymentId ? { paymentId } : {}) });
   }
   const order = user && orderId ? await getOrderForUser(app.db, app.storage, user.id, orderId) : null;
   const sessionId = url.searchParams.get('session_id') ?? '';

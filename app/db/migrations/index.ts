@@ -3,6 +3,7 @@ import * as storefront from './0001-storefront';
 import * as search from './0002-search';
 import * as accounts from './0003-accounts';
 import * as orders from './0004-orders';
+import * as requestPipeline from './0005-request-pipeline';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-search': search,
   '0003-accounts': accounts,
   '0004-orders': orders,
+  '0005-request-pipeline': requestPipeline,
 };

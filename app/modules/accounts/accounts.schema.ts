@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainLine } from '~/lib/plain-text';
 
 /**
  * The account forms (log in, sign up, reset request, new password, profile), checked in the browser for
@@ -28,6 +29,7 @@ const E = {
   passwordTooLong: 'auth.errors.passwordTooLong',
   nameRequired: 'auth.errors.nameRequired',
   nameTooLong: 'auth.errors.nameTooLong',
+  nameInvalid: 'auth.errors.nameInvalid',
   invalidResetLink: 'auth.errors.invalidResetLink',
 } as const;
 
@@ -49,6 +51,7 @@ const name = z.string({ error: E.nameRequired }).check(
   z.trim(),
   z.minLength(1, { error: E.nameRequired }),
   z.maxLength(authLimits.name, { error: E.nameTooLong }),
+  plainLine(E.nameInvalid),
 );
 
 /** Reset tokens are 32 random bytes in base64url. */
@@ -110,7 +113,12 @@ export const isSameAsShipping = (p: Pick<Profile, 'address' | 'city' | 'zipCode'
 
 const TOO_LONG = 'profile.errors.tooLong';
 const requiredText = (max: number, required: string) =>
-  z.string({ error: required }).check(z.trim(), z.minLength(1, { error: required }), z.maxLength(max, { error: TOO_LONG }));
+  z.string({ error: required }).check(
+    z.trim(),
+    z.minLength(1, { error: required }),
+    z.maxLength(max, { error: TOO_LONG }),
+    plainLine('profile.errors.invalidCharacters'),
+  );
 
 export const profileSchema = z.object({
   fullName: requiredText(profileLimits.fullName, 'profile.errors.fullNameRequired'),

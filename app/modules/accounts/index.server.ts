@@ -8,15 +8,7 @@ export {
   type FinishOidcSignInResult,
   type StartedOidcSignIn,
 } from './oidc.server';
-export {
-  OIDC_COOKIE,
-  clearOidcStateCookie,
-  oidcStateCookie,
-  openOidcState,
-  readOidcStateCookie,
-  sealOidcState,
-  type OidcState,
-} from './oidc-state.server';
+export { OIDC_STATE_TTL_MS, isOidcState, newOidcState, type OidcState } from './oidc-state.server';
 export { hashPassword, verifyPassword } from './passwords.server';
 export {
   RESET_TOKEN_TTL_MS,
@@ -28,23 +20,17 @@ export {
 } from './password-reset.server';
 export { getProfile, updateProfile, type Profile } from './profiles.server';
 export { pruneAccountData } from './maintenance.server';
-export { getRequestUser, refreshedSessionCookie, requireAdmin, requireUser } from './request.server';
 export {
-  SESSION_COOKIE,
   SESSION_TTL_MS,
-  clearSessionCookie,
   createSession,
   deleteSession,
   deleteUserSessions,
   getSessionUser,
-  readSessionToken,
-  sessionCookie,
   type SessionLookup,
 } from './sessions.server';
 export { completeSignIn } from './sign-in.server';
 export {
-  LOGIN_RATE_LIMIT,
-  RESET_RATE_LIMIT,
+  MAX_LOGIN_SLOWDOWN_MS,
   findUserByEmail,
   getUser,
   logIn,

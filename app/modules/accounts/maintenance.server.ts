@@ -1,6 +1,6 @@
 import type { Executor } from '~/db/database.server';
 import { pruneResetTokens } from './password-reset.server';
-import { pruneAttempts } from './rate-limit.server';
+import { pruneAttempts } from '~/modules/limits/index.server';
 import { pruneExpiredSessions } from './sessions.server';
 
 /** Deletes expired sessions, spent-and-old reset tokens and rate-limit rows outside every window. Run now and then. */

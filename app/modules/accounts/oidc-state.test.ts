@@ -1,48 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import {
-  OIDC_COOKIE,
-  clearOidcStateCookie,
-  oidcStateCookie,
-  openOidcState,
-  readOidcStateCookie,
-  sealOidcState,
-} from './index.server';
+import { createKopiCookies } from '~/http/cookies.server';
+import { OIDC_STATE_TTL_MS, isOidcState, newOidcState } from './index.server';
 
 const secret = 'a-session-secret-of-at-least-32-characters';
 const value = { state: 'st', nonce: 'no', codeVerifier: 'cv'.repeat(22), redirectTo: '/checkout?step=review', popup: true };
+const { oidcState: cookie } = createKopiCookies({ sessionSecrets: [secret], secureCookies: true });
+const header = (setCookie: string) => setCookie.split(';')[0];
 
-describe('sealed OpenID Connect state', () => {
-  it('opens what it sealed', () => {
-    expect(openOidcState(secret, sealOidcState(secret, value))).toEqual(value);
-    expect(openOidcState(secret, sealOidcState(secret, { ...value, popup: false }))).toEqual({ ...value, popup: false });
-  });
-
-  it('refuses a tampered body or signature, another secret, and garbage', () => {
-    const sealed = sealOidcState(secret, value);
-    const [body, signature] = sealed.split('.');
-    const forgedBody = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), r: 'https://evil.example' })).toString('base64url');
-    expect(openOidcState(secret, `${forgedBody}.${signature}`)).toBeNull();
-    const flip = (c: string) => (c === 'A' ? 'B' : 'A');
-    expect(openOidcState(secret, `${body}.${flip(signature[0])}${signature.slice(1)}`)).toBeNull();
-    expect(openOidcState(secret, `${body}.${signature.slice(0, -1)}${flip(signature.at(-1)!)}`)).toBeNull();
-    expect(openOidcState(secret, `${body}.`)).toBeNull();
-    expect(openOidcState('another-secret-of-at-least-32-characters', sealed)).toBeNull();
-    for (const junk of ['', '.', 'abc', 'a.b.c', null, undefined]) expect(openOidcState(secret, junk)).toBeNull();
-  });
-
-  it('expires after 10 minutes', () => {
+describe('the OpenID Connect state cookie', () => {
+  it('round-trips the state, and the state expires after 10 minutes', async () => {
     const at = new Date('2030-01-01T00:00:00Z');
-    const sealed = sealOidcState(secret, value, at);
-    expect(openOidcState(secret, sealed, new Date(at.getTime() + 9 * 60_000))).toEqual(value);
-    expect(openOidcState(secret, sealed, new Date(at.getTime() + 10 * 60_000))).toBeNull();
+    const state = newOidcState(value, at);
+    const parsed: unknown = await cookie.parse(header(await cookie.serialize(state)));
+    expect(parsed).toEqual(state);
+    expect(isOidcState(parsed, new Date(at.getTime() + OIDC_STATE_TTL_MS - 1))).toBe(true);
+    expect(isOidcState(parsed, new Date(at.getTime() + OIDC_STATE_TTL_MS))).toBe(false);
   });
 
-  it('travels in an httpOnly, SameSite=Lax cookie that lives 10 minutes', () => {
-    const sealed = sealOidcState(secret, value);
-    expect(oidcStateCookie(sealed, true)).toBe(`${OIDC_COOKIE}=${sealed}; Max-Age=600; Path=/; HttpOnly; SameSite=Lax; Secure`);
-    expect(oidcStateCookie(sealed, false)).not.toContain('Secure');
-    expect(clearOidcStateCookie(false)).toBe(`${OIDC_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`);
-    expect(readOidcStateCookie(new Request('http://localhost/', { headers: { cookie: `a=b; ${OIDC_COOKIE}=${sealed}` } }))).toBe(sealed);
-    expect(() => oidcStateCookie('x; Domain=evil', false)).toThrow();
+  it('refuses a tampered value, another secret, and junk', async () => {
+    const set = header(await cookie.serialize(newOidcState(value)));
+    const [name, signed] = set.split('=');
+    const [body, signature] = decodeURIComponent(signed).split('.');
+    const forged = Buffer.from(JSON.stringify({ ...newOidcState(value), redirectTo: 'https://evil.example' })).toString('base64');
+    expect(await cookie.parse(`${name}=${encodeURIComponent(`${forged}.${signature}`)}`)).toBeNull();
+    expect(await cookie.parse(`${name}=${encodeURIComponent(`${body}.x${signature.slice(1)}`)}`)).toBeNull();
+    const other = createKopiCookies({ sessionSecrets: ['another-secret-of-at-least-32-characters'], secureCookies: true }).oidcState;
+    expect(await other.parse(set)).toBeNull();
+    for (const junk of [null, {}, 'x', { ...value }, { ...value, expiresAt: 'soon' }]) expect(isOidcState(junk)).toBe(false);
+  });
+
+  it('is httpOnly, SameSite=Lax, Secure behind https, and lives 10 minutes', async () => {
+    const set = await cookie.serialize(newOidcState(value));
+    expect(set).toMatch(/^kopi_oidc=/);
+    expect(set).toContain('Max-Age=600');
+    expect(set).toContain('HttpOnly');
+    expect(set).toContain('SameSite=Lax');
+    expect(set).toContain('Secure');
   });
 });

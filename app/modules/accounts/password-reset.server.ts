@@ -2,10 +2,9 @@ import { type Executor, inTransaction } from '~/db/database.server';
 import { type Locale, getT } from '~/modules/i18n/index.server';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 import { hashPassword } from './passwords.server';
-import { clearScope, emailScope, ipScope, recordAttempt, type Scope } from './rate-limit.server';
+import { LIMITS, type Limits, type Scope, clearEmailScopes, emailScope, ipScope, recordAttempt } from '~/modules/limits/index.server';
 import { hashToken, newSecretToken, normalizeEmail, tokenPattern } from './secrets.server';
 import { deleteUserSessions } from './sessions.server';
-import { RESET_RATE_LIMIT } from './users.server';
 
 /** A reset link works once, within an hour. */
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
@@ -22,13 +21,15 @@ export type ResetPasswordResult = { ok: true; userId: string } | { ok: false; re
 export async function requestPasswordReset(
   db: Executor,
   input: { email: string; ip?: string | null; locale: Locale; publicUrl: URL; now?: Date },
+  limits: Pick<Limits, 'reset'> = LIMITS,
 ): Promise<RequestPasswordResetResult> {
   const now = input.now ?? new Date();
   const email = normalizeEmail(input.email);
-  const scopes: Scope[] = [{ key: emailScope(email), limit: RESET_RATE_LIMIT.perEmail }];
+  const rule = limits.reset;
+  const scopes: Scope[] = [{ key: emailScope(email), limit: rule.perEmail }];
   const ip = ipScope(input.ip);
-  if (ip) scopes.push({ key: ip, limit: RESET_RATE_LIMIT.perIp });
-  const attempt = await recordAttempt(db, 'reset', scopes, RESET_RATE_LIMIT.windowMs, now);
+  if (ip) scopes.push({ key: ip, limit: rule.perAddress });
+  const attempt = await recordAttempt(db, 'reset', scopes, rule.windowMs, now);
   if (attempt.limited) return { ok: false, reason: 'rate_limited' };
 
   const user = await db
@@ -91,7 +92,7 @@ export async function resetPassword(
       .where('used_at', 'is', null)
       .execute();
     await deleteUserSessions(trx, found.userId);
-    await clearScope(trx, 'login', emailScope(found.email));
+    await clearEmailScopes(trx, 'login', found.email);
     return { ok: true, userId: found.userId };
   });
 }

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { LIMITS } from '~/modules/limits/index.server';
 import {
-  LOGIN_RATE_LIMIT,
-  RESET_RATE_LIMIT,
   checkResetToken,
   createSession,
   getSessionUser,
@@ -147,30 +146,33 @@ describe.each(testDatabases())('password reset on %s', (_kind, open) => {
     }
   });
 
-  it('lifts the login lock of the account after a reset', async () => {
+  it('lifts the login locks of the account after a reset, at every address', async () => {
     const { email, userId } = await newAccount();
-    for (let i = 0; i < LOGIN_RATE_LIMIT.perEmail; i++) await logIn(db, { email, password: 'wrong password', ip: null });
-    expect(await logIn(db, { email, password: 'old password', ip: null })).toEqual({ ok: false, reason: 'rate_limited' });
+    for (const ip of [null, '203.0.113.5']) {
+      for (let i = 0; i < LIMITS.login.perPair; i++) await logIn(db, { email, password: 'wrong password', ip });
+      expect(await logIn(db, { email, password: 'old password', ip })).toEqual({ ok: false, reason: 'rate_limited' });
+    }
     const token = await requestToken(email);
     await resetPassword(db, { token, password: 'fresh password' });
     expect(await logIn(db, { email, password: 'fresh password', ip: null })).toEqual({ ok: true, userId });
+    expect(await logIn(db, { email, password: 'fresh password', ip: '203.0.113.5' })).toEqual({ ok: true, userId });
   });
 
-  it(`limits requests to ${RESET_RATE_LIMIT.perEmail} per email (any case) and ${RESET_RATE_LIMIT.perIp} per address an hour, known account or not`, async () => {
+  it(`limits requests to ${LIMITS.reset.perEmail} per email (any case) and ${LIMITS.reset.perAddress} per address an hour, known account or not`, async () => {
     const { email } = await newAccount();
-    for (let i = 0; i < RESET_RATE_LIMIT.perEmail; i++) {
+    for (let i = 0; i < LIMITS.reset.perEmail; i++) {
       expect(await requestPasswordReset(db, { email, ip: ip(), locale: 'en', publicUrl })).toEqual({ ok: true });
     }
     const limited = { ok: false, reason: 'rate_limited' };
     expect(await requestPasswordReset(db, { email: email.toUpperCase(), ip: ip(), locale: 'en', publicUrl })).toEqual(limited);
-    expect(await outbox()).toHaveLength(RESET_RATE_LIMIT.perEmail);
+    expect(await outbox()).toHaveLength(LIMITS.reset.perEmail);
 
     const unknown = `nobody.${counter}@example.com`;
-    for (let i = 0; i < RESET_RATE_LIMIT.perEmail; i++) await requestPasswordReset(db, { email: unknown, ip: ip(), locale: 'en', publicUrl });
+    for (let i = 0; i < LIMITS.reset.perEmail; i++) await requestPasswordReset(db, { email: unknown, ip: ip(), locale: 'en', publicUrl });
     expect(await requestPasswordReset(db, { email: unknown, ip: ip(), locale: 'en', publicUrl })).toEqual(limited);
 
     const address = '198.51.100.7';
-    for (let i = 0; i < RESET_RATE_LIMIT.perIp; i++) {
+    for (let i = 0; i < LIMITS.reset.perAddress; i++) {
       expect(await requestPasswordReset(db, { email: `spray.${i}.${counter}@example.com`, ip: address, locale: 'en', publicUrl })).toEqual({ ok: true });
     }
     expect(await requestPasswordReset(db, { email: `spray.x.${counter}@example.com`, ip: address, locale: 'en', publicUrl })).toEqual(limited);

@@ -8,14 +8,5 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 
 export const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
-/** A cookie's value from the request, or null. */
-export function readCookie(request: Request, name: string): string | null {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return null;
-}
-
 /** Lower-cased and trimmed: the form in which emails are stored and compared. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();

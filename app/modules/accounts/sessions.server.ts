@@ -1,12 +1,12 @@
 import type { Executor } from '~/db/database.server';
-import { hashToken, newSecretToken, readCookie, tokenPattern } from './secrets.server';
+import { hashToken, newSecretToken, tokenPattern } from './secrets.server';
 import { type SessionUser, toSessionUser } from './users.server';
 
 /**
- * Sessions: an opaque random token in an httpOnly cookie; the database keeps only its SHA-256, so neither
- * a database copy nor a log line can be replayed. Roles and the disabled flag are read with every lookup.
+ * Sessions: an opaque random token in the signed, httpOnly `kopi_session` cookie (app/http/cookies.server.ts);
+ * the database keeps only its SHA-256, so neither a database copy nor a log line can be replayed. Roles and
+ * the disabled flag are read with every lookup.
  */
-export const SESSION_COOKIE = 'kopi_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 /** A session used again after this long gets a fresh 30-day expiry (at most one write a day per session). */
 const REFRESH_AFTER_MS = 24 * 60 * 60_000;
@@ -94,22 +94,3 @@ export async function pruneExpiredSessions(db: Executor, now = new Date()): Prom
   const result = await db.deleteFrom('sessions').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/** The session token from the request's cookie, or null when absent or not shaped like one. */
-export function readSessionToken(request: Request): string | null {
-  const value = readCookie(request, SESSION_COOKIE);
-  return value && tokenPattern.test(value) ? value : null;
-}
-
-const attributes = (secure: boolean) => `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-
-/** Set-Cookie for a session: 30 days, httpOnly, SameSite=Lax, Secure behind HTTPS. */
-export function sessionCookie(token: string, secure: boolean): string {
-  if (!tokenPattern.test(token)) throw new Error('Invalid session token');
-  return `${SESSION_COOKIE}=${token}; Max-Age=${SESSION_TTL_MS / 1000}; ${attributes(secure)}`;
-}
-
-export function clearSessionCookie(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Max-Age=0; ${attributes(secure)}`;
-}
-

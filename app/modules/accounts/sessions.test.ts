@@ -4,42 +4,12 @@ import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { addToCart, getCart } from '~/modules/cart/index.server';
 import { createProduct } from '~/modules/catalog/index.server';
 import type { Storage } from '~/modules/storage/index.server';
-import {
-  SESSION_COOKIE,
-  clearSessionCookie,
-  completeSignIn,
-  createSession,
-  deleteSession,
-  deleteUserSessions,
-  getSessionUser,
-  readSessionToken,
-  sessionCookie,
-  signUp,
-} from './index.server';
+import { completeSignIn, createSession, deleteSession, deleteUserSessions, getSessionUser, signUp } from './index.server';
 import { hashToken } from './secrets.server';
 
 const storage: Storage = { put: async () => {}, exists: async () => false, delete: async () => {}, url: (key) => `/images/${key}` };
 const day = 24 * 60 * 60_000;
 let counter = 0;
-
-describe('session cookies', () => {
-  const token = 'a'.repeat(43);
-
-  it('are httpOnly, SameSite=Lax, for the whole site, 30 days, and Secure behind HTTPS', () => {
-    expect(sessionCookie(token, false)).toBe(`kopi_session=${token}; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax`);
-    expect(sessionCookie(token, true)).toBe(`kopi_session=${token}; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax; Secure`);
-    expect(clearSessionCookie(true)).toBe('kopi_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure');
-    expect(() => sessionCookie('bad; Domain=evil.test', false)).toThrow();
-  });
-
-  it('are read back from the request, ignoring other cookies and malformed values', () => {
-    const request = (cookie: string) => new Request('http://localhost/', { headers: { cookie } });
-    expect(readSessionToken(request(`lang=pl; ${SESSION_COOKIE}=${token}; kopi_cart=abc`))).toBe(token);
-    expect(readSessionToken(request(`${SESSION_COOKIE}=short`))).toBeNull();
-    expect(readSessionToken(request(`x${SESSION_COOKIE}=${token}`))).toBeNull();
-    expect(readSessionToken(new Request('http://localhost/'))).toBeNull();
-  });
-});
 
 describe.each(testDatabases())('sessions on %s', (_kind, open) => {
   let handle: TestDatabase;

@@ -1,24 +1,35 @@
 import { type Executor, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { burnVerification, hashPassword, verifyPassword } from './passwords.server';
-import { emailScope, forgetAttempt, ipScope, recordAttempt, type Scope } from './rate-limit.server';
 import { isUniqueViolation } from '~/db/errors.server';
+import { LIMITS, type Limits, type Scope, emailScope, forgetAttempt, ipScope, pairScope, recordAttempt } from '~/modules/limits/index.server';
 import { normalizeEmail } from './secrets.server';
 
 /** What the app knows about the signed-in user. Never carries the password hash. */
 export type SessionUser = { id: string; email: string; displayName: string; isAdmin: boolean; photoUrl: string | null };
 
-/** Failed logins: 5 per email and 30 per address within 15 minutes. */
-export const LOGIN_RATE_LIMIT = { perEmail: 5, perIp: 30, windowMs: 15 * 60_000 } as const;
-/** Reset requests: 3 per email and 10 per address within an hour. */
-export const RESET_RATE_LIMIT = { perEmail: 3, perIp: 10, windowMs: 60 * 60_000 } as const;
-
-export type SignUpResult = { ok: true; userId: string } | { ok: false; reason: 'email_taken' };
+export type SignUpResult = { ok: true; userId: string } | { ok: false; reason: 'email_taken' | 'rate_limited' };
 export type LogInResult = { ok: true; userId: string } | { ok: false; reason: 'invalid_credentials' | 'rate_limited' | 'disabled' };
 
-/** Creates a customer account (never an admin). Emails are unique whatever their case. */
-export async function signUp(db: Executor, input: { name: string; email: string; password: string }): Promise<SignUpResult> {
+/** The longest a login is held back when its email draws failures from many addresses. */
+export const MAX_LOGIN_SLOWDOWN_MS = 3_000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Creates a customer account (never an admin). Emails are unique whatever their case. Attempts count per
+ * email and per client address (LIMITS.signup), so one address cannot open accounts by the hundred.
+ */
+export async function signUp(
+  db: Executor,
+  input: { name: string; email: string; password: string; ip?: string | null },
+  limits: Pick<Limits, 'signup'> = LIMITS,
+): Promise<SignUpResult> {
   const email = normalizeEmail(input.email);
+  const rule = limits.signup;
+  const scopes: Scope[] = [{ key: emailScope(email), limit: rule.perEmail }];
+  const ip = ipScope(input.ip);
+  if (ip) scopes.push({ key: ip, limit: rule.perAddress });
+  if ((await recordAttempt(db, 'signup', scopes, rule.windowMs)).limited) return { ok: false, reason: 'rate_limited' };
   if (await findUserId(db, email)) return { ok: false, reason: 'email_taken' };
   const passwordHash = await hashPassword(input.password);
   try {
@@ -31,22 +42,31 @@ export async function signUp(db: Executor, input: { name: string; email: string;
 }
 
 /**
- * Checks an email and password. The rate limit is checked first (by email, normalized, and by client
- * address); every failed attempt counts against both. An unknown email, a wrong password and an account
- * without a password (Google only) all answer invalid_credentials, in about the same time. "disabled" is
- * only told to someone who knows the password.
+ * Checks an email and password. Failed attempts are counted before the check (LIMITS.login): an email from
+ * one client address is locked after a few failures, and so is an address failing over many emails; an
+ * email failing from many addresses is only slowed down (up to MAX_LOGIN_SLOWDOWN_MS a try), so nobody
+ * elsewhere can lock its owner out. An unknown email, a wrong password and an account without a password
+ * (Google only) all answer invalid_credentials, in about the same time. "disabled" is only told to someone
+ * who knows the password.
  */
 export async function logIn(
   db: Executor,
   input: { email: string; password: string; ip?: string | null },
+  { limits = LIMITS, wait = sleep }: { limits?: Pick<Limits, 'login'>; wait?: (ms: number) => Promise<void> } = {},
 ): Promise<LogInResult> {
   const email = normalizeEmail(input.email);
-  const scopes: Scope[] = [{ key: emailScope(email), limit: LOGIN_RATE_LIMIT.perEmail }];
+  const rule = limits.login;
+  const emailKey = emailScope(email);
   const ip = ipScope(input.ip);
-  if (ip) scopes.push({ key: ip, limit: LOGIN_RATE_LIMIT.perIp });
+  // Without a known address, the email alone is the pair.
+  const scopes: Scope[] = ip
+    ? [{ key: pairScope(emailKey, ip), limit: rule.perPair }, { key: ip, limit: rule.perAddress }, { key: emailKey }]
+    : [{ key: emailKey, limit: rule.perPair }];
 
-  const attempt = await recordAttempt(db, 'login', scopes, LOGIN_RATE_LIMIT.windowMs);
+  const attempt = await recordAttempt(db, 'login', scopes, rule.windowMs);
   if (attempt.limited) return { ok: false, reason: 'rate_limited' };
+  const excess = (attempt.counts.get(emailKey) ?? 0) - rule.slowAfterPerEmail;
+  if (ip && excess > 0) await wait(Math.min(MAX_LOGIN_SLOWDOWN_MS, excess * 250));
 
   const user = await db
     .selectFrom('users')

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { LIMITS, ipScope } from '~/modules/limits/index.server';
 import {
-  LOGIN_RATE_LIMIT,
+  MAX_LOGIN_SLOWDOWN_MS,
   createAdmin,
   findUserByEmail,
   getProfile,
@@ -17,7 +18,6 @@ import {
   createSession,
 } from './index.server';
 import * as passwords from './passwords.server';
-import { ipScope } from './rate-limit.server';
 
 vi.mock('./passwords.server', async (importOriginal) => {
   const original = await importOriginal<typeof import('./passwords.server')>();
@@ -98,6 +98,21 @@ describe.each(testDatabases())('users on %s', (_kind, open) => {
       expect(await db.selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(1);
     });
 
+    it(`limits sign-ups to ${LIMITS.signup.perAddress} per address and ${LIMITS.signup.perEmail} attempts per email an hour`, async () => {
+      const ip = '198.51.100.7';
+      for (let i = 0; i < LIMITS.signup.perAddress; i++) {
+        expect(await signUp(db, { name: 'Bot', email: uniqueEmail('bot'), password, ip })).toMatchObject({ ok: true });
+      }
+      const limited = { ok: false, reason: 'rate_limited' };
+      expect(await signUp(db, { name: 'Bot', email: uniqueEmail('bot'), password, ip })).toEqual(limited);
+      expect(await signUp(db, { name: 'Ola', email: uniqueEmail(), password, ip: '198.51.100.8' })).toMatchObject({ ok: true });
+
+      const email = uniqueEmail('taken');
+      for (let i = 0; i < LIMITS.signup.perEmail; i++) await signUp(db, { name: 'Ola', email, password, ip: `198.51.100.${20 + i}` });
+      expect(await signUp(db, { name: 'Ola', email: email.toUpperCase(), password, ip: '198.51.100.40' })).toEqual(limited);
+      expect(await db.selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(1);
+    }, 30_000);
+
     it('answers email_taken when two sign-ups race for one email', async () => {
       const email = uniqueEmail();
       const results = await Promise.all([
@@ -143,50 +158,76 @@ describe.each(testDatabases())('users on %s', (_kind, open) => {
       }
     });
 
-    it(`locks an email after ${LOGIN_RATE_LIMIT.perEmail} failures, even for the right password and in another case`, async () => {
+    const rule = LIMITS.login;
+
+    it(`locks an email at one address after ${rule.perPair} failures, even for the right password and in another case`, async () => {
       const { email, userId } = await newAccount();
-      for (let i = 0; i < LOGIN_RATE_LIMIT.perEmail; i++) {
-        expect(await logIn(db, { email, password: `wrong ${i}`, ip: `10.1.0.${i}` })).toEqual({ ok: false, reason: 'invalid_credentials' });
+      for (let i = 0; i < rule.perPair; i++) {
+        expect(await logIn(db, { email, password: `wrong ${i}`, ip: '10.1.0.1' })).toEqual({ ok: false, reason: 'invalid_credentials' });
       }
       const limited = { ok: false, reason: 'rate_limited' };
-      expect(await logIn(db, { email, password, ip: '10.1.1.1' })).toEqual(limited);
-      expect(await logIn(db, { email: email.toUpperCase(), password, ip: '10.1.1.2' })).toEqual(limited);
-      expect(await logIn(db, { email: `  ${email.replace(/^o/, 'O')}`, password, ip: '10.1.1.3' })).toEqual(limited);
+      expect(await logIn(db, { email, password, ip: '10.1.0.1' })).toEqual(limited);
+      expect(await logIn(db, { email: email.toUpperCase(), password, ip: '10.1.0.1' })).toEqual(limited);
+      expect(await logIn(db, { email: `  ${email.replace(/^o/, 'O')}`, password, ip: '::ffff:10.1.0.1' })).toEqual(limited);
+      // The owner, anywhere else, is not locked out by someone else's guesses.
+      expect(await logIn(db, { email, password, ip: '10.1.0.2' })).toEqual({ ok: true, userId });
 
       // Failures older than the window no longer count.
-      const old = new Date(Date.now() - LOGIN_RATE_LIMIT.windowMs - 1000).toISOString();
-      await db.updateTable('auth_failures').set({ created_at: old }).where('scope_key', '=', `email:${email}`).execute();
-      expect(await logIn(db, { email, password, ip: '10.1.1.4' })).toEqual({ ok: true, userId });
+      const old = new Date(Date.now() - rule.windowMs - 1000).toISOString();
+      await db.updateTable('rate_events').set({ created_at: old }).where('kind', '=', 'login').where('scope_key', 'like', `email:${email}%`).execute();
+      expect(await logIn(db, { email, password, ip: '10.1.0.1' })).toEqual({ ok: true, userId });
     });
 
-    it('counts a burst of parallel attempts, so no more than the limit get through', async () => {
+    it(`failures from many addresses only slow an email down (after ${rule.slowAfterPerEmail}, at most ${MAX_LOGIN_SLOWDOWN_MS} ms), never lock it`, async () => {
+      const { email, userId } = await newAccount();
+      const waits: number[] = [];
+      const wait = async (ms: number) => void waits.push(ms);
+      for (let i = 0; i < rule.slowAfterPerEmail + 20; i++) {
+        expect(await logIn(db, { email, password: `wrong ${i}`, ip: `10.3.${i >> 8}.${i & 255}` }, { wait })).toEqual({
+          ok: false,
+          reason: 'invalid_credentials',
+        });
+      }
+      expect(waits).toHaveLength(20);
+      expect(waits[0]).toBeGreaterThan(0);
+      expect(waits.at(-1)).toBe(MAX_LOGIN_SLOWDOWN_MS);
+      expect(await logIn(db, { email, password, ip: '10.4.0.1' }, { wait })).toEqual({ ok: true, userId });
+      expect(waits).toHaveLength(21);
+    });
+
+    it('counts a burst of parallel attempts from one address, so no more than the limit get through', async () => {
       const { email } = await newAccount();
-      const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => logIn(db, { email, password: `wrong ${i}`, ip: `10.2.0.${i}` })),
-      );
+      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => logIn(db, { email, password: `wrong ${i}`, ip: '10.2.0.9' })));
       const checked = results.filter((r) => !r.ok && r.reason === 'invalid_credentials');
-      expect(checked.length).toBeLessThanOrEqual(LOGIN_RATE_LIMIT.perEmail);
-      expect(results.filter((r) => !r.ok && r.reason === 'rate_limited').length).toBeGreaterThanOrEqual(12 - LOGIN_RATE_LIMIT.perEmail);
+      expect(checked.length).toBeLessThanOrEqual(rule.perPair);
+      expect(results.filter((r) => !r.ok && r.reason === 'rate_limited').length).toBeGreaterThanOrEqual(12 - rule.perPair);
     });
 
     it('does not count a successful login as a failure, and does not clear earlier failures', async () => {
       const { email, userId } = await newAccount();
-      for (let i = 0; i < LOGIN_RATE_LIMIT.perEmail - 1; i++) await logIn(db, { email, password: 'wrong password', ip: null });
+      for (let i = 0; i < rule.perPair - 1; i++) await logIn(db, { email, password: 'wrong password', ip: null });
       for (let i = 0; i < 3; i++) expect(await logIn(db, { email, password, ip: null })).toEqual({ ok: true, userId });
       expect(await logIn(db, { email, password: 'wrong password', ip: null })).toEqual({ ok: false, reason: 'invalid_credentials' });
       expect(await logIn(db, { email, password, ip: null })).toEqual({ ok: false, reason: 'rate_limited' });
     });
 
-    it(`locks a client address after ${LOGIN_RATE_LIMIT.perIp} failures over any emails`, async () => {
+    it(`locks a client address after ${rule.perAddress} failures over any emails`, async () => {
       const ip = '192.0.2.77';
       const { email, userId } = await newAccount();
-      for (let i = 0; i < LOGIN_RATE_LIMIT.perIp; i++) {
+      for (let i = 0; i < rule.perAddress; i++) {
         expect(await logIn(db, { email: uniqueEmail('spray'), password, ip })).toEqual({ ok: false, reason: 'invalid_credentials' });
       }
       expect(await logIn(db, { email, password, ip })).toEqual({ ok: false, reason: 'rate_limited' });
       expect(await logIn(db, { email, password, ip: '::ffff:192.0.2.77' })).toEqual({ ok: false, reason: 'rate_limited' });
       expect(await logIn(db, { email, password, ip: '192.0.2.78' })).toEqual({ ok: true, userId });
     }, 30_000);
+
+    it('scales with RATE_LIMIT_FACTOR', async () => {
+      const { email } = await newAccount();
+      const limits = { login: { ...rule, perPair: 1 } };
+      expect(await logIn(db, { email, password: 'wrong', ip: '10.5.0.1' }, { limits })).toEqual({ ok: false, reason: 'invalid_credentials' });
+      expect(await logIn(db, { email, password, ip: '10.5.0.1' }, { limits })).toEqual({ ok: false, reason: 'rate_limited' });
+    });
 
     it('says "disabled" only to someone who knows the password, and a disabled account has no session', async () => {
       const { email, userId } = await newAccount();
@@ -294,7 +335,7 @@ describe.each(testDatabases())('users on %s', (_kind, open) => {
       expect(written.join('\n')).not.toContain(secret);
       const rows = await db.selectFrom('users').select(['password_hash', 'email', 'display_name']).execute();
       expect(JSON.stringify(rows)).not.toContain(secret);
-      const failures = await db.selectFrom('auth_failures').select('scope_key').execute();
+      const failures = await db.selectFrom('rate_events').select('scope_key').execute();
       expect(JSON.stringify(failures)).not.toContain(secret);
     });
   });

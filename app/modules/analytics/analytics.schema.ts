@@ -34,6 +34,9 @@ export const eventPropsSchemas = {
 } as const;
 
 export type AnalyticsEventName = keyof typeof eventPropsSchemas;
+
+/** Events only the server records (when an order becomes paid): `/api/events` refuses them from browsers. */
+export const serverOnlyEvents: ReadonlySet<AnalyticsEventName> = new Set(['purchase', 'checkout_completed']);
 export const analyticsEventNames = Object.keys(eventPropsSchemas) as AnalyticsEventName[];
 export type EventProps<N extends AnalyticsEventName> = z.infer<(typeof eventPropsSchemas)[N]>;
 

@@ -1,2 +1,1 @@
 export { countEvents, recordEvent, type RecordEventInput } from './analytics.server';
-export { pendingEventCookie } from './pending-event.server';

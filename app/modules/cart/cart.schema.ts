@@ -13,7 +13,7 @@ const quantity = (min: number, fallback?: number) =>
 
 /**
  * What the /cart action accepts, switched on a hidden `intent` field:
- *   cartFormSchema.safeParse(Object.fromEntries(await request.formData()))
+ *   cartFormSchema.safeParse(Object.fromEntries(await readForm(request)))
  */
 export const cartFormSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('add'), productId, quantity: quantity(1, 1) }),

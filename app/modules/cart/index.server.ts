@@ -10,5 +10,4 @@ export {
   removeFromCart,
   setLineQuantity,
 } from './cart.server';
-export { CART_COOKIE, cartCookie, clearCartCookie, readCartId } from './cookie.server';
 export * from './cart.schema';

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainLine } from '~/lib/plain-text';
 import type { ShippingAddress } from '~/modules/orders/orders.types';
 
 /**
@@ -12,7 +13,12 @@ export const shippingLimits = { fullName: 120, address: 200, city: 100, zipCode:
 
 const TOO_LONG = 'checkout.errors.tooLong';
 const requiredText = (max: number, required: string) =>
-  z.string({ error: required }).check(z.trim(), z.minLength(1, { error: required }), z.maxLength(max, { error: TOO_LONG }));
+  z.string({ error: required }).check(
+    z.trim(),
+    z.minLength(1, { error: required }),
+    z.maxLength(max, { error: TOO_LONG }),
+    plainLine('checkout.errors.invalidCharacters'),
+  );
 
 export const shippingAddressSchema = z.object({
   fullName: requiredText(shippingLimits.fullName, 'checkout.errors.fullNameRequired'),

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import type Stripe from 'stripe';
 import { type Executor, inTransaction, now } from '~/db/database.server';
 import { getProfile, updateProfile } from '~/modules/accounts/index.server';
 import { type Cart, changeLineQuantity, getCart } from '~/modules/cart/index.server';
@@ -18,7 +17,8 @@ import {
   shopOrderNotificationMail,
   type NewOrderLine,
 } from '~/modules/orders/index.server';
-import { type PaymentProvider, type TestCard, type TestCardErrorCode, chargeTestCard } from '~/modules/payments/index.server';
+import { recordEvent } from '~/modules/analytics/index.server';
+import type { CardDetails, CardErrorCode, PaymentEvent, PaymentProvider } from '~/modules/payments/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { type ShippingAddress, isAddressComplete, shippingAddressSchema } from './checkout.schema';
 
@@ -80,6 +80,8 @@ export async function startPayment(
     address: ShippingAddress;
     /** The total the customer saw, to report a price change (the server's amount is charged regardless). */
     expectedTotalCents?: number;
+    /** The analytics visitor id of a shopper who consented (the purchase is recorded with it when paid). */
+    visitorId?: string | null;
     log?: Logger;
   },
 ): Promise<StartPaymentResult> {
@@ -110,6 +112,7 @@ export async function startPayment(
       provider: provider.name,
       fingerprint: cartFingerprint(lines, cart.totalCents),
       totalCents: cart.totalCents,
+      visitorId: input.visitorId ?? null,
       address,
       lines,
     });
@@ -148,69 +151,112 @@ export async function startPayment(
   };
 }
 
-// --- step 2: pay (test provider) ----------------------------------------------------------------
+// --- settling a payment ------------------------------------------------------------------------------
 
-export type PayWithTestCardResult =
-  | { ok: true; orderId: string }
-  | { ok: false; code: TestCardErrorCode | 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' };
+/** What paying needs besides the database: the provider, the shop's mail settings and the mail worker. */
+export type PaymentServices = OrderMailSettings & {
+  db: Executor;
+  payments: PaymentProvider;
+  /** Wakes the mail worker; called after a commit that queued mails. */
+  kickMail: () => void;
+  log?: Logger;
+};
+
+/** The request's services as paying needs them. */
+export function paymentServices(app: {
+  db: Executor;
+  payments: PaymentProvider;
+  kickMail: () => void;
+  log?: Logger;
+  config: { contactTo: string; publicUrl: URL };
+}): PaymentServices {
+  return { db: app.db, payments: app.payments, kickMail: app.kickMail, log: app.log, contactTo: app.config.contactTo, publicUrl: app.config.publicUrl.href };
+}
+
+export type MarkOrderPaidResult = { ok: true; orderId: string; alreadyPaid: boolean } | { ok: false; reason: 'not_found' };
+type MarkPaid = (paymentId: string) => Promise<MarkOrderPaidResult>;
 
 /**
- * The test provider's server-side confirmation: checks the order is the customer's and pending, charges the
- * simulated card and, in the same transaction, marks the order paid. A declined card leaves the order
- * pending and the cart as it was.
+ * The one way an order becomes paid, whoever confirms the payment (the card form, a provider's event, the
+ * customer's return from the provider). `work` runs in one transaction and calls `markPaid` for the payment
+ * it confirmed: the first call marks the order paid, takes the ordered quantities out of the cart, queues the
+ * customer's and the shop's mails and records the purchase for analytics, all in that transaction; later
+ * calls change nothing. After the commit the mail worker is woken.
  */
-export async function payWithTestCard(
-  db: Executor,
-  provider: PaymentProvider,
-  input: { userId: string; orderId: string; card: TestCard } & OrderMailSettings,
-): Promise<PayWithTestCardResult> {
-  if (provider.name !== 'test') return { ok: false, code: 'unavailable' };
-  return inTransaction(db, async (trx) => {
+export async function settlePayment<R>(services: PaymentServices, work: (trx: Executor, markPaid: MarkPaid) => Promise<R>): Promise<R> {
+  let paidNow = false;
+  const result = await inTransaction(services.db, (trx) =>
+    work(trx, async (paymentId) => {
+      const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl });
+      if (marked.ok && !marked.alreadyPaid) paidNow = true;
+      return marked;
+    }),
+  );
+  if (paidNow) services.kickMail();
+  return result;
+}
+
+async function markOrderPaid(
+  trx: Executor,
+  input: { paymentId: string; provider: PaymentProvider['name'] } & OrderMailSettings,
+): Promise<MarkOrderPaidResult> {
+  const order = await findOrderByPayment(trx, input.provider, input.paymentId);
+  if (!order) return { ok: false, reason: 'not_found' };
+  if (!(await setOrderPaid(trx, order.id))) return { ok: true, orderId: order.id, alreadyPaid: true };
+
+  const lines = await getOrderRecordLines(trx, order.id);
+  if (order.cartId) {
+    for (const line of lines) await changeLineQuantity(trx, order.cartId, line.productId, -line.quantity);
+  }
+  const paid = { ...order, paymentStatus: 'succeeded', paidAt: now() };
+  await queueMail(trx, orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }));
+  await queueMail(trx, shopOrderNotificationMail(paid, lines, input.contactTo));
+  if (order.visitorId) {
+    // The analytics of a shopper who consented; recorded here, where the payment is certain, not by the browser.
+    const event = { path: '/checkout', visitorId: order.visitorId, userId: order.userId };
+    await recordEvent(trx, { ...event, name: 'checkout_completed', props: { transaction_id: order.id } });
+    await recordEvent(trx, {
+      ...event,
+      name: 'purchase',
+      props: {
+        transaction_id: order.id,
+        currency: order.currency,
+        value: order.totalCents,
+        items: lines.map((l) => ({ product_id: l.productId, quantity: l.quantity, value: l.unitPriceCents * l.quantity })),
+      },
+    });
+  }
+  return { ok: true, orderId: order.id, alreadyPaid: false };
+}
+
+// --- step 2: pay on the shop's own card form (the test provider) ----------------------------------
+
+export type PayWithCardResult =
+  | { ok: true; orderId: string }
+  | { ok: false; code: CardErrorCode | 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' };
+
+/**
+ * A card typed into the shop's form: checks the order is the customer's and pending, has the provider charge
+ * the card and settles the order in the same transaction. A declined card leaves the order pending and the
+ * cart as it was.
+ */
+export async function payWithCard(services: PaymentServices, input: { userId: string; orderId: string; card: CardDetails }): Promise<PayWithCardResult> {
+  const { payments } = services;
+  if (!payments.confirmCard) return { ok: false, code: 'unavailable' };
+  return settlePayment(services, async (trx, markPaid) => {
     const order = await findOrderRecord(trx, input.orderId);
     if (!order || order.userId !== input.userId) return { ok: false, code: 'not_found' } as const;
     if (order.paymentStatus === 'succeeded') return { ok: false, code: 'already_paid' } as const;
-    if (order.paymentStatus !== 'pending' || order.paymentProvider !== 'test') return { ok: false, code: 'not_pending' } as const;
+    if (order.paymentStatus !== 'pending' || order.paymentProvider !== payments.name) return { ok: false, code: 'not_pending' } as const;
     if (!order.paymentId) return { ok: false, code: 'payment_not_found' } as const;
-    const charged = await chargeTestCard(trx, { paymentId: order.paymentId, card: input.card });
+    const charged = await payments.confirmCard!(trx, { paymentId: order.paymentId, card: input.card });
     if (!charged.ok) return charged;
-    await markOrderPaid(trx, { paymentId: order.paymentId, provider: 'test', contactTo: input.contactTo, publicUrl: input.publicUrl });
+    await markPaid(order.paymentId);
     return { ok: true, orderId: order.id } as const;
   });
 }
 
 // --- the provider's confirmation ----------------------------------------------------------------
-
-export type MarkOrderPaidResult = { ok: true; orderId: string; alreadyPaid: boolean } | { ok: false; reason: 'not_found' };
-
-/**
- * Records a confirmed payment, once. The first call marks the order paid (payment succeeded, shipping
- * processing, paid_at), takes the ordered quantities out of the cart (quantities added since stay), and
- * queues the customer's confirmation (in the order's language) and the shop's notification, all in one
- * transaction; later calls change nothing and answer `alreadyPaid: true`. With `eventId` the provider event
- * is recorded too, and an event seen before changes nothing.
- */
-export async function markOrderPaid(
-  db: Executor,
-  input: { paymentId: string; provider: PaymentProvider['name']; eventId?: string } & OrderMailSettings,
-): Promise<MarkOrderPaidResult> {
-  return inTransaction(db, async (trx) => {
-    const order = await findOrderByPayment(trx, input.provider, input.paymentId);
-    if (!order) return { ok: false, reason: 'not_found' } as const;
-    if (input.eventId && !(await recordEvent(trx, input.eventId, 'payment_intent.succeeded', order.id))) {
-      return { ok: true, orderId: order.id, alreadyPaid: true } as const;
-    }
-    if (!(await setOrderPaid(trx, order.id))) return { ok: true, orderId: order.id, alreadyPaid: true } as const;
-
-    const lines = await getOrderRecordLines(trx, order.id);
-    if (order.cartId) {
-      for (const line of lines) await changeLineQuantity(trx, order.cartId, line.productId, -line.quantity);
-    }
-    const paid = { ...order, paymentStatus: 'succeeded', paidAt: now() };
-    await queueMail(trx, orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }));
-    await queueMail(trx, shopOrderNotificationMail(paid, lines, input.contactTo));
-    return { ok: true, orderId: order.id, alreadyPaid: false } as const;
-  });
-}
 
 export type ConfirmOrderPaymentResult =
   | { status: 'paid'; orderId: string }
@@ -223,10 +269,10 @@ export type ConfirmOrderPaymentResult =
  * webhook arrives. Safe to call any number of times, alongside the webhook.
  */
 export async function confirmOrderPayment(
-  db: Executor,
-  provider: PaymentProvider,
-  input: { userId: string; orderId?: string; paymentId?: string; log?: Logger } & OrderMailSettings,
+  services: PaymentServices,
+  input: { userId: string; orderId?: string; paymentId?: string },
 ): Promise<ConfirmOrderPaymentResult> {
+  const { db, payments: provider, log } = services;
   const order = input.orderId
     ? await findOrderRecord(db, input.orderId)
     : input.paymentId
@@ -239,21 +285,22 @@ export async function confirmOrderPayment(
   try {
     payment = await provider.retrievePayment(order.paymentId);
   } catch (error) {
-    input.log?.warn({ err: error, orderId: order.id }, 'payment status could not be retrieved');
+    log?.warn({ err: error, orderId: order.id }, 'payment status could not be retrieved');
     return { status: 'pending', orderId: order.id };
   }
   if (payment.status !== 'succeeded') {
     return { status: payment.status === 'canceled' ? 'failed' : 'pending', orderId: order.id };
   }
   if (payment.amountCents !== order.totalCents) {
-    input.log?.error({ orderId: order.id, amountCents: payment.amountCents, totalCents: order.totalCents }, 'paid amount differs from the order total');
+    log?.error({ orderId: order.id, amountCents: payment.amountCents, totalCents: order.totalCents }, 'paid amount differs from the order total');
     return { status: 'pending', orderId: order.id };
   }
-  await markOrderPaid(db, { paymentId: order.paymentId, provider: provider.name, contactTo: input.contactTo, publicUrl: input.publicUrl });
+  const paymentId = order.paymentId;
+  await settlePayment(services, (_trx, markPaid) => markPaid(paymentId));
   return { status: 'paid', orderId: order.id };
 }
 
-export type StripeEventOutcome =
+export type PaymentEventOutcome =
   | 'duplicate'
   | 'paid'
   | 'already_paid'
@@ -263,51 +310,44 @@ export type StripeEventOutcome =
   | 'ignored';
 
 /**
- * A verified Stripe event, processed once per event id (`payment_events`): `payment_intent.succeeded` marks
- * the order paid after checking the amount and currency; `payment_intent.payment_failed` is recorded and the
- * order stays pending (the customer may try again). Everything runs in one transaction, so an error rolls the
- * event record back and Stripe's retry processes it again.
+ * A verified provider event, processed once per event id (`payment_events`): a succeeded payment marks the
+ * order paid after checking the amount and currency; a failed one is recorded and the order stays pending
+ * (the customer may try again). Everything runs in one transaction, so an error rolls the event record back
+ * and the provider's retry processes it again.
  */
-export async function handleStripeEvent(
-  db: Executor,
-  provider: PaymentProvider,
-  event: Stripe.Event,
-  input: OrderMailSettings & { log?: Logger },
-): Promise<StripeEventOutcome> {
-  return inTransaction(db, async (trx) => {
-    if (!(await recordEvent(trx, event.id, event.type, null))) return 'duplicate';
-    if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return 'ignored';
+export async function handlePaymentEvent(services: PaymentServices, event: PaymentEvent): Promise<PaymentEventOutcome> {
+  const { payments: provider, log } = services;
+  return settlePayment(services, async (trx, markPaid) => {
+    if (!(await recordProviderEvent(trx, event.id, event.kind === 'ignored' ? event.type : event.kind, null))) return 'duplicate';
+    if (event.kind === 'ignored') return 'ignored';
 
-    const intent = event.data.object as Stripe.PaymentIntent;
-    let order = await findOrderByPayment(trx, provider.name, intent.id);
-    const metadataOrderId = intent.metadata?.order_id;
-    if (!order && metadataOrderId) {
-      // The PaymentIntent was created but the process stopped before it was recorded on the order.
-      const candidate = await findOrderRecord(trx, metadataOrderId);
-      if (candidate && candidate.paymentProvider === provider.name && candidate.paymentId === null && intent.client_secret) {
-        await attachPayment(trx, candidate.id, { paymentId: intent.id, clientSecret: intent.client_secret });
+    let order = await findOrderByPayment(trx, provider.name, event.paymentId);
+    if (!order && event.orderId) {
+      // The payment was created but the process stopped before it was recorded on the order.
+      const candidate = await findOrderRecord(trx, event.orderId);
+      if (candidate && candidate.paymentProvider === provider.name && candidate.paymentId === null && event.clientSecret) {
+        await attachPayment(trx, candidate.id, { paymentId: event.paymentId, clientSecret: event.clientSecret });
         order = await findOrderRecord(trx, candidate.id);
       }
     }
     if (!order) {
-      input.log?.warn({ eventId: event.id, paymentId: intent.id }, 'stripe event for an unknown payment');
+      log?.warn({ eventId: event.id, paymentId: event.paymentId }, 'payment event for an unknown payment');
       return 'unknown_payment';
     }
     await trx.updateTable('payment_events').set({ order_id: order.id }).where('event_id', '=', event.id).execute();
 
-    if (event.type === 'payment_intent.payment_failed') {
-      input.log?.info({ orderId: order.id, eventId: event.id }, 'payment failed; the order stays pending');
+    if (event.kind === 'payment_failed') {
+      log?.info({ orderId: order.id, eventId: event.id }, 'payment failed; the order stays pending');
       return 'payment_failed';
     }
-    const received = intent.amount_received || intent.amount;
-    if (received !== order.totalCents || intent.currency?.toLowerCase() !== order.currency.toLowerCase()) {
-      input.log?.error(
-        { orderId: order.id, eventId: event.id, amount: received, currency: intent.currency, totalCents: order.totalCents },
+    if (event.amountCents !== order.totalCents || event.currency.toLowerCase() !== order.currency.toLowerCase()) {
+      log?.error(
+        { orderId: order.id, eventId: event.id, amount: event.amountCents, currency: event.currency, totalCents: order.totalCents },
         'paid amount differs from the order total; the order was not marked paid',
       );
       return 'amount_mismatch';
     }
-    const result = await markOrderPaid(trx, { paymentId: intent.id, provider: provider.name, contactTo: input.contactTo, publicUrl: input.publicUrl });
+    const result = await markPaid(event.paymentId);
     return result.ok && !result.alreadyPaid ? 'paid' : 'already_paid';
   });
 }
@@ -338,8 +378,8 @@ async function saveShippingAddress(db: Executor, userId: string, address: Shippi
   await updateProfile(db, userId, next);
 }
 
-/** True when the event is new (and now recorded), false when it was processed before. */
-async function recordEvent(db: Executor, eventId: string, type: string, orderId: string | null): Promise<boolean> {
+/** True when the provider's event is new (and now recorded), false when it was processed before. */
+async function recordProviderEvent(db: Executor, eventId: string, type: string, orderId: string | null): Promise<boolean> {
   const inserted = await db
     .insertInto('payment_events')
     .values({ event_id: eventId, order_id: orderId, type, created_at: now() })

@@ -1,21 +1,24 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { getProfile, updateProfile } from '~/modules/accounts/index.server';
 import { deleteProduct, updateProduct } from '~/modules/catalog/index.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
+import { countEvents } from '~/modules/analytics/index.server';
 import { type FakeStripe, paymentIntentJson, startFakeStripe } from '~/modules/payments/fake-stripe';
 import { TEST_CARDS, createStripePaymentProvider, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
+import { toPaymentEvent } from '~/modules/payments/stripe-provider.server';
 import {
+  type PaymentServices,
   cartFingerprint,
   confirmOrderPayment,
-  handleStripeEvent,
-  markOrderPaid,
+  handlePaymentEvent,
   parseShippingForm,
   parseTestCardForm,
-  payWithTestCard,
+  payWithCard,
   reviewCheckout,
+  settlePayment,
   startPayment,
 } from './index.server';
 import { address, cartLines, createCoffee, createUser, fillCart, mails, storage } from './test-fixtures';
@@ -23,8 +26,9 @@ import { address, cartLines, createCoffee, createUser, fillCart, mails, storage 
 const card = (number: string) => ({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' });
 const mail = { contactTo: 'shop@kopi.test', publicUrl: 'https://kopi.test' };
 
-function intentEvent(id: string, type: string, intent: Record<string, unknown>): Stripe.Event {
-  return { id, object: 'event', type, created: 1, livemode: false, api_version: null, pending_webhooks: 1, request: null, data: { object: intent } } as unknown as Stripe.Event;
+/** A Stripe event as the Stripe provider hands it to the shop (verified and translated into Kopi's terms). */
+function intentEvent(id: string, type: string, intent: Record<string, unknown>) {
+  return toPaymentEvent({ id, object: 'event', type, created: 1, livemode: false, api_version: null, pending_webhooks: 1, request: null, data: { object: intent } } as unknown as Stripe.Event);
 }
 
 describe('checkout forms', () => {
@@ -54,16 +58,23 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
   let handle: TestDatabase;
   let db: DB;
   let provider: PaymentProvider;
+  let services: PaymentServices & { kicks: number };
   let gayo: string;
   let java: string;
   beforeAll(async () => {
     handle = await open();
     db = handle.db;
     provider = createTestPaymentProvider(db);
+    services = servicesFor(provider);
     gayo = await createCoffee(db, 'Gayo', 1250, ['products/gayo']);
     java = await createCoffee(db, 'Java <Estate>', 899);
   });
   afterAll(() => handle.close());
+
+  const servicesFor = (payments: PaymentProvider) => {
+    const s = { db, payments, ...mail, kicks: 0, kickMail: () => void s.kicks++ };
+    return s;
+  };
 
   async function customer(items: Array<[string, number]>) {
     const user = await createUser(db);
@@ -140,8 +151,8 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     const orderId = results[0].ok ? results[0].orderId : '';
     expect(await db.selectFrom('test_payments').select('id').where('order_id', '=', orderId).execute()).toHaveLength(1);
     const paid = await Promise.all([
-      payWithTestCard(db, provider, { userId: c.id, orderId, card: card(TEST_CARDS.success), ...mail }),
-      payWithTestCard(db, provider, { userId: c.id, orderId, card: card(TEST_CARDS.success), ...mail }),
+      payWithCard(services, { userId: c.id, orderId, card: card(TEST_CARDS.success) }),
+      payWithCard(services, { userId: c.id, orderId, card: card(TEST_CARDS.success) }),
     ]);
     expect(paid.filter((p) => p.ok)).toHaveLength(1);
     expect(paid.find((p) => !p.ok)).toEqual({ ok: false, code: 'already_paid' });
@@ -194,7 +205,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
       [TEST_CARDS.insufficientFunds, 'insufficient_funds'],
       ['4242424242424241', 'invalid_number'],
     ] as const) {
-      expect(await payWithTestCard(db, provider, { userId: c.id, orderId: started.orderId, card: card(number), ...mail })).toEqual({ ok: false, code });
+      expect(await payWithCard(services, { userId: c.id, orderId: started.orderId, card: card(number) })).toEqual({ ok: false, code });
     }
     expect((await ordersOf(c.id))[0].payment_status).toBe('pending');
     expect(await cartLines(db, c.cartId)).toEqual([
@@ -205,14 +216,14 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
 
     // Someone else cannot pay (or see) this order.
     const stranger = await createUser(db);
-    expect(await payWithTestCard(db, provider, { userId: stranger.id, orderId: started.orderId, card: card(TEST_CARDS.success), ...mail })).toEqual({
+    expect(await payWithCard(services, { userId: stranger.id, orderId: started.orderId, card: card(TEST_CARDS.success) })).toEqual({
       ok: false,
       code: 'not_found',
     });
 
     // A quantity added after starting the payment stays in the cart.
     await fillCart(db, c.id, [[gayo, 1]]);
-    expect(await payWithTestCard(db, provider, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success), ...mail })).toEqual({
+    expect(await payWithCard(services, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success) })).toEqual({
       ok: true,
       orderId: started.orderId,
     });
@@ -236,7 +247,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     expect(shop).toHaveLength(1);
     expect(shop[0].text_body).toContain(c.email);
 
-    expect(await payWithTestCard(db, provider, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success), ...mail })).toEqual({
+    expect(await payWithCard(services, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success) })).toEqual({
       ok: false,
       code: 'already_paid',
     });
@@ -250,12 +261,41 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     const started = await start(c);
     if (!started.ok) throw new Error(started.reason);
     await fillCart(db, c.id, [[gayo, 3]]); // now 6 in the cart; 3 were ordered
-    const results = await Promise.all([1, 2, 3].map(() => markOrderPaid(db, { paymentId: started.paymentId, provider: 'test', ...mail })));
+    const kicksBefore = services.kicks;
+    const results = await Promise.all([1, 2, 3].map(() => settlePayment(services, (_trx, markPaid) => markPaid(started.paymentId))));
     expect(results.filter((r) => r.ok && !r.alreadyPaid)).toHaveLength(1);
     expect(results.filter((r) => r.ok && r.alreadyPaid)).toHaveLength(2);
     expect(await cartLines(db, c.cartId)).toEqual([[gayo, 3]]);
     expect(await mailsTo(c.email)).toHaveLength(1);
-    expect(await markOrderPaid(db, { paymentId: 'tp_unknown', provider: 'test', ...mail })).toEqual({ ok: false, reason: 'not_found' });
+    expect(services.kicks - kicksBefore).toBe(1); // the mail worker is woken once, after the commit that queued the mails
+    expect(await settlePayment(services, (_trx, markPaid) => markPaid('tp_unknown'))).toEqual({ ok: false, reason: 'not_found' });
+  });
+
+  it('records the purchase for analytics when paid, only for a shopper who consented (a visitor id), once', async () => {
+    const visitorId = 'Vm9sdW50ZWVyLXZpc2l0b3I';
+    const events = () => db.selectFrom('analytics_events').selectAll().where('visitor_id', '=', visitorId).orderBy('name').execute();
+    const c = await customer([[gayo, 2]]);
+    const started = await start(c, { visitorId });
+    if (!started.ok) throw new Error(started.reason);
+    expect(await events()).toEqual([]);
+    await payWithCard(services, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success) });
+    await payWithCard(services, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success) });
+    const recorded = await events();
+    expect(recorded.map((e) => e.name)).toEqual(['checkout_completed', 'purchase']);
+    expect(recorded.every((e) => e.user_id === c.id)).toBe(true);
+    expect(JSON.parse(recorded[1].props)).toEqual({
+      transaction_id: started.orderId,
+      currency: 'EUR',
+      value: 2500,
+      items: [{ product_id: gayo, quantity: 2, value: 2500 }],
+    });
+
+    const purchasesBefore = await countEvents(db, 'purchase');
+    const d = await customer([[gayo, 1]]);
+    const withoutConsent = await start(d);
+    if (!withoutConsent.ok) throw new Error(withoutConsent.reason);
+    await payWithCard(services, { userId: d.id, orderId: withoutConsent.orderId, card: card(TEST_CARDS.success) });
+    expect(await countEvents(db, 'purchase')).toBe(purchasesBefore);
   });
 
   it('mail server down at payment time: the order is paid and the mail waits in the outbox', async () => {
@@ -263,7 +303,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     const c = await customer([[java, 1]]);
     const started = await start(c);
     if (!started.ok) throw new Error(started.reason);
-    expect(await payWithTestCard(db, provider, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success), ...mail })).toMatchObject({ ok: true });
+    expect(await payWithCard(services, { userId: c.id, orderId: started.orderId, card: card(TEST_CARDS.success) })).toMatchObject({ ok: true });
     expect((await ordersOf(c.id))[0].payment_status).toBe('succeeded');
     expect((await mailsTo(c.email)).map((m) => m.status)).toEqual(['queued']);
   });
@@ -271,9 +311,11 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
   describe('with Stripe', () => {
     let fake: FakeStripe;
     let stripe: PaymentProvider;
+    let stripeServices: PaymentServices;
     beforeAll(async () => {
       fake = await startFakeStripe();
       stripe = createStripePaymentProvider({ secretKey: 'sk_test_kopi', publishableKey: 'pk_test_kopi', webhookSecret: 'whsec_x', apiUrl: fake.url });
+      stripeServices = servicesFor(stripe);
     });
     afterAll(() => fake.close());
 
@@ -298,47 +340,47 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     it('webhook delivered three times, or before the browser returns: one paid order', async () => {
       const { c, started } = await startStripe([[gayo, 2]]);
       const event = intentEvent('evt_paid_1', 'payment_intent.succeeded', succeeded(started.paymentId, 2500));
-      const outcomes = await Promise.all([1, 2, 3].map(() => handleStripeEvent(db, stripe, event, mail)));
+      const outcomes = await Promise.all([1, 2, 3].map(() => handlePaymentEvent(stripeServices, event)));
       expect(outcomes.sort()).toEqual(['duplicate', 'duplicate', 'paid']);
       // The same payment confirmed by another event (Stripe may send several) changes nothing.
-      expect(await handleStripeEvent(db, stripe, intentEvent('evt_paid_2', 'payment_intent.succeeded', succeeded(started.paymentId, 2500)), mail)).toBe('already_paid');
+      expect(await handlePaymentEvent(stripeServices, intentEvent('evt_paid_2', 'payment_intent.succeeded', succeeded(started.paymentId, 2500)))).toBe('already_paid');
       expect((await ordersOf(c.id))[0].payment_status).toBe('succeeded');
       expect(await cartLines(db, c.cartId)).toEqual([]);
       expect(await mailsTo(c.email)).toHaveLength(1);
       // The browser returns afterwards.
       fake.setStatus(started.paymentId, 'succeeded');
-      expect(await confirmOrderPayment(db, stripe, { userId: c.id, orderId: started.orderId, ...mail })).toEqual({ status: 'paid', orderId: started.orderId });
+      expect(await confirmOrderPayment(stripeServices, { userId: c.id, orderId: started.orderId })).toEqual({ status: 'paid', orderId: started.orderId });
       expect(await mailsTo(c.email)).toHaveLength(1);
     });
 
     it('the browser returns before the webhook: paid on return, the webhook changes nothing', async () => {
       const { c, started } = await startStripe([[java, 1]]);
-      expect(await confirmOrderPayment(db, stripe, { userId: c.id, paymentId: started.paymentId, ...mail })).toEqual({ status: 'pending', orderId: started.orderId });
+      expect(await confirmOrderPayment(stripeServices, { userId: c.id, paymentId: started.paymentId })).toEqual({ status: 'pending', orderId: started.orderId });
       fake.setStatus(started.paymentId, 'succeeded');
       const stranger = await createUser(db);
-      expect(await confirmOrderPayment(db, stripe, { userId: stranger.id, orderId: started.orderId, ...mail })).toEqual({ status: 'not_found' });
-      expect(await confirmOrderPayment(db, stripe, { userId: c.id, paymentId: started.paymentId, ...mail })).toEqual({ status: 'paid', orderId: started.orderId });
-      expect(await handleStripeEvent(db, stripe, intentEvent('evt_late', 'payment_intent.succeeded', succeeded(started.paymentId, 899)), mail)).toBe('already_paid');
+      expect(await confirmOrderPayment(stripeServices, { userId: stranger.id, orderId: started.orderId })).toEqual({ status: 'not_found' });
+      expect(await confirmOrderPayment(stripeServices, { userId: c.id, paymentId: started.paymentId })).toEqual({ status: 'paid', orderId: started.orderId });
+      expect(await handlePaymentEvent(stripeServices, intentEvent('evt_late', 'payment_intent.succeeded', succeeded(started.paymentId, 899)))).toBe('already_paid');
       expect(await mailsTo(c.email)).toHaveLength(1);
     });
 
     it('a failed payment leaves the cart and the pending order intact', async () => {
       const { c, started } = await startStripe([[gayo, 1]]);
       const failed = paymentIntentJson({ id: started.paymentId, amount: 1250, currency: 'eur', metadata: {}, status: 'requires_payment_method' });
-      expect(await handleStripeEvent(db, stripe, intentEvent('evt_fail', 'payment_intent.payment_failed', failed), mail)).toBe('payment_failed');
+      expect(await handlePaymentEvent(stripeServices, intentEvent('evt_fail', 'payment_intent.payment_failed', failed))).toBe('payment_failed');
       expect((await ordersOf(c.id))[0].payment_status).toBe('pending');
       expect(await cartLines(db, c.cartId)).toEqual([[gayo, 1]]);
       const recorded = await db.selectFrom('payment_events').selectAll().where('event_id', '=', 'evt_fail').executeTakeFirst();
-      expect(recorded).toMatchObject({ order_id: started.orderId, type: 'payment_intent.payment_failed' });
+      expect(recorded).toMatchObject({ order_id: started.orderId, type: 'payment_failed' });
     });
 
     it('a paid amount that differs from the order total does not mark it paid', async () => {
       const { c, started } = await startStripe([[gayo, 1]]);
-      expect(await handleStripeEvent(db, stripe, intentEvent('evt_short', 'payment_intent.succeeded', succeeded(started.paymentId, 100)), mail)).toBe('amount_mismatch');
-      expect(await handleStripeEvent(db, stripe, intentEvent('evt_usd', 'payment_intent.succeeded', succeeded(started.paymentId, 1250, 'usd')), mail)).toBe('amount_mismatch');
+      expect(await handlePaymentEvent(stripeServices, intentEvent('evt_short', 'payment_intent.succeeded', succeeded(started.paymentId, 100)))).toBe('amount_mismatch');
+      expect(await handlePaymentEvent(stripeServices, intentEvent('evt_usd', 'payment_intent.succeeded', succeeded(started.paymentId, 1250, 'usd')))).toBe('amount_mismatch');
       expect((await ordersOf(c.id))[0].payment_status).toBe('pending');
-      expect(await handleStripeEvent(db, stripe, intentEvent('evt_other', 'payment_intent.succeeded', succeeded('pi_not_ours', 1250)), mail)).toBe('unknown_payment');
-      expect(await handleStripeEvent(db, stripe, intentEvent('evt_misc', 'charge.refunded', {}), mail)).toBe('ignored');
+      expect(await handlePaymentEvent(stripeServices, intentEvent('evt_other', 'payment_intent.succeeded', succeeded('pi_not_ours', 1250)))).toBe('unknown_payment');
+      expect(await handlePaymentEvent(stripeServices, intentEvent('evt_misc', 'charge.refunded', {}))).toBe('ignored');
     });
   });
 

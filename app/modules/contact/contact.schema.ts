@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainLine, plainText } from '~/lib/plain-text';
 
 /**
  * The contact form, checked in the browser for quick feedback and again on the server. zod/mini keeps the
@@ -11,11 +12,14 @@ export const contactFields = Object.keys(contactLimits) as ContactField[];
 
 const TOO_LONG = 'contact.errors.tooLong';
 
+const INVALID = 'contact.errors.invalidCharacters';
+
 const requiredText = (field: ContactField, required: string) =>
   z.string({ error: required }).check(
     z.trim(),
     z.minLength(1, { error: required }),
     z.maxLength(contactLimits[field], { error: TOO_LONG }),
+    field === 'message' ? plainText(INVALID) : plainLine(INVALID),
   );
 
 export const contactSchema = z.object({

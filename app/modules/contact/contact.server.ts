@@ -2,21 +2,29 @@ import type { Logger } from 'pino';
 import { type DB, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import type { Locale } from '~/modules/i18n/index.server';
+import { LIMITS, type Limits, type Scope, emailScope, ipScope, recordAttempt } from '~/modules/limits/index.server';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 import type { Contact } from './contact.schema';
 
-export type SubmitContactResult = { ok: true; id: string } | { ok: false; reason: 'unavailable' };
+export type SubmitContactResult = { ok: true; id: string } | { ok: false; reason: 'unavailable' | 'rate_limited' };
 
 const languageNames: Record<Locale, string> = { en: 'English', pl: 'Polish' };
 
 /**
  * Stores a (validated) contact message and queues the mail to the shop in one transaction, so a message is
- * either kept and on its way, or not taken at all. The caller kicks the mail worker afterwards.
+ * either kept and on its way, or not taken at all. Messages count per sender email and per client address
+ * (LIMITS.contact): a script cannot fill the shop's inbox. The caller kicks the mail worker afterwards.
  */
 export async function submitContactMessage(
   db: DB,
-  { input, locale, contactTo, log }: { input: Contact; locale: Locale; contactTo: string; log?: Logger },
+  { input, locale, contactTo, ip, log }: { input: Contact; locale: Locale; contactTo: string; ip?: string | null; log?: Logger },
+  limits: Pick<Limits, 'contact'> = LIMITS,
 ): Promise<SubmitContactResult> {
+  const rule = limits.contact;
+  const scopes: Scope[] = [{ key: emailScope(input.email.trim().toLowerCase()), limit: rule.perEmail }];
+  const address = ipScope(ip);
+  if (address) scopes.push({ key: address, limit: rule.perAddress });
+  if ((await recordAttempt(db, 'contact', scopes, rule.windowMs)).limited) return { ok: false, reason: 'rate_limited' };
   const id = newId();
   try {
     await db.transaction().execute(async (trx) => {

@@ -32,18 +32,6 @@ const catalogues = {
 export type Namespace = keyof (typeof catalogues)['en'];
 export const namespaces = Object.keys(catalogues.en) as Namespace[];
 
-export const LANGUAGE_COOKIE = 'lang';
-
-/** The visitor's language: the language cookie, else English (the shop's default). */
-export function getLocale(request: Request): Locale {
-  const match = /(?:^|;\s*)lang=(en|pl)(?:;|$)/.exec(request.headers.get('cookie') ?? '');
-  return match && isLocale(match[1]) ? match[1] : defaultLocale;
-}
-
-export function languageCookie(locale: Locale, secure: boolean): string {
-  return `${LANGUAGE_COOKIE}=${locale}; Path=/; Max-Age=31536000; SameSite=Lax${secure ? '; Secure' : ''}`;
-}
-
 function merge(base: Messages, over: Messages): Messages {
   const out: Messages = { ...base };
   for (const [key, value] of Object.entries(over)) {

@@ -21,6 +21,7 @@ export type OrderRecord = {
   shipping: ShippingAddress;
   createdAt: string;
   paidAt: string | null;
+  visitorId: string | null;
 };
 
 export type NewOrderLine = {
@@ -57,6 +58,7 @@ const toRecord = (row: Row): OrderRecord => ({
   },
   createdAt: row.created_at,
   paidAt: row.paid_at,
+  visitorId: row.visitor_id,
 });
 
 const shippingColumns = (a: ShippingAddress) => ({
@@ -108,6 +110,7 @@ export async function findOrCreatePendingOrder(
     provider: string;
     fingerprint: string;
     totalCents: number;
+    visitorId: string | null;
     address: ShippingAddress;
     lines: NewOrderLine[];
   },
@@ -144,6 +147,7 @@ export async function findOrCreatePendingOrder(
         ...shippingColumns(input.address),
         created_at: monotonicNow(),
         paid_at: null,
+        visitor_id: input.visitorId,
       })
       .onConflict((oc) =>
         oc.columns(['user_id', 'cart_fingerprint']).where(sql<boolean>`payment_status = 'pending'`).doNothing(),
@@ -172,12 +176,12 @@ export async function findOrCreatePendingOrder(
   if (!row) throw new Error('pending order vanished while being reused');
   await db
     .updateTable('orders')
-    .set({ user_email: input.email, locale: input.locale, cart_id: input.cartId, ...shippingColumns(input.address) })
+    .set({ user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, ...shippingColumns(input.address) })
     .where('id', '=', row.id)
     .where('payment_status', '=', 'pending')
     .execute();
   return {
-    order: toRecord({ ...row, user_email: input.email, locale: input.locale, cart_id: input.cartId, ...shippingColumns(input.address) }),
+    order: toRecord({ ...row, user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, ...shippingColumns(input.address) }),
     created: false,
   };
 }

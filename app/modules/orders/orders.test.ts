@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { markOrderPaid, startPayment } from '~/modules/checkout/index.server';
+import { settlePayment, startPayment } from '~/modules/checkout/index.server';
 import { address, createCoffee, createUser, fillCart, storage } from '~/modules/checkout/test-fixtures';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
 import { getOrderForUser, listOrders, orderLabel } from './index.server';
@@ -32,7 +32,7 @@ describe.each(testDatabases())('orders on %s', (_kind, open) => {
       const cartId = await fillCart(db, user.id, [[gayo, i]]);
       const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address });
       if (!started.ok) throw new Error(started.reason);
-      await markOrderPaid(db, { paymentId: started.paymentId, provider: 'test', contactTo: 'shop@kopi.test' });
+      await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
       placed.push(started.orderId);
     }
     const cartId = await fillCart(db, user.id, [[gayo, 1]]);

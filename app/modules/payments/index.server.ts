@@ -5,16 +5,17 @@ import type { PaymentProvider } from './provider.server';
 import { createStripePaymentProvider } from './stripe-provider.server';
 import { createTestPaymentProvider } from './test-provider.server';
 
-export { PaymentUnavailableError, type CreatePaymentInput, type PaymentProvider, type PaymentStatus } from './provider.server';
 export {
-  TEST_CARDS,
-  chargeTestCard,
-  createTestPaymentProvider,
-  validateTestCard,
-  type ChargeTestCardResult,
-  type TestCard,
-  type TestCardErrorCode,
-} from './test-provider.server';
+  PaymentUnavailableError,
+  type CardDetails,
+  type CardErrorCode,
+  type CardResult,
+  type CreatePaymentInput,
+  type PaymentEvent,
+  type PaymentProvider,
+  type PaymentStatus,
+} from './provider.server';
+export { TEST_CARDS, createTestPaymentProvider, validateTestCard } from './test-provider.server';
 export { createStripePaymentProvider, type StripePaymentProvider, type StripeProviderOptions } from './stripe-provider.server';
 export { passesLuhn } from './luhn';
 

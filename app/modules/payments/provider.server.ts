@@ -1,4 +1,4 @@
-import type Stripe from 'stripe';
+import type { Executor } from '~/db/database.server';
 
 export type PaymentStatus = 'succeeded' | 'processing' | 'requires_payment_method' | 'canceled' | 'requires_action';
 
@@ -12,6 +12,20 @@ export type CreatePaymentInput = {
   metadata: Record<string, string>;
 };
 
+/** Card details typed into the shop's own card form (the test provider only; Stripe's stay with Stripe). */
+export type CardDetails = { number: string; expMonth: number; expYear: number; cvc: string };
+export type CardErrorCode = 'card_declined' | 'insufficient_funds' | 'invalid_number' | 'invalid_expiry' | 'invalid_cvc' | 'already_paid';
+export type CardResult = { ok: true } | { ok: false; code: CardErrorCode | 'payment_not_found' };
+
+/**
+ * What a provider tells the shop about a payment, in Kopi's terms (the provider's own event types stay in
+ * its file). `id` is the provider's event id: each is processed once.
+ */
+export type PaymentEvent =
+  | { id: string; kind: 'payment_succeeded'; paymentId: string; amountCents: number; currency: string; orderId: string | null; clientSecret: string | null }
+  | { id: string; kind: 'payment_failed'; paymentId: string; orderId: string | null; clientSecret: string | null }
+  | { id: string; kind: 'ignored'; type: string };
+
 /**
  * A payment service. `test` (the default) simulates card payments in the database and charges nothing;
  * `stripe` creates real PaymentIntents. Amounts are integer cents computed by the server.
@@ -24,8 +38,13 @@ export interface PaymentProvider {
   retrievePayment(paymentId: string): Promise<{ status: PaymentStatus; amountCents: number }>;
   /** Whether the payment service answers (the checkout shows "Payment Service Unavailable" otherwise). */
   checkHealth(): Promise<boolean>;
-  /** Stripe only: verifies a webhook's signature and returns its event; throws on a forged or stale one. */
-  parseWebhook?(rawBody: Buffer, signature: string): Stripe.Event;
+  /**
+   * Charges a card on the server, inside the transaction `db` that settles the order (the test provider;
+   * Stripe's cards are confirmed in the browser by its Payment Element).
+   */
+  confirmCard?(db: Executor, input: { paymentId: string; card: CardDetails }): Promise<CardResult>;
+  /** Verifies a webhook's signature and returns its event; throws on a forged or stale one. */
+  parseWebhook?(rawBody: Buffer, signature: string): PaymentEvent;
 }
 
 /** The payment service failed or could not be reached (network, credentials, outage). */

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentProvider, PaymentStatus } from './provider.server';
+import type { PaymentEvent, PaymentProvider, PaymentStatus } from './provider.server';
 import { PaymentUnavailableError } from './provider.server';
 
 export type StripeProviderOptions = {
@@ -15,7 +15,7 @@ export type StripeProviderOptions = {
 export type StripePaymentProvider = PaymentProvider & {
   name: 'stripe';
   publishableKey: string;
-  parseWebhook(rawBody: Buffer, signature: string): Stripe.Event;
+  parseWebhook(rawBody: Buffer, signature: string): PaymentEvent;
 };
 
 const HEALTH_TTL_MS = 60_000;
@@ -78,9 +78,20 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
     },
 
     parseWebhook(rawBody, signature) {
-      return stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+      return toPaymentEvent(stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret));
     },
   };
+}
+
+/** A verified Stripe event in Kopi's terms. */
+export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
+  if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') {
+    return { id: event.id, kind: 'ignored', type: event.type };
+  }
+  const intent = event.data.object as Stripe.PaymentIntent;
+  const common = { id: event.id, paymentId: intent.id, orderId: intent.metadata?.order_id ?? null, clientSecret: intent.client_secret ?? null };
+  if (event.type === 'payment_intent.payment_failed') return { ...common, kind: 'payment_failed' };
+  return { ...common, kind: 'payment_succeeded', amountCents: intent.amount_received || intent.amount, currency: intent.currency ?? '' };
 }
 
 function toStatus(status: Stripe.PaymentIntent.Status): PaymentStatus {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Executor, now } from '~/db/database.server';
 import { passesLuhn } from './luhn';
-import type { PaymentProvider, PaymentStatus } from './provider.server';
+import type { CardDetails, CardErrorCode, CardResult, PaymentProvider, PaymentStatus } from './provider.server';
 
 /**
  * The built-in test provider: simulated PaymentIntents stored in `test_payments`, confirmed on the server
@@ -15,15 +15,6 @@ export const TEST_CARDS = {
   insufficientFunds: '4000000000009995',
 } as const;
 
-export type TestCard = { number: string; expMonth: number; expYear: number; cvc: string };
-export type TestCardErrorCode =
-  | 'card_declined'
-  | 'insufficient_funds'
-  | 'invalid_number'
-  | 'invalid_expiry'
-  | 'invalid_cvc'
-  | 'already_paid';
-export type ChargeTestCardResult = { ok: true } | { ok: false; code: TestCardErrorCode | 'payment_not_found' };
 
 export function createTestPaymentProvider(db: Executor): PaymentProvider {
   return {
@@ -64,11 +55,12 @@ export function createTestPaymentProvider(db: Executor): PaymentProvider {
     async checkHealth() {
       return true;
     },
+    confirmCard: (trx, input) => chargeTestCard(trx, input),
   };
 }
 
 /** Checks a card the way a card network would, without the network. */
-export function validateTestCard(card: TestCard, today = new Date()): TestCardErrorCode | null {
+export function validateTestCard(card: CardDetails, today = new Date()): CardErrorCode | null {
   const digits = String(card.number ?? '').replace(/[\s-]/g, '');
   if (!passesLuhn(digits)) return 'invalid_number';
   const month = Number(card.expMonth);
@@ -91,8 +83,8 @@ export function validateTestCard(card: TestCard, today = new Date()): TestCardEr
  */
 export async function chargeTestCard(
   db: Executor,
-  { paymentId, card, today }: { paymentId: string; card: TestCard; today?: Date },
-): Promise<ChargeTestCardResult> {
+  { paymentId, card, today }: { paymentId: string; card: CardDetails; today?: Date },
+): Promise<CardResult> {
   const payment = await db.selectFrom('test_payments').select(['status']).where('id', '=', paymentId).executeTakeFirst();
   if (!payment) return { ok: false, code: 'payment_not_found' };
   if (payment.status === 'succeeded') return { ok: false, code: 'already_paid' };

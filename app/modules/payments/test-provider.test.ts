@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { TEST_CARDS, chargeTestCard, createTestPaymentProvider, passesLuhn, validateTestCard } from './index.server';
+import { TEST_CARDS, createTestPaymentProvider, passesLuhn, validateTestCard } from './index.server';
+import { chargeTestCard } from './test-provider.server';
 
 const today = new Date('2026-05-15T12:00:00Z');
 const card = (number: string, extra: Partial<{ expMonth: number; expYear: number; cvc: string }> = {}) => ({

@@ -1,0 +1,110 @@
+/**
+ * Who is asking: the shopper of one request (user, language, cart, and the cookies the response will set),
+ * resolved once by the root route's middleware and read by every loader and action with
+ * `context.get(shopperContext)`. A visitor without cookies costs no database query here.
+ */
+import { type MiddlewareFunction, createContext, redirect } from 'react-router';
+import { appContext, type AppContext } from '~/context';
+import { type SessionUser, completeSignIn, deleteSession, getSessionUser } from '~/modules/accounts/index.server';
+import { currentCartId } from '~/modules/cart/index.server';
+import { type Locale, defaultLocale, isLocale } from '~/modules/i18n/index.server';
+import { CookieJar, readCookie } from './cookies.server';
+
+export type Shopper = {
+  user: SessionUser | null;
+  locale: Locale;
+  /** The cart this request works with: the customer's own when signed in, else the guest cookie's. */
+  cartId: string | null;
+  /** The guest cart from the cookie (merged into the customer's at sign-in). */
+  guestCartId: string | null;
+  sessionToken: string | null;
+  /** The cookies this response sets. */
+  cookies: CookieJar;
+};
+
+export const shopperContext = createContext<Shopper>();
+
+const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
+const cartIdPattern = /^[A-Za-z0-9_-]{16,64}$/;
+const isToken = (value: unknown): value is string => typeof value === 'string' && tokenPattern.test(value);
+const isCartId = (value: unknown): value is string => typeof value === 'string' && cartIdPattern.test(value);
+
+export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const app = context.get(appContext);
+  const header = request.headers.get('cookie');
+  const cookies = new CookieJar(app.cookies);
+  const [signedToken, signedCart, language] = await Promise.all([
+    readCookie(app.cookies.session, header, isToken),
+    readCookie(app.cookies.cart, header, isCartId),
+    readCookie(app.cookies.language, header, isLocale),
+  ]);
+  // Cookies from before they were signed (until the next release): accepted once, then re-issued signed.
+  const sessionToken = signedToken ?? legacyValue(header, 'kopi_session', isToken);
+  const guestCartId = signedCart ?? legacyValue(header, 'kopi_cart', isCartId);
+  if (sessionToken && !signedToken) cookies.set('session', sessionToken);
+  if (guestCartId && !signedCart) cookies.set('cart', guestCartId);
+
+  const session = sessionToken ? await getSessionUser(app.db, sessionToken) : null;
+  if (sessionToken && !session) cookies.clear('session');
+  if (session?.refreshed) cookies.set('session', sessionToken);
+  const user = session?.user ?? null;
+  const cartId = user || guestCartId ? await currentCartId(app.db, { cookieCartId: guestCartId, userId: user?.id ?? null }) : null;
+
+  context.set(shopperContext, { user, locale: language ?? defaultLocale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies });
+  const response = await next();
+  await cookies.writeTo(response.headers);
+  // Anything rendered for a session or a cart is this shopper's alone: no shared cache may keep it.
+  if (sessionToken || guestCartId || cookies.changes('session') || cookies.changes('cart')) {
+    response.headers.set('Cache-Control', 'private, no-store');
+  }
+  return response;
+};
+
+function legacyValue(header: string | null, name: string, isValid: (value: unknown) => value is string): string | null {
+  const match = header ? new RegExp(`(?:^|;\\s*)${name}=([^;]*)`).exec(header) : null;
+  return match && isValid(match[1]) ? match[1] : null;
+}
+
+/** The signed-in user, or a redirect to the login page that comes back to `url` afterwards. */
+export function requireUser(shopper: Shopper, url: URL): SessionUser {
+  if (shopper.user) return shopper.user;
+  throw redirect(`/auth?mode=login&redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+/** An admin, or a redirect home: nobody else learns which admin pages exist. */
+export function requireAdmin(shopper: Shopper): SessionUser {
+  if (shopper.user?.isAdmin) return shopper.user;
+  throw redirect('/');
+}
+
+/**
+ * Signs the shopper in (password, sign-up, OpenID Connect): the old session ends, a new one starts, the guest
+ * cart joins the customer's, and the response carries the new session cookie and the event for analytics.
+ */
+export async function startSession(app: AppContext, shopper: Shopper, userId: string, event: { name: 'login' | 'sign_up'; method: string }) {
+  const { sessionToken } = await completeSignIn(app.db, { userId, previousSessionToken: shopper.sessionToken, guestCartId: shopper.guestCartId });
+  shopper.cookies.set('session', sessionToken);
+  shopper.cookies.clear('cart');
+  tellBrowser(shopper, event.name, { method: event.method });
+}
+
+/** Logs out: the session ends on the server, and the next cart is a new, empty guest cart. */
+export async function endSession(app: AppContext, shopper: Shopper): Promise<void> {
+  if (shopper.sessionToken) await deleteSession(app.db, shopper.sessionToken);
+  shopper.cookies.clear('session');
+  shopper.cookies.clear('cart');
+}
+
+/** Remembers a guest's new cart. */
+export function keepGuestCart(shopper: Shopper, cartId: string): void {
+  shopper.cookies.set('cart', cartId);
+}
+
+export function chooseLanguage(shopper: Shopper, locale: Locale): void {
+  shopper.cookies.set('language', locale);
+}
+
+/** An event the server completed, for the browser to track if the visitor consented (app/lib/analytics.ts). */
+export function tellBrowser(shopper: Shopper, name: string, props: Record<string, string | number | boolean> = {}): void {
+  shopper.cookies.set('event', { name, props });
+}

@@ -1,0 +1,135 @@
+import { sql } from 'kysely';
+import type { Executor } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
+
+/**
+ * Abuse limits, counted in the database (`rate_events`) so they hold across restarts and app nodes. An
+ * attempt is recorded BEFORE the work it guards (a password check, a mail) and counted together with the
+ * earlier ones, so a burst of parallel requests cannot all slip through before the first is written.
+ */
+export type LimitKind = 'login' | 'reset' | 'signup' | 'contact';
+
+/** A counted scope; without `limit` it is only counted (the login's per-email slow-down). */
+export type Scope = { key: string; limit?: number };
+
+/**
+ * The shop's limits, within each kind's window:
+ * - login: 5 failures per email from one address lock that pair; 30 failures from one address over any
+ *   emails lock that address; from many addresses, 20 failures per email only slow its logins down, so an
+ *   outsider cannot lock anyone out;
+ * - reset: 3 requests per email and 10 per address an hour;
+ * - signup: 3 attempts per email and 10 per address an hour;
+ * - contact: 3 messages per email and 5 per address in 10 minutes.
+ */
+export const LIMITS = {
+  login: { perPair: 5, perAddress: 30, slowAfterPerEmail: 20, windowMs: 15 * 60_000 },
+  reset: { perEmail: 3, perAddress: 10, windowMs: 60 * 60_000 },
+  signup: { perEmail: 3, perAddress: 10, windowMs: 60 * 60_000 },
+  contact: { perEmail: 3, perAddress: 5, windowMs: 10 * 60_000 },
+} as const;
+export type Limits = { [K in keyof typeof LIMITS]: { [F in keyof (typeof LIMITS)[K]]: number } };
+
+/** The limits with every count multiplied by `factor` (RATE_LIMIT_FACTOR; windows stay). */
+export function scaledLimits(factor: number): Limits {
+  const scale = <T extends Record<string, number>>(rule: T): T =>
+    Object.fromEntries(Object.entries(rule).map(([k, v]) => [k, k === 'windowMs' ? v : Math.max(1, Math.round(v * factor))])) as T;
+  return { login: scale(LIMITS.login), reset: scale(LIMITS.reset), signup: scale(LIMITS.signup), contact: scale(LIMITS.contact) };
+}
+
+const MAX_WINDOW_MS = Math.max(...Object.values(LIMITS).map((rule) => rule.windowMs));
+
+/** `email:<normalized>`; the normalized form is what makes "Ola@X.pl" and "ola@x.pl" one scope. */
+export const emailScope = (normalizedEmail: string) => `email:${normalizedEmail.slice(0, 320)}`;
+
+/** One email from one client address. */
+export const pairScope = (email: string, ip: string) => `${email}|${ip}`;
+
+/**
+ * `ip:<address>`. IPv4-mapped IPv6 addresses count as their IPv4 address; other IPv6 addresses by their
+ * /64 prefix (one subscriber usually holds a whole /64). Null when the address is unknown or not an IP
+ * address (so "unknown" clients do not all share one bucket).
+ */
+export function ipScope(ip: string | null | undefined): string | null {
+  const value = ip?.trim() ?? '';
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(value);
+  if (mapped) return `ip:${mapped[1]}`;
+  if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(value)) return `ip:${value}`;
+  if (value.includes(':') && /^[0-9a-f:.]{2,45}(?:%[\w.-]{1,32})?$/i.test(value)) return `ip:${ipv6Prefix64(value)}`;
+  return null;
+}
+
+function ipv6Prefix64(address: string): string {
+  const clean = address.replace(/%.*$/, '').toLowerCase();
+  const [head, tail] = clean.split('::');
+  const headParts = head ? head.split(':') : [];
+  const tailParts = tail !== undefined && tail !== '' ? tail.split(':') : [];
+  const missing = tail === undefined ? 0 : 8 - headParts.length - tailParts.length;
+  const groups = [...headParts, ...Array(Math.max(0, missing)).fill('0'), ...tailParts];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+export type Attempt = {
+  /** True when a scope with a limit is over it (this attempt included); the attempt's rows are then removed. */
+  limited: boolean;
+  /** The attempt's rows, for `forgetAttempt`. */
+  ids: string[];
+  /** How many attempts each scope holds within the window, this one included. */
+  counts: Map<string, number>;
+};
+
+/**
+ * Records one attempt for every scope and tells whether any limited scope is now over its limit. Over the
+ * limit, the attempt's own rows are removed again: a refused attempt does not extend the lock-out.
+ */
+export async function recordAttempt(db: Executor, kind: LimitKind, scopes: Scope[], windowMs: number, now = new Date()): Promise<Attempt> {
+  const at = now.toISOString();
+  const rows = scopes.map((s) => ({ id: newId(), kind, scope_key: s.key, created_at: at }));
+  if (rows.length === 0) return { limited: false, ids: [], counts: new Map() };
+  await db.insertInto('rate_events').values(rows).execute();
+  const since = new Date(now.getTime() - windowMs).toISOString();
+  const found = await db
+    .selectFrom('rate_events')
+    .select(['scope_key', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('kind', '=', kind)
+    .where(
+      'scope_key',
+      'in',
+      scopes.map((s) => s.key),
+    )
+    .where('created_at', '>', since)
+    .groupBy('scope_key')
+    .execute();
+  const counts = new Map(found.map((c) => [c.scope_key, Number(c.count)]));
+  const ids = rows.map((r) => r.id);
+  const limited = scopes.some((s) => s.limit !== undefined && (counts.get(s.key) ?? 0) > s.limit);
+  if (limited) await forgetAttempt(db, ids);
+  return { limited, ids, counts };
+}
+
+/** Removes an attempt's rows (a login that succeeded is not a failure). Earlier attempts stay. */
+export async function forgetAttempt(db: Executor, ids: string[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('rate_events').where('id', 'in', ids).execute();
+}
+
+/** Forgets every attempt of one email, alone or paired with an address (after a password reset). */
+export async function clearEmailScopes(db: Executor, kind: LimitKind, normalizedEmail: string): Promise<void> {
+  const key = emailScope(normalizedEmail);
+  const paired = `${key}|`;
+  await db
+    .deleteFrom('rate_events')
+    .where('kind', '=', kind)
+    .where((eb) => eb.or([eb('scope_key', '=', key), eb(sql<string>`substr(scope_key, 1, ${paired.length})`, '=', paired)]))
+    .execute();
+}
+
+/** Deletes rows older than the longest window. */
+export async function pruneAttempts(db: Executor, now = new Date()): Promise<number> {
+  const result = await db
+    .deleteFrom('rate_events')
+    .where('created_at', '<', new Date(now.getTime() - MAX_WINDOW_MS).toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
