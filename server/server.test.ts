@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const built = fs.existsSync('build/server/index.js');
+if (!fs.existsSync('build/server/index.js')) {
+  throw new Error('These tests start the production build, and build/server/index.js is missing: run `npm run build` first (`npm test` does).');
+}
 const start = (env: Record<string, string>) =>
   spawn(process.execPath, ['server.js'], { env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env } });
 
@@ -21,7 +23,7 @@ function output(child: ChildProcess) {
 
 const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-describe.skipIf(!built)('node server.js', () => {
+describe('node server.js', () => {
   let dir: string;
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kopi-server-'));

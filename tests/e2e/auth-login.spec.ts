@@ -104,7 +104,7 @@ test('a wrong password is refused, and switching between the forms clears every 
   await expectSignedIn(page, account.name);
 });
 
-test('five wrong passwords lock the account’s login, even for the right password', async ({ page, consoleErrors }, testInfo) => {
+test('five wrong passwords lock the account’s login from that address, even for the right password; elsewhere its owner signs in', async ({ page, consoleErrors }, testInfo) => {
   consoleErrors.allow(failedLoad(401));
   consoleErrors.allow(failedLoad(429));
   const account = newAccount(testInfo, 'ola.locked');
@@ -132,6 +132,15 @@ test('five wrong passwords lock the account’s login, even for the right passwo
   await submitButton(page, 'login').click();
   await expect(alert).toHaveText(en('auth.errors.tooManyAttempts'));
   await expectSignedOut(page);
+
+  // Someone else's guesses must not lock the owner out: from another address the right password works.
+  await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': '192.0.2.200' });
+  await page.reload();
+  await waitForHydration(page);
+  await fillLogIn(page, account);
+  await submitButton(page, 'login').click();
+  await expect(page).toHaveURL(/\/$/);
+  await expectSignedIn(page, account.name);
 });
 
 test('the session cookie is httpOnly and SameSite=Lax, and every sign-in replaces it', async ({ page, context, browser, baseURL }, testInfo) => {

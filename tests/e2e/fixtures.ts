@@ -11,6 +11,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { type Page, test as base, expect } from '@playwright/test';
 import { type DemoProduct, PAGE_SIZE, catalogue } from '../fixtures/catalogue';
 import type { Locale } from '../fixtures/i18n';
+import { signedCookie } from './cookies';
+
+const hash = (text: string) => [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
 export { expect } from '@playwright/test';
 
@@ -28,6 +31,8 @@ type Options = {
 
 type Fixtures = {
   consoleErrors: ConsoleErrors;
+  /** The client address the shop sees for this test (X-Forwarded-For). */
+  clientAddress: string;
   expectNoSeriousA11yViolations: (page?: Page, options?: A11yOptions) => Promise<void>;
   /** The product page path of a demo product ("/product/<id>"; ids are random per server start). */
   productPath: (product: DemoProduct) => string;
@@ -82,9 +87,21 @@ export const test = base.extend<Options & Fixtures, WorkerFixtures>({
         }
       }, value);
     }
-    if (language) await context.addCookies([{ name: 'lang', value: language, url: baseURL! }]);
+    if (language) await context.addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL! }]);
     await use(context);
   },
+
+  // Each test is its own client: behind the journeys' trusted proxy (tests/setup/start-server.js), the shop
+  // counts its abuse limits by this address.
+  clientAddress: [
+    async ({ context }, use, testInfo) => {
+      const n = (testInfo.workerIndex * 7919 + testInfo.retry * 104_729 + hash(testInfo.testId)) % 16_000_000;
+      const address = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+      await context.setExtraHTTPHeaders({ 'x-forwarded-for': address });
+      await use(address);
+    },
+    { auto: true },
+  ],
 
   consoleErrors: [
     async ({ context }, use, testInfo) => {

@@ -3,6 +3,7 @@ import { catalogue, productName } from '../fixtures/catalogue';
 import { price, t } from '../fixtures/i18n';
 import { expect, test } from './fixtures';
 import { languageButton, productGrid, switchLanguage, waitForHydration } from './helpers';
+import { cookieValue } from './cookies';
 
 const en = t('en');
 const pl = t('pl');
@@ -22,7 +23,9 @@ test('English by default, Polish with the header button, kept across a reload', 
   await expect(page.getByRole('navigation', { name: pl('nav.main') }).getByRole('link', { name: pl('nav.contact') })).toBeVisible();
   await expect(productGrid(page).getByText(price(newestMatching('gayo').priceCents, 'pl'), { exact: true }).first()).toBeVisible();
   expect(await storedLanguage(page)).toBe('pl');
-  expect((await context.cookies()).find((c) => c.name === 'lang')).toMatchObject({ value: 'pl', path: '/', sameSite: 'Lax' });
+  const langCookie = (await context.cookies()).find((c) => c.name === 'lang');
+  expect(langCookie).toMatchObject({ path: '/', sameSite: 'Lax', httpOnly: true });
+  expect(cookieValue(langCookie?.value)).toBe('pl');
 
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'pl');
@@ -31,7 +34,7 @@ test('English by default, Polish with the header button, kept across a reload', 
   await switchLanguage(page, 'en');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('home.hero.heading'));
   expect(await storedLanguage(page)).toBe('en');
-  expect((await context.cookies()).find((c) => c.name === 'lang')?.value).toBe('en');
+  expect(cookieValue((await context.cookies()).find((c) => c.name === 'lang')?.value)).toBe('en');
 });
 
 test('a product page switches language in place: name, price format and texts', async ({ page }) => {
@@ -60,7 +63,7 @@ test('the language kept in localStorage comes back when the cookie is gone', asy
   await expect(page.locator('html'), 'the stored language is restored').toHaveAttribute('lang', 'pl');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('contact.title'));
   await expect(page).toHaveURL(/\/contact$/);
-  expect((await context.cookies()).find((c) => c.name === 'lang')?.value).toBe('pl');
+  expect(cookieValue((await context.cookies()).find((c) => c.name === 'lang')?.value)).toBe('pl');
 });
 
 function newestMatching(word: string) {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider } from './oidc-provider.js';
+import { E2E_SESSION_SECRET } from './e2e-secret.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const serverBuild = path.join(root, 'build/server/index.js');
@@ -57,7 +58,13 @@ const env = {
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   PUBLIC_URL: shopUrl,
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  // Mail to the catcher fails while no mail journey runs: those retries are expected, not news.
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+  // Known to the journeys, which sign cookies with it (tests/e2e/cookies.ts).
+  SESSION_SECRET: E2E_SESSION_SECRET,
+  // The journeys are many clients on one machine: each test says who it is with X-Forwarded-For, as a
+  // load balancer on this machine would, so the per-address limits apply per test as they would per shopper.
+  TRUST_PROXY: 'loopback',
   SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
   CONTACT_TO: 'shop@kopi.test',
   MAIL_FROM: 'Kopi <hello@kopi.test>',

@@ -1,0 +1,354 @@
+/**
+ * Fuzzing every form route and API endpoint of the production build, in this process, against a real SQLite
+ * database: at least 300 generated malformed requests each (wrong content types, broken encodings, missing,
+ * repeated, huge and hostile values, odd methods, paths and query strings), from a guest and from a signed-in
+ * customer. Every request carries at least one defect that makes it invalid, so every answer must be below
+ * 500 and the database must be exactly as it was. Deterministic: FUZZ_SEED replays a run.
+ */
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureUserCart, addToCart } from '~/modules/cart/index.server';
+import { type TestShop, rawRequest, startTestShop } from './test-shop';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const PER_ENDPOINT = 300;
+
+/** mulberry32: a small seeded generator, so a failing run can be replayed. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+  return { next, pick, chance: (p: number) => next() < p, int: (n: number) => Math.floor(next() * n) };
+}
+type Random = ReturnType<typeof random>;
+
+/** Values that break a field: empty, too long, control and bidi characters, markup, SQL, odd Unicode. */
+const hostileValues = [
+  '',
+  ' ',
+  '\u0000',
+  'Ola\u0000Nowak',
+  'x\u202ey',
+  'a\u2066b\u2069',
+  '\u001b[31mred',
+  'x'.repeat(6000),
+  '<script>alert(1)</script>\u0000',
+  "' OR 1=1 --\u0007",
+  '../../etc/passwd\u0000',
+  '\uFEFF\u200f',
+  'a\r\nb\u0085',
+  '%00\u0000%ff%',
+  'vertical\u000btab',
+];
+/** Values that look plausible on their own (the defect is elsewhere in the request). */
+const plausible: Record<string, () => string> = {
+  name: () => 'Ola Nowak',
+  fullName: () => 'Ola Nowak',
+  email: () => 'ola@example.com',
+  subject: () => 'Beans',
+  message: () => 'Hello',
+  address: () => 'ul. Kwiatowa 5',
+  city: () => 'Kraków',
+  zipCode: () => '30-001',
+  password: () => 'correct horse battery',
+  locale: () => 'pl',
+  redirectTo: () => '/cart',
+};
+
+type Endpoint = {
+  name: string;
+  path: string;
+  /** The form's fields and how to make them invalid; one of `defects` is applied to every request. */
+  fields: Record<string, (r: Random) => string>;
+  defects: Array<(fields: Record<string, string>, r: Random) => void>;
+  signedIn: 'never' | 'sometimes' | 'always';
+  json?: boolean;
+};
+
+const bad = (r: Random) => r.pick(hostileValues);
+const breakField = (name: string) => (fields: Record<string, string>, r: Random) => {
+  if (r.chance(0.3)) delete fields[name];
+  else fields[name] = bad(r);
+};
+const unknownId = (r: Random) => r.pick(['', 'nope', 'x'.repeat(300), '../../x', `${'A'.repeat(22)}`, '1 OR 1=1', '\u0000', '%ff']);
+
+function endpoints(): Endpoint[] {
+  const textFields = (names: string[]) => Object.fromEntries(names.map((n) => [n, () => plausible[n]?.() ?? 'x']));
+  return [
+    {
+      name: 'POST /cart',
+      path: '/cart',
+      fields: { intent: (r) => r.pick(['add', 'increment', 'decrement', 'remove', 'set']), productId: unknownId, quantity: (r) => r.pick(['1', '0', '-1', '1e9', 'abc', '']) },
+      // Never a real product id: every cart request is about a product that does not exist, or malformed.
+      defects: [breakField('intent'), (f, r) => void (f.productId = unknownId(r))],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /contact',
+      path: '/contact',
+      fields: textFields(['name', 'email', 'subject', 'message']),
+      defects: ['name', 'email', 'subject', 'message'].map(breakField),
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /auth',
+      path: '/auth',
+      fields: { intent: (r) => r.pick(['login', 'signup', 'reset', '', 'admin']), ...textFields(['name', 'email', 'password', 'redirectTo']) },
+      // The email is what every mode needs (a reset request needs nothing else).
+      defects: [breakField('email'), (f) => void (f.email = 'ola@@example..com'), (f) => void (f.email = 'ola@example.com\u0000')],
+      signedIn: 'never',
+    },
+    {
+      name: 'POST /auth/reset',
+      path: '/auth/reset',
+      fields: { token: unknownId, password: () => plausible.password() },
+      defects: [(f, r) => void (f.token = unknownId(r)), breakField('password')],
+      signedIn: 'never',
+    },
+    {
+      name: 'POST /language',
+      path: '/language',
+      fields: { locale: () => 'pl', redirectTo: (r) => r.pick(['/', '//evil.example', '/\t/evil', '/%ff', 'javascript:alert(1)', '/a\u0000b']) },
+      defects: [breakField('locale'), breakField('redirectTo')],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /logout',
+      path: '/logout',
+      fields: { junk: bad },
+      // A guest's logout changes nothing; a signed-in one would end the session the other requests use.
+      defects: [breakField('junk')],
+      signedIn: 'never',
+    },
+    {
+      name: 'POST /profile',
+      path: '/profile',
+      fields: { ...textFields(['fullName', 'address', 'city', 'zipCode']), sameAsShipping: () => 'on', paymentMethod: () => 'creditCard' },
+      defects: [...['fullName', 'address', 'city', 'zipCode'].map(breakField), (f, r) => void (f.paymentMethod = r.pick(['bitcoin', '\u0000', 'x'.repeat(500)]))],
+      signedIn: 'always',
+    },
+    {
+      name: 'POST /checkout',
+      path: '/checkout',
+      fields: {
+        intent: (r) => r.pick(['proceed', 'pay', '', 'refund']),
+        ...textFields(['fullName', 'address', 'city', 'zipCode']),
+        orderId: unknownId,
+        cardNumber: (r) => r.pick(['4242 4242 4242 4242', '', 'x']),
+        cardExpiry: (r) => r.pick(['12/34', '99/99', '', '1/']),
+        cardCvc: (r) => r.pick(['123', '', 'abcd']),
+        visitorId: (r) => r.pick(['', 'x', 'Qm9vbXRvd24tdmlzaXRvcg']),
+      },
+      // A proceed always has a broken address; a pay always names an order that does not exist.
+      defects: [...['fullName', 'address', 'city', 'zipCode'].map(breakField)],
+      signedIn: 'always',
+    },
+  ];
+}
+
+const formTypes = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+const wrongTypes = ['application/json', 'text/plain', 'text/xml', '', 'multipart/form-data', 'application/x-www-form-urlencoded; charset=utf-16', 'image/png', 'application/octet-stream'];
+const methods = ['POST', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const oddQueries = ['', '?', '?%', '?a=%ff', '?index', '?_data=root', '?redirectTo=//evil.example', '?intent=add&intent=remove', `?q=${'x'.repeat(3000)}`, '?__proto__[x]=1'];
+
+function encodeForm(fields: Array<[string, string]>, type: string, r: Random): { body: Buffer; contentType: string } {
+  if (type.startsWith('multipart')) {
+    const boundary = r.chance(0.2) ? '' : `----kopi${r.int(1e9)}`;
+    const parts = fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k.replace(/"/g, '')}"\r\n\r\n${v}\r\n`);
+    const closing = r.chance(0.15) ? '' : `--${boundary}--\r\n`;
+    return { body: Buffer.from(parts.join('') + closing), contentType: boundary ? `multipart/form-data; boundary=${boundary}` : 'multipart/form-data' };
+  }
+  const encoded = fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+  // Broken percent-encoding, in a field of its own (in a real field it could turn a defect into plain text).
+  if (r.chance(0.2)) encoded.push(r.pick(['%zz=%', 'a=%E0%A4%A', '%=%%', 'b=%ED%A0%80']));
+  let body = Buffer.from(encoded.join('&'));
+  // Bytes that are not UTF-8 at all.
+  if (r.chance(0.1)) body = Buffer.concat([body, Buffer.from([0x26, 0x61, 0x3d, 0xff, 0xfe, 0xc3])]);
+  return { body, contentType: type };
+}
+
+type Generated = { method: string; path: string; headers: Record<string, string>; body?: Buffer; signedIn: boolean };
+
+function generate(endpoint: Endpoint, r: Random, sessionCookie: string): Generated {
+  const fields: Record<string, string> = Object.fromEntries(Object.entries(endpoint.fields).map(([k, make]) => [k, make(r)]));
+  r.pick(endpoint.defects)(fields, r);
+  let entries = Object.entries(fields);
+  // Repeated fields: the first value counts, so an invalid first value keeps the request invalid.
+  if (r.chance(0.2) && entries.length) entries = [...entries.map(([k, v]) => [k, v] as [string, string]), ...entries.map(([k]) => [k, plausible[k]?.() ?? 'x'] as [string, string])];
+  if (r.chance(0.2)) entries.push([r.pick(['__proto__', 'constructor', 'intent[]', 'x'.repeat(200), '\u0000', '']), bad(r)]);
+  const signedIn = endpoint.signedIn === 'always' || (endpoint.signedIn === 'sometimes' && r.chance(0.5));
+  const headers: Record<string, string> = {};
+  if (signedIn) headers.cookie = sessionCookie;
+  if (r.chance(0.5)) headers.accept = r.pick(['text/html', 'application/json', '*/*', '']);
+  let body: Buffer | undefined;
+  const transport = r.next();
+  if (transport < 0.2) {
+    // Wrong content type around a well-formed body.
+    headers['content-type'] = r.pick(wrongTypes);
+    body = Buffer.from(r.chance(0.5) ? JSON.stringify(fields) : new URLSearchParams(fields).toString());
+  } else if (transport < 0.25) {
+    // Over the limit.
+    headers['content-type'] = r.pick(formTypes);
+    body = Buffer.alloc(70 * 1024 + r.int(1024 * 1024), 'a');
+  } else {
+    const encoded = encodeForm(entries, r.pick(formTypes), r);
+    headers['content-type'] = encoded.contentType;
+    body = encoded.body;
+  }
+  if (r.chance(0.05)) delete headers['content-type'];
+  return { method: r.pick(methods), path: endpoint.path + r.pick(oddQueries), headers, body, signedIn };
+}
+
+function generateEvent(r: Random): Generated {
+  const visitorId = 'Qm9vbXRvd24tdmlzaXRvcg';
+  const events: unknown[] = [
+    { name: 'purchase', props: { transaction_id: 'o', currency: 'EUR', value: 1, items: [] }, path: '/', visitorId },
+    { name: 'checkout_completed', props: {}, path: '/', visitorId },
+    { name: 'page_view', props: { page_path: 42 }, path: '/', visitorId },
+    { name: 'page_view', props: { page_path: '/' }, path: 'no-slash', visitorId },
+    { name: 'page_view', props: { page_path: '/' }, path: '/', visitorId: 'x' },
+    { name: 'wishlist', props: {}, path: '/', visitorId },
+    { name: 'add_to_cart', props: { product_id: 'x'.repeat(500) }, path: '/', visitorId },
+    { name: 'add_to_cart', props: { product_id: 'p', quantity: -1 }, path: '/', visitorId },
+    { name: 'page_view', props: { page_path: '/' }, path: `/${'x'.repeat(300)}`, visitorId },
+    null,
+    [],
+    'page_view',
+    { __proto__: { name: 'page_view' } },
+  ];
+  const headers: Record<string, string> = { 'content-type': r.pick(['application/json', 'text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', '', 'multipart/form-data']) };
+  const kind = r.next();
+  const body =
+    kind < 0.6
+      ? Buffer.from(JSON.stringify(r.pick(events)))
+      : kind < 0.75
+        ? Buffer.from(r.pick(['{', '{"name":', '\u0000', '', '{}', 'null', '[[[[[[[[[[[[[[[[[[[[', '{"name":"page_view"}']))
+        : kind < 0.85
+          ? Buffer.concat([Buffer.from('{"name":"page_view","props":{"page_path":"/'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')])
+          : Buffer.alloc(9 * 1024 + r.int(100_000), 'a');
+  return { method: r.pick(methods), path: `/api/events${r.pick(oddQueries)}`, headers, body, signedIn: false };
+}
+
+function generateWebhook(r: Random): Generated {
+  const signatures = ['', 't=1,v1=abc', `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`, 'garbage', 'v1=', 't=,v1=,v0='];
+  const headers: Record<string, string> = { 'content-type': r.pick(['application/json', 'text/plain', '', 'application/x-www-form-urlencoded']) };
+  if (r.chance(0.8)) headers['stripe-signature'] = r.pick(signatures);
+  const body = r.chance(0.1)
+    ? Buffer.alloc(1024 * 1024 + 1 + r.int(100_000), 'a')
+    : Buffer.from(r.pick(['', '{}', JSON.stringify({ id: 'evt_x', type: 'payment_intent.succeeded', data: { object: { id: 'pi_x', amount: 1 } } }), '\u0000', '{']));
+  return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
+}
+
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/'];
+function generatePage(r: Random, sessionCookie: string): Generated {
+  const page = r.pick(pages);
+  const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';
+  const query = r.pick([
+    '',
+    '?q=%ff',
+    `?q=${encodeURIComponent(r.pick(hostileValues.filter((v) => !/[\ud800-\udfff]/.test(v))))}`,
+    '?page=-1',
+    '?page=1e309',
+    '?category=%00',
+    '?mode=%ff&redirectTo=%09%2F%2Fevil.example',
+    '?token=%00',
+    '?order=%00&session_id=%ff&payment_intent=x',
+    '?step=done&order=nope',
+    '?tab=orders&page=NaN',
+    '?checkout=%0d%0a',
+    '?%',
+  ]);
+  const data = r.chance(0.2) && !segment ? (page === '/' ? '_.data' : '.data') : '';
+  const headers: Record<string, string> = {};
+  if (r.chance(0.5)) headers.cookie = r.pick([sessionCookie, 'kopi_session=x', 'kopi_cart=%ff', 'lang=pl', `kopi_session=${'a'.repeat(43)}`, 'kopi_oidc=abc.def']);
+  return { method: r.pick(['GET', 'GET', 'HEAD']), path: page + segment + data + query, headers, signedIn: false };
+}
+
+/** Every table's rows, hashed: equal before and after means nothing was written. */
+async function snapshot(shop: TestShop): Promise<Record<string, string>> {
+  const tables = shop.config.database.kind === 'sqlite'
+    ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'product_search%' order by name`.execute(shop.db)).rows.map((t) => t.name)
+    : [];
+  const out: Record<string, string> = {};
+  for (const table of tables) {
+    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(shop.db)).rows.map((row) => JSON.stringify(row)).sort();
+    out[table] = `${rows.length}:${createHash('sha256').update(rows.join('\n')).digest('hex').slice(0, 16)}`;
+  }
+  return out;
+}
+
+describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
+  let shop: TestShop;
+  let stripeShop: TestShop;
+  let cookie: string;
+  beforeAll(async () => {
+    shop = await startTestShop({ RATE_LIMIT_FACTOR: '1' });
+    // The Stripe webhook only exists with Stripe configured (its API is never reached here).
+    stripeShop = await startTestShop({
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_fuzz',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_fuzz',
+      STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
+      STRIPE_API_URL: 'http://127.0.0.1:9',
+    });
+    const customer = await shop.customer();
+    cookie = customer.cookie;
+    // The customer's cart exists and holds a coffee, as a real customer's would.
+    await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), shop.productId, 2);
+  });
+  afterAll(async () => {
+    await shop?.close();
+    await stripeShop?.close();
+  });
+
+  async function run(target: TestShop, make: (r: Random, i: number) => Generated, label: string) {
+    const r = random(SEED ^ createHash('sha1').update(label).digest().readUInt32BE(0));
+    const before = await snapshot(target);
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    const requests = Array.from({ length: PER_ENDPOINT }, (_, i) => make(r, i));
+    for (let i = 0; i < requests.length; i += 8) {
+      await Promise.all(
+        requests.slice(i, i + 8).map(async (request) => {
+          const response = await rawRequest(target.port, request);
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (response.status >= 500 || /at .+\.(js|ts):\d+/.test(response.body)) {
+            failures.push(`${request.method} ${request.path.slice(0, 120)} [${request.headers['content-type'] ?? '-'}] → ${response.status} ${response.body.slice(0, 200)}`);
+          }
+        }),
+      );
+    }
+    expect(failures, `server errors for ${label}`).toEqual([]);
+    const after = await snapshot(target);
+    const changed = Object.keys({ ...before, ...after }).filter((table) => before[table] !== after[table]);
+    expect(changed, `tables written by ${label}`).toEqual([]);
+    return statuses;
+  }
+
+  for (const endpoint of endpoints()) {
+    it(`${endpoint.name}: ${PER_ENDPOINT} malformed requests, all below 500, nothing written`, async () => {
+      const statuses = await run(shop, (r) => generate(endpoint, r, cookie), endpoint.name);
+      expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
+    });
+  }
+
+  it(`POST /api/events: ${PER_ENDPOINT} malformed events, all below 500, nothing recorded`, async () => {
+    await run(shop, (r) => generateEvent(r), 'POST /api/events');
+  });
+
+  it(`POST /webhooks/stripe: ${PER_ENDPOINT} forged or malformed webhooks, all below 500, nothing written`, async () => {
+    const statuses = await run(stripeShop, (r) => generateWebhook(r), 'POST /webhooks/stripe');
+    expect(statuses.get(200)).toBeUndefined();
+  });
+
+  it(`GET pages: ${PER_ENDPOINT} odd paths, encodings, query strings and cookies, all below 500, nothing written`, async () => {
+    await run(shop, (r) => generatePage(r, cookie), 'GET pages');
+  });
+});

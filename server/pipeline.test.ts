@@ -1,0 +1,234 @@
+/**
+ * The request pipeline against the production build: each finding of the attack review (issue 7), and the
+ * test that guards it. Nothing a client sends may cause a 5xx; bodies are bounded before they are read;
+ * redirects stay on the shop; abuse limits hold per address and per email.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestShop, rawRequest, startTestShop } from './test-shop';
+
+const form = 'application/x-www-form-urlencoded';
+const count = async (shop: TestShop, table: 'users' | 'contact_messages' | 'mail_outbox' | 'analytics_events') =>
+  Number((await shop.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+describe('the request pipeline', () => {
+  let shop: TestShop;
+  const send = (options: Parameters<typeof rawRequest>[1]) => rawRequest(shop.port, options);
+  beforeAll(async () => {
+    shop = await startTestShop({ RATE_LIMIT_FACTOR: '1' });
+  });
+  afterAll(() => shop.close());
+
+  describe('client input never causes a server error', () => {
+    // Every route that reads a form (logout reads none: it ends the session whatever the body).
+    const formRoutes = ['/cart', '/contact', '/auth', '/auth/reset', '/language', '/profile', '/checkout'];
+
+    it.each(formRoutes)('POST %s with a JSON body answers 415', async (path) => {
+      const { cookie } = await shop.customer();
+      const response = await send({ method: 'POST', path, headers: { 'content-type': 'application/json', cookie }, body: '{"intent":"add"}' });
+      expect(response.status).toBe(415);
+    });
+
+    it.each(formRoutes)('POST %s with a broken multipart body answers 400', async (path) => {
+      const { cookie } = await shop.customer();
+      const response = await send({
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'multipart/form-data; boundary=x', cookie },
+        body: '--x\r\nContent-Disposition: form-data; name="intent"\r\n\r\nadd\r\n--y--',
+      });
+      expect(response.status).toBe(400);
+    });
+
+    it('answers a translated page for an HTML client and JSON for an API one', async () => {
+      const page = await send({ method: 'POST', path: '/contact', headers: { 'content-type': 'application/json', accept: 'text/html' }, body: '{}' });
+      expect(page.status).toBe(415);
+      expect(page.body).toContain('accepts only what its own form sends');
+      const polish = await send({ method: 'GET', path: '/%ff', headers: { accept: 'text/html', cookie: 'lang=InBsIg%3D%3D.x' } });
+      expect(polish.status).toBe(400);
+      expect(polish.body).toContain('<html lang="pl"');
+      const api = await send({ method: 'POST', path: '/api/events', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b' });
+      expect(api.status).toBe(415);
+      expect(JSON.parse(api.body)).toMatchObject({ error: 'unsupported' });
+    });
+
+    it.each([
+      ['a missing picture', '/images/nope.png', 404],
+      ['a path out of the uploads', '/images/../package.json', 403],
+      ['an encoded climb', '/images/..%2f..%2fpackage.json', 403],
+      ['a byte that is not UTF-8', '/%ff', 400],
+      ['a lone surrogate', '/product/%ED%A0%80', 400],
+      ['a truncated escape', '/product/%E', 400],
+      ['an unknown product', '/product/nope', 404],
+      ['a NUL in the path', '/product/a%00b', 404],
+    ])('%s (%s) answers %i', async (_what, path, status) => {
+      const response = await send({ path, headers: { accept: 'text/html' } });
+      expect(response.status).toBe(status);
+      expect(response.body).not.toMatch(/at .+\.js:\d+/);
+    });
+
+    it('answers a Stripe webhook over 1 MB with 413', async () => {
+      const response = await send({ method: 'POST', path: '/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' }, body: `{"x":"${'a'.repeat(1_100_000)}"}` });
+      expect(response.status).toBe(413);
+    });
+
+    it('a redirect target holding NUL, CR/LF or characters beyond Latin-1 signs up once and lands on a safe page', async () => {
+      for (const redirectTo of ['/a\u0000b', '/x\r\nSet-Cookie: a=b', '/żółw☕', '/\u2028']) {
+        const email = `weird.${Math.random().toString(36).slice(2)}@example.test`;
+        const body = new URLSearchParams({ intent: 'signup', name: 'Ola', email, password: 'correct horse battery', redirectTo }).toString();
+        const response = await send({ method: 'POST', path: '/auth', headers: { 'content-type': form }, body });
+        expect(response.status, redirectTo).toBe(302);
+        expect(response.headers.location).toMatch(/^\/[\x21-\x7e]*$/);
+        expect(response.headers['set-cookie']?.join('\n')).not.toContain('a=b');
+        expect(await shop.db.selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(1);
+      }
+    });
+  });
+
+  describe('redirects stay on the shop', () => {
+    it.each([
+      '/%09/evil.example',
+      '/%5C/evil.example',
+      '/%5Cevil.example',
+      '//evil.example',
+      '%2F%2Fevil.example',
+      'https://evil.example',
+      '/%0d%0a/evil.example',
+      '%09//evil.example',
+      '/%E2%80%A8/evil.example',
+    ])('/auth?redirectTo=%s for a signed-in customer goes home', async (target) => {
+      const { cookie } = await shop.customer();
+      const response = await send({ path: `/auth?redirectTo=${target}`, headers: { cookie } });
+      expect(response.status).toBe(302);
+      expect(response.headers.location).toBe('/');
+    });
+
+    it('keeps a real page of the shop', async () => {
+      const { cookie } = await shop.customer();
+      const response = await send({ path: `/auth?redirectTo=${encodeURIComponent('/product/abc?q=1')}`, headers: { cookie } });
+      expect(response.headers.location).toBe('/product/abc?q=1');
+    });
+  });
+
+  describe('bodies are bounded before anything reads them', () => {
+    it('a 20 MB form post is answered 413 in under a second, and nothing is stored', async () => {
+      const before = await count(shop, 'contact_messages');
+      const body = Buffer.alloc(20 * 1024 * 1024, 'a');
+      const response = await send({ method: 'POST', path: '/contact', headers: { 'content-type': form, 'content-length': String(body.length) }, body });
+      expect(response.status).toBe(413);
+      expect(response.ms).toBeLessThan(1000);
+      expect(await count(shop, 'contact_messages')).toBe(before);
+    });
+
+    it('a body sent without a length is cut off at the limit', async () => {
+      function* chunks() {
+        for (let i = 0; i < 2000; i++) yield Buffer.alloc(64 * 1024, i === 0 ? 'name=' : 'a');
+      }
+      const response = await send({ method: 'POST', path: '/contact', headers: { 'content-type': form, 'transfer-encoding': 'chunked' }, chunks: chunks() });
+      expect(response.status).toBe(413);
+      expect(response.ms).toBeLessThan(1000);
+    });
+
+    it('a 100 MB multipart upload to a form route is refused before it is read', async () => {
+      const response = await send({
+        method: 'POST',
+        path: '/contact',
+        headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(100 * 1024 * 1024) },
+        body: '--x\r\n',
+      });
+      expect(response.status).toBe(413);
+    });
+  });
+
+  describe('abuse limits', () => {
+    it('25 sign-ups from one address in a second: at most 10 accounts', async () => {
+      const before = await count(shop, 'users');
+      const results = await Promise.all(
+        Array.from({ length: 25 }, (_, i) => {
+          const body = new URLSearchParams({ intent: 'signup', name: 'Bot', email: `bot.${i}.${Date.now()}@example.test`, password: 'correct horse battery' });
+          return send({ method: 'POST', path: '/auth', headers: { 'content-type': form }, body: body.toString() });
+        }),
+      );
+      // Attempts are counted before the work, so a burst can only be refused more, never let through more.
+      const created = (await count(shop, 'users')) - before;
+      expect(created).toBeGreaterThan(0);
+      expect(created).toBeLessThanOrEqual(10);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(25 - created);
+      expect(results.find((r) => r.status === 429)?.body).toContain('Too many requests. Please try again later.');
+    });
+
+    it('25 contact messages from one address: at most 5 reach the shop', async () => {
+      const before = await count(shop, 'contact_messages');
+      const results = await Promise.all(
+        Array.from({ length: 25 }, (_, i) => {
+          const body = new URLSearchParams({ name: 'Bot', email: `bot.${i}@example.test`, subject: 'Hi', message: 'Buy my stuff' });
+          return send({ method: 'POST', path: '/contact', headers: { 'content-type': form, 'x-forwarded-for': `203.0.113.${i}` }, body: body.toString() });
+        }),
+      );
+      // X-Forwarded-For is not trusted by default: all 25 come from the same socket address.
+      const stored = (await count(shop, 'contact_messages')) - before;
+      expect(stored).toBeGreaterThan(0);
+      expect(stored).toBeLessThanOrEqual(5);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(25 - stored);
+    });
+  });
+
+  describe('responses', () => {
+    it('personal pages are private and not stored; every response has a Permissions-Policy', async () => {
+      const { cookie } = await shop.customer();
+      for (const path of ['/profile', '/profile.data', '/cart', '/cart.data', '/checkout', '/']) {
+        const response = await send({ path, headers: { cookie } });
+        expect(response.headers['cache-control'], path).toBe('private, no-store');
+      }
+      const guest = await send({ path: '/about' });
+      expect(guest.headers['cache-control'] ?? '').not.toContain('private');
+      expect(guest.headers['permissions-policy']).toContain('camera=()');
+      expect(guest.headers['permissions-policy']).toContain('geolocation=()');
+    });
+
+    it('a cart started by a guest makes that guest\'s pages private too', async () => {
+      const body = new URLSearchParams({ intent: 'add', productId: shop.productId, quantity: '1' }).toString();
+      const added = await send({ method: 'POST', path: '/cart', headers: { 'content-type': form }, body });
+      expect(added.status).toBe(200);
+      expect(added.headers['cache-control']).toBe('private, no-store');
+      const cookie = added.headers['set-cookie']!.map((c) => c.split(';')[0]).join('; ');
+      expect(cookie).toMatch(/^kopi_cart=[^;]+\.[^;]+$/); // signed
+      const cart = await send({ path: '/cart', headers: { cookie } });
+      expect(cart.body).toContain('Gayo');
+      expect(cart.headers['cache-control']).toBe('private, no-store');
+    });
+
+    it('a forged or unsigned-with-our-secret cookie is as good as none', async () => {
+      const { cookie } = await shop.customer();
+      const forged = cookie.replace(/\.[^.]+$/, '.AAAA');
+      const response = await send({ path: '/profile', headers: { cookie: forged } });
+      expect(response.status).toBe(302);
+      expect(response.headers.location).toMatch(/^\/auth\?mode=login/);
+    });
+  });
+
+  it('the analytics endpoint refuses a purchase from a browser', async () => {
+    const before = await count(shop, 'analytics_events');
+    const purchase = { name: 'purchase', props: { transaction_id: 'x', currency: 'EUR', value: 99_999_99, items: [] }, path: '/', visitorId: 'Qm9vbXRvd24tdmlzaXRvcg' };
+    const response = await send({ method: 'POST', path: '/api/events', headers: { 'content-type': 'application/json' }, body: JSON.stringify(purchase) });
+    expect(response.status).toBe(400);
+    expect(await count(shop, 'analytics_events')).toBe(before);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('decides whose X-Forwarded-For counts: none by default, the configured proxy when set', async () => {
+    const shop = await startTestShop({ TRUST_PROXY: 'loopback' });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => {
+          const body = new URLSearchParams({ name: 'Ola', email: `ola.${i}@example.test`, subject: 'Hi', message: 'Hello' }).toString();
+          // Behind a trusted proxy on 127.0.0.1 each of these is a different client.
+          return rawRequest(shop.port, { method: 'POST', path: '/contact', headers: { 'content-type': form, 'x-forwarded-for': `203.0.113.${i}` }, body });
+        }),
+      );
+      expect(results.every((r) => r.status === 200)).toBe(true);
+    } finally {
+      await shop.close();
+    }
+  });
+});

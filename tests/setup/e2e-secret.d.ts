@@ -1,0 +1,1 @@
+export const E2E_SESSION_SECRET: string;
