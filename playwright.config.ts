@@ -13,6 +13,11 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 const ci = !!process.env.CI;
 /** Journeys that read the shop's mail: each starts the SMTP catcher on SMTP_PORT, so they run one at a time. */
 const MAIL_SPECS = ['**/contact.spec.ts', '**/auth-reset.spec.ts', '**/checkout-mail.spec.ts'];
+/**
+ * Journeys that change the catalogue (the back office): the storefront journeys count on the demo catalogue,
+ * so these run after all of them, on the same server, one at a time ("first on the home grid" must hold).
+ */
+const CATALOGUE_SPECS = ['**/admin-*.spec.ts'];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -46,8 +51,9 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: MAIL_SPECS },
+    { name: 'chromium', testIgnore: [...MAIL_SPECS, ...CATALOGUE_SPECS] },
     { name: 'mail', testMatch: MAIL_SPECS, workers: 1 },
+    { name: 'back office', testMatch: CATALOGUE_SPECS, dependencies: ['chromium', 'mail'], workers: 1 },
   ],
   webServer: {
     command: 'node tests/setup/start-server.js',

@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from '@react-router/dev/routes';
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
 
 export default [
   index('routes/home.tsx'),
@@ -15,7 +15,13 @@ export default [
   route('auth/google/callback', 'routes/auth.google.callback.ts'),
   route('logout', 'routes/logout.ts'),
   route('profile', 'routes/profile.tsx'),
-  route('edit-product/:id', 'routes/edit-product.tsx'),
+  // The back office: the layout's middleware lets only admins in (everyone else is sent home).
+  layout('routes/admin/layout.tsx', [
+    route('add-product', 'routes/admin/add-product.tsx'),
+    route('edit-product/:id', 'routes/admin/edit-product.tsx'),
+    route('admin/products', 'routes/admin/products.tsx'),
+    route('admin/products/:id/delete', 'routes/admin/delete-product.tsx'),
+  ]),
   route('language', 'routes/language.ts'),
   route('api/events', 'routes/api.events.ts'),
   route('*', 'routes/not-found.tsx'),

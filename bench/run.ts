@@ -5,6 +5,8 @@
  *   - JavaScript and CSS a first visit to / downloads in Chromium (gzip bytes);
  *   - search latency p95 on a generated 10,000-product catalogue (SQLite, and PostgreSQL when
  *     BENCH_DATABASE_URL or TEST_DATABASE_URL is set);
+ *   - how long an uploaded 4000 × 3000 JPEG takes to become the storefront's WebP variants, and the peak
+ *     memory of the process doing it;
  *   - completed test-provider checkouts per second with 50 concurrent customers (SQLite, and PostgreSQL on a
  *     second shop when one of those is set), with paid orders and charges counted afterwards.
  * BENCH_SECONDS (default 8) sets the length of each load run.
@@ -14,6 +16,7 @@ import { authFigures } from './auth';
 import { type CheckoutRow, postgresCheckouts, printCheckouts, sqliteCheckouts } from './checkout';
 import { budgets, printTable } from './report';
 import { firstVisitAssets } from './first-visit';
+import { imageFigures } from './images';
 import { here, load, startFloor, startShop, stopShop } from './http';
 import { searchLatency } from './search';
 
@@ -79,6 +82,13 @@ async function main() {
     const search = await searchLatency();
     console.log('\nSearch latency on 10,000 generated products (listProducts, 12 per page)');
     printTable(['database', 'queries', 'p50', 'p95', 'max'], search.map((s) => [s.database, String(s.queries), `${s.p50.toFixed(2)} ms`, `${s.p95.toFixed(2)} ms`, `${s.max.toFixed(2)} ms`]));
+
+    const images = await imageFigures();
+    console.log(`\nUploaded picture: a ${images.megapixels} MP camera JPEG (${(images.inputBytes / 1024 / 1024).toFixed(1)} MB) to WebP variants, in a process of its own`);
+    printTable(
+      ['p50', 'max', 'process memory before', 'peak process memory'],
+      [[`${images.p50.toFixed(0)} ms`, `${images.max.toFixed(0)} ms`, `${images.baselineMb.toFixed(0)} MB`, `${images.peakMb.toFixed(0)} MB`]],
+    );
 
     const checkouts: CheckoutRow[] = [await sqliteCheckouts(base, shopData, { seconds })];
     const onPostgres = await postgresCheckouts(postgresShopPort, here('test-results', 'bench-data-pg'), { seconds });

@@ -11,17 +11,18 @@ import { type AppContext, createRouterContext } from '~/context';
 import { type Config, loadConfig, prepareDataDir } from '~/config/env.server';
 import { migrateToLatest, openDatabase } from '~/db/database.server';
 import { seedDemoCatalogue } from '~/db/seed.server';
-import { pruneAccountData } from '~/modules/accounts/index.server';
+import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.server';
 import { catalogVersion } from '~/modules/catalog/index.server';
 import { scaledLimits } from '~/modules/limits/index.server';
 import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
 import { paymentServices } from '~/modules/checkout/index.server';
 import { createPaymentProvider } from '~/modules/payments/index.server';
 import { createStorage } from '~/modules/storage/index.server';
-import { FORM_LIMIT_BYTES } from '~/http/body.server';
-import { createKopiCookies } from '~/http/cookies.server';
+import { FORM_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '~/http/body.server';
+import { createKopiCookies, readCookie } from '~/http/cookies.server';
 import { bodyLimit } from './body-limit';
 import { errorHandler, sendFailure } from './errors';
+import { imagesRouter } from './images';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
 import { PageCache, isCacheableRequest, withNonce } from './page-cache';
 import { rateLimit } from './rate-limit';
@@ -54,9 +55,11 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       ...(config.env === 'development' ? { transport: { target: 'pino-pretty' } } : {}),
     });
 
+  const storage = createStorage(config);
+  // A bucket that cannot be reached stops the start with a message naming it, before anything else is opened.
+  await storage.check();
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
-  const storage = createStorage(config);
   if (config.seedDemo) await seedDemoCatalogue(database.db, storage, logger);
 
   const payments = createPaymentProvider(config, database.db);
@@ -73,6 +76,10 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const origin = config.publicUrl.origin;
   const cookies = createKopiCookies(config);
   const limits = scaledLimits(config.rateLimitFactor);
+  const isAdminRequest = async (cookieHeader: string | undefined) => {
+    const token = await readCookie(cookies.session, cookieHeader ?? null, (v): v is string => typeof v === 'string');
+    return token !== null && (await getSessionUser(database.db, token))?.user.isAdmin === true;
+  };
 
   // Stripe's Payment Element loads from Stripe's own hosts; nothing else leaves the shop's origin.
   const stripe =
@@ -114,7 +121,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
           scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as ExpressResponse).locals.nonce}'`, ...stripe.scripts],
           frameSrc: ["'self'", ...stripe.frames],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
+          imgSrc: ["'self'", 'data:', 'blob:', ...(config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [])],
           fontSrc: ["'self'"],
           connectSrc: ["'self'", ...stripe.connect],
           formAction: ["'self'"],
@@ -171,13 +178,18 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     next();
   });
 
-  app.use(bodyLimit(bodyLimitFor));
+  app.use(
+    bodyLimit(async (req) => {
+      if (req.path.startsWith('/webhooks/')) return WEBHOOK_LIMIT_BYTES;
+      // Pictures (up to 8 × 10 MB) only to the product forms, and only from an admin's session.
+      if (isUploadPath(req.path) && (await isAdminRequest(req.get('cookie')))) return UPLOAD_LIMIT_BYTES;
+      return FORM_LIMIT_BYTES;
+    }),
+  );
 
   app.use(stripeWebhookRouter({ ...paymentServices({ db: database.db, payments, kickMail: () => mailWorker.kick(), config }), log: logger }));
 
-  const uploads = path.join(config.dataDir, 'uploads');
-  // fallthrough: false turns a missing picture into a 404 (and `..` into a 403) for the error handler.
-  app.use('/images', express.static(uploads, { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
+  app.use(imagesRouter(config, storage, path.join(config.dataDir, 'uploads')));
   if (options.clientDir) {
     app.use('/assets', express.static(path.join(options.clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
   }
@@ -253,10 +265,11 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   };
 }
 
-/** Forms and JSON get a small limit; the Stripe webhook Stripe's own (its events stay well under 1 MB). */
-function bodyLimitFor(path: string): number {
-  return path.startsWith('/webhooks/') ? 1024 * 1024 : FORM_LIMIT_BYTES;
-}
+/** Stripe's events stay well under 1 MB. */
+const WEBHOOK_LIMIT_BYTES = 1024 * 1024;
+
+/** The product forms, as documents and as React Router's data requests. */
+const isUploadPath = (path: string) => /^\/(add-product|edit-product\/[A-Za-z0-9_-]{1,64})(\.data|\/_\.data)?$/.test(path);
 
 /** Features the shop never uses are switched off for it and for anything it embeds. */
 function permissionsPolicy(stripe: boolean): string {

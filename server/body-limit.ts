@@ -7,10 +7,16 @@ import { sendFailure } from './errors';
  * 413 at once, without reading the body (and the connection closes, so the rest is never read either); a
  * body sent without a length is counted as it streams (`limitedBody`) and cut off at the limit.
  */
-export function bodyLimit(limitFor: (path: string) => number) {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function bodyLimit(limitFor: (req: Request) => number | Promise<number>) {
+  return async (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
-    const limit = limitFor(req.path);
+    let limit: number;
+    try {
+      limit = await limitFor(req);
+    } catch (error) {
+      next(error);
+      return;
+    }
     const declared = req.get('content-length');
     if (declared !== undefined && !(Number(declared) <= limit)) {
       req.log?.info({ declared, limit }, 'request body over the limit');

@@ -69,6 +69,8 @@ type Endpoint = {
   fields: Record<string, (r: Random) => string>;
   defects: Array<(fields: Record<string, string>, r: Random) => void>;
   signedIn: 'never' | 'sometimes' | 'always';
+  /** Whose session 'always' and 'sometimes' mean: a customer's (the default) or an admin's. */
+  as?: 'customer' | 'admin';
   json?: boolean;
 };
 
@@ -79,9 +81,63 @@ const breakField = (name: string) => (fields: Record<string, string>, r: Random)
 };
 const unknownId = (r: Random) => r.pick(['', 'nope', 'x'.repeat(300), '../../x', `${'A'.repeat(22)}`, '1 OR 1=1', '\u0000', '%ff']);
 
-function endpoints(): Endpoint[] {
+function endpoints(productId: string): Endpoint[] {
   const textFields = (names: string[]) => Object.fromEntries(names.map((n) => [n, () => plausible[n]?.() ?? 'x']));
+  const productFields = {
+    name: () => 'Gayo Honey',
+    price: (r: Random) => r.pick(['12.50', '12,5', '0']),
+    description: () => 'Honeyed.',
+    category: (r: Random) => r.pick(['wholeBean', 'groundCoffee']),
+    namePl: bad,
+    notes: bad,
+    image: unknownId,
+    remove: unknownId,
+  };
+  // Each makes the form invalid, so nothing may be written: no name, a price that is not one, a category that is not one.
+  const productDefects = [
+    breakField('name'),
+    (f: Record<string, string>, r: Random) => void (f.price = r.pick(['', '-1', '12.345', '1e3', 'NaN', '\u0000', '12.5.5', '99999999'])),
+    (f: Record<string, string>, r: Random) => void (f.category = r.pick(['tea', '\u0000', 'x'.repeat(300)])),
+  ];
   return [
+    {
+      name: 'POST /add-product (as an admin)',
+      path: '/add-product',
+      fields: productFields,
+      defects: productDefects,
+      signedIn: 'sometimes',
+      as: 'admin',
+    },
+    {
+      name: 'POST /edit-product/:id (as an admin)',
+      path: `/edit-product/${productId}`,
+      fields: productFields,
+      defects: productDefects,
+      signedIn: 'sometimes',
+      as: 'admin',
+    },
+    {
+      name: 'POST /add-product (as a customer)',
+      path: '/add-product',
+      fields: productFields,
+      defects: [breakField('name')],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /admin/products/:id/delete (unknown products, as an admin)',
+      path: '/admin/products/NoSuchProductAtAll/delete',
+      fields: { redirectTo: (r) => r.pick(['/', '//evil.example', '/\t/evil', '/admin/products', '/%ff']) },
+      defects: [breakField('redirectTo')],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
+      name: 'POST /admin/products/:id/delete (as a customer)',
+      path: `/admin/products/${productId}/delete`,
+      fields: { redirectTo: () => '/' },
+      defects: [breakField('redirectTo')],
+      signedIn: 'sometimes',
+    },
     {
       name: 'POST /cart',
       path: '/cart',
@@ -176,7 +232,8 @@ function encodeForm(fields: Array<[string, string]>, type: string, r: Random): {
 
 type Generated = { method: string; path: string; headers: Record<string, string>; body?: Buffer; signedIn: boolean };
 
-function generate(endpoint: Endpoint, r: Random, sessionCookie: string): Generated {
+function generate(endpoint: Endpoint, r: Random, cookies: { customer: string; admin: string }): Generated {
+  const sessionCookie = endpoint.as === 'admin' ? cookies.admin : cookies.customer;
   const fields: Record<string, string> = Object.fromEntries(Object.entries(endpoint.fields).map(([k, make]) => [k, make(r)]));
   r.pick(endpoint.defects)(fields, r);
   let entries = Object.entries(fields);
@@ -246,8 +303,8 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/'];
-function generatePage(r: Random, sessionCookie: string): Generated {
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/'];
+function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';
   const query = r.pick([
@@ -267,7 +324,7 @@ function generatePage(r: Random, sessionCookie: string): Generated {
   ]);
   const data = r.chance(0.2) && !segment ? (page === '/' ? '_.data' : '.data') : '';
   const headers: Record<string, string> = {};
-  if (r.chance(0.5)) headers.cookie = r.pick([sessionCookie, 'kopi_session=x', 'kopi_cart=%ff', 'lang=pl', `kopi_session=${'a'.repeat(43)}`, 'kopi_oidc=abc.def']);
+  if (r.chance(0.5)) headers.cookie = r.pick([sessionCookie, adminCookie, adminCookie, 'kopi_session=x', 'kopi_cart=%ff', 'lang=pl', `kopi_session=${'a'.repeat(43)}`, 'kopi_oidc=abc.def']);
   return { method: r.pick(['GET', 'GET', 'HEAD']), path: page + segment + data + query, headers, signedIn: false };
 }
 
@@ -288,6 +345,7 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
   let shop: TestShop;
   let stripeShop: TestShop;
   let cookie: string;
+  let adminCookie: string;
   beforeAll(async () => {
     shop = await startTestShop({ RATE_LIMIT_FACTOR: '1' });
     // The Stripe webhook only exists with Stripe configured (its API is never reached here).
@@ -300,6 +358,7 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
     });
     const customer = await shop.customer();
     cookie = customer.cookie;
+    adminCookie = (await shop.admin()).cookie;
     // The customer's cart exists and holds a coffee, as a real customer's would.
     await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), shop.productId, 2);
   });
@@ -332,9 +391,10 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
     return statuses;
   }
 
-  for (const endpoint of endpoints()) {
+  for (const endpoint of endpoints('the-product')) {
     it(`${endpoint.name}: ${PER_ENDPOINT} malformed requests, all below 500, nothing written`, async () => {
-      const statuses = await run(shop, (r) => generate(endpoint, r, cookie), endpoint.name);
+      const target = { ...endpoint, path: endpoint.path.replace('the-product', shop.productId) };
+      const statuses = await run(shop, (r) => generate(target, r, { customer: cookie, admin: adminCookie }), endpoint.name);
       expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
     });
   }
@@ -349,6 +409,6 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
   });
 
   it(`GET pages: ${PER_ENDPOINT} odd paths, encodings, query strings and cookies, all below 500, nothing written`, async () => {
-    await run(shop, (r) => generatePage(r, cookie), 'GET pages');
+    await run(shop, (r) => generatePage(r, cookie, adminCookie), 'GET pages');
   });
 });

@@ -13,7 +13,7 @@ import pino from 'pino';
 import { type Config, loadConfig } from '~/config/env.server';
 import { type DB, openDatabase } from '~/db/database.server';
 import { createKopiCookies } from '~/http/cookies.server';
-import { createSession, signUp } from '~/modules/accounts/index.server';
+import { createSession, setAdmin, signUp } from '~/modules/accounts/index.server';
 import { createProduct } from '~/modules/catalog/index.server';
 
 const SECRET = 'a-session-secret-for-the-pipeline-tests';
@@ -27,6 +27,8 @@ export type TestShop = {
   productId: string;
   /** Signs up a customer and returns the Cookie header of their session. */
   customer: (email?: string) => Promise<{ email: string; userId: string; cookie: string }>;
+  /** Signs up an admin and returns the Cookie header of their session. */
+  admin: () => Promise<{ email: string; userId: string; cookie: string }>;
   close: () => Promise<void>;
 };
 
@@ -55,18 +57,24 @@ export async function startTestShop(env: Record<string, string> = {}): Promise<T
   });
   const cookies = createKopiCookies(config);
   let count = 0;
+  async function customer(email = `customer.${Date.now().toString(36)}.${++count}@example.test`) {
+    const result = await signUp(db, { name: 'Ola', email, password: 'correct horse battery' });
+    if (!result.ok) throw new Error(result.reason);
+    const token = await createSession(db, result.userId);
+    const cookie = (await cookies.session.serialize(token)).split(';')[0];
+    return { email, userId: result.userId, cookie };
+  }
   return {
     base: `http://127.0.0.1:${port}`,
     port,
     config,
     db,
     productId,
-    async customer(email = `customer.${Date.now().toString(36)}.${++count}@example.test`) {
-      const result = await signUp(db, { name: 'Ola', email, password: 'correct horse battery' });
-      if (!result.ok) throw new Error(result.reason);
-      const token = await createSession(db, result.userId);
-      const cookie = (await cookies.session.serialize(token)).split(';')[0];
-      return { email, userId: result.userId, cookie };
+    customer,
+    async admin() {
+      const account = await customer(`owner.${Date.now().toString(36)}.${++count}@example.test`);
+      await setAdmin(db, account.email, true);
+      return account;
     },
     async close() {
       server.closeAllConnections();

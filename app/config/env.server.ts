@@ -38,6 +38,7 @@ const envSchema = z
     S3_BUCKET: z.string().optional(),
     S3_ENDPOINT: z.url().optional(),
     S3_REGION: z.string().optional(),
+    S3_PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PAGE_CACHE: booleanish.default(true),
   })
@@ -60,12 +61,11 @@ const envSchema = z
     if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['GOOGLE_CLIENT_SECRET'], message: 'is required when GOOGLE_CLIENT_ID is set' });
     }
-    if (env.S3_BUCKET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['S3_BUCKET'],
-        message: 'is not supported yet: product images are stored on local disk in DATA_DIR/uploads (unset S3_BUCKET)',
-      });
+    if (env.S3_BUCKET && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(env.S3_BUCKET)) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be a bucket name (3–63 lower-case letters, digits, dots and hyphens)' });
+    }
+    for (const key of ['S3_ENDPOINT', 'S3_REGION', 'S3_PUBLIC_URL'] as const) {
+      if (env[key] && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: [key], message: 'is set but S3_BUCKET is not' });
     }
     if (env.DATABASE_URL && !/^(postgres(ql)?:\/\/|file:|sqlite:)/.test(env.DATABASE_URL) && !env.DATABASE_URL.endsWith('.db')) {
       ctx.addIssue({
@@ -103,7 +103,8 @@ export type Config = {
     stripeApiUrl?: string;
   };
   oidc: { clientId?: string; clientSecret?: string; issuer: string };
-  s3?: { bucket: string; endpoint?: string; region?: string };
+  /** S3-compatible picture storage; without it pictures live in DATA_DIR/uploads. */
+  s3?: { bucket: string; endpoint?: string; region: string; publicUrl?: string };
   logLevel: string;
   pageCache: boolean;
 };
@@ -150,7 +151,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
       stripeApiUrl: env.STRIPE_API_URL,
     },
     oidc: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.OIDC_ISSUER },
-    s3: env.S3_BUCKET ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION } : undefined,
+    s3: env.S3_BUCKET
+      ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION ?? 'us-east-1', publicUrl: env.S3_PUBLIC_URL }
+      : undefined,
     logLevel: env.LOG_LEVEL,
     pageCache: env.PAGE_CACHE,
   };

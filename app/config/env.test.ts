@@ -35,8 +35,21 @@ describe('loadConfig', () => {
     expect(() => load({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_PUBLISHABLE_KEY[\s\S]*STRIPE_WEBHOOK_SECRET/);
   });
 
-  it('refuses S3 until image storage on S3 exists', () => {
-    expect(() => load({ S3_BUCKET: 'kopi' })).toThrow(/S3_BUCKET/);
+  it('reads the S3 settings, path-style endpoint and public URL optional', () => {
+    expect(load({ S3_BUCKET: 'kopi-images' }).s3).toEqual({ bucket: 'kopi-images', region: 'us-east-1', endpoint: undefined, publicUrl: undefined });
+    expect(load({ S3_BUCKET: 'kopi', S3_REGION: 'eu-central-1', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_PUBLIC_URL: 'https://cdn.example.test' }).s3).toEqual({
+      bucket: 'kopi',
+      region: 'eu-central-1',
+      endpoint: 'http://127.0.0.1:9000',
+      publicUrl: 'https://cdn.example.test',
+    });
+    expect(load({}).s3).toBeUndefined();
+  });
+
+  it('refuses S3 settings that cannot work', () => {
+    expect(() => load({ S3_BUCKET: 'Not A Bucket' })).toThrow(/S3_BUCKET must be a bucket name/);
+    expect(() => load({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_ENDPOINT is set but S3_BUCKET is not/);
+    expect(() => load({ S3_BUCKET: 'kopi', S3_PUBLIC_URL: 'not a url' })).toThrow(/S3_PUBLIC_URL/);
   });
 });
 

@@ -19,6 +19,7 @@ export interface Database {
   password_reset_tokens: PasswordResetTokensTable;
   profiles: ProfilesTable;
   rate_events: RateEventsTable;
+  activity_log: ActivityLogTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   payment_events: PaymentEventsTable;
@@ -61,6 +62,25 @@ export interface ProductImagesTable {
   position: number;
   /** Storage key of the image; the sized WebP variants sit beside it (see the storage module). */
   path: string;
+  /** Size of the largest stored variant; null for pictures stored before sizes were kept (4:5, 1200 × 1500). */
+  width: number | null;
+  height: number | null;
+}
+
+export interface ActivityLogTable {
+  id: string;
+  /** The admin who acted (null when the account is gone; the email stays). */
+  actor_id: string | null;
+  actor_email: string;
+  /** product.created | product.updated | product.deleted | order.… (app/modules/activity) */
+  action: string;
+  subject_type: string;
+  subject_id: string | null;
+  /** What the subject was called at the time, e.g. the product's name. */
+  subject_label: string;
+  /** JSON: what changed, e.g. {"priceCents":[1250,1399]}. */
+  details: string;
+  created_at: string;
 }
 
 export interface CartsTable {

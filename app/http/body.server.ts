@@ -9,6 +9,9 @@ import { fail } from '~/lib/failure';
 /** Forms and JSON: tens of kB is far more than the longest contact message in any encoding. */
 export const FORM_LIMIT_BYTES = 64 * 1024;
 
+/** The owner's product form with its pictures: 8 of at most 10 MB each, and the form around them. */
+export const UPLOAD_LIMIT_BYTES = 81 * 1024 * 1024;
+
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 
 /** The media type of the request's body, lower-cased, without parameters. */
@@ -70,4 +73,14 @@ export async function readForm(request: Request, { limit = FORM_LIMIT_BYTES } = 
 export function field(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
+}
+
+/** A form with files (the owner's product form): null when it is larger than UPLOAD_LIMIT_BYTES altogether. */
+export async function readUpload(request: Request): Promise<FormData | null> {
+  try {
+    return await readForm(request, { limit: UPLOAD_LIMIT_BYTES });
+  } catch (error) {
+    if (error instanceof Response && error.status === 413) return null;
+    throw error;
+  }
 }

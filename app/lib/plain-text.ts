@@ -14,3 +14,7 @@ export const plainLine = (error: string) => z.refine<string>((value) => !forbidd
 
 /** A check for multi-line text (messages): the same, but tabs and line breaks are welcome. */
 export const plainText = (error: string) => z.refine<string>((value) => !forbiddenInText.test(value), { error });
+
+/** The same checks without zod: true when a one-line value (or multi-line text) holds none of those characters. */
+export const isPlainLine = (value: string) => !forbiddenInLine.test(value);
+export const isPlainText = (value: string) => !forbiddenInText.test(value);

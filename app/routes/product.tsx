@@ -1,5 +1,6 @@
 import { Flame, Truck } from 'lucide-react';
 import { Link, data, isRouteErrorResponse, useRouteError } from 'react-router';
+import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { ProductGallery } from '~/components/catalog/product-gallery';
 import { Rating } from '~/components/catalog/rating';
 import { AddToCartButton } from '~/components/cart/add-to-cart-button';
@@ -113,6 +114,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <div className="mt-8">
             <AddToCartButton productId={product.id} priceCents={product.priceCents} variant="large" label={name} />
           </div>
+          <ProductAdminActions productId={product.id} name={name} size="md" className="mt-4" />
           <ul className="mt-6 grid gap-3 text-sm text-muted sm:grid-cols-2">
             <li className="flex items-center gap-2"><Flame aria-hidden="true" className="h-4 w-4 text-leaf" />{t('product.promise.roasted')}</li>
             <li className="flex items-center gap-2"><Truck aria-hidden="true" className="h-4 w-4 text-leaf" />{t('product.promise.shipping')}</li>

@@ -221,11 +221,11 @@ test('the product editor sends guests and customers home; an admin made with `ko
   await expectSignedIn(page, account.name);
 
   expect(await kopi('grant-admin', '--email', account.email)).toContain(`${account.email} is now an admin.`);
-  // No editor yet: an admin gets the 404 page (app/routes/edit-product.tsx), but is not sent away.
+  // An admin stays on the editor, which says the product does not exist.
   consoleErrors.allow(failedLoad(404));
   const response = await page.goto('/edit-product/x');
   expect(response?.status()).toBe(404);
   await expect(page).toHaveURL(/\/edit-product\/x$/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('errors.notFoundTitle'));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('admin.productForm.notFound'));
   await expectSignedIn(page, account.name);
 });

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { AddToCartButton } from '~/components/cart/add-to-cart-button';
 import { formatPrice } from '~/lib/format';
 import type { ProductSummary } from '~/modules/catalog/catalog.types';
@@ -38,6 +39,7 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
           <p className="text-lg font-semibold">{formatPrice(product.priceCents, locale)}</p>
           <AddToCartButton productId={product.id} priceCents={product.priceCents} label={name} />
         </div>
+        <ProductAdminActions productId={product.id} name={name} className="relative z-10 border-t border-sand pt-3" />
       </div>
     </article>
   );

@@ -1,4 +1,4 @@
-import { Globe, LogOut, Menu, ShoppingBag, UserRound } from 'lucide-react';
+import { Globe, LayoutGrid, LogOut, Menu, PackagePlus, ShoppingBag, UserRound } from 'lucide-react';
 import { Form, Link, NavLink, useFetchers, useLocation } from 'react-router';
 import { useI18n } from '~/modules/i18n/react';
 import { Logo } from './logo';
@@ -20,6 +20,8 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
   const navClass = ({ isActive }: { isActive: boolean }) =>
     `rounded-full px-3 py-2 text-sm font-medium transition-colors hover:bg-roast/5 ${isActive ? 'text-roast underline decoration-leaf decoration-2 underline-offset-8' : 'text-roast-600'}`;
 
+  const adminClass = (state: { isActive: boolean }) => `${navClass(state)} inline-flex items-center gap-1.5`;
+
   return (
     <header className="sticky top-0 z-40 border-b border-sand bg-cream/95 backdrop-blur supports-[backdrop-filter]:bg-cream/85">
       <div className="container-page flex h-16 items-center gap-3 md:h-20">
@@ -36,6 +38,22 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
                   </NavLink>
                 </li>
               ))}
+              {user?.isAdmin && (
+                <>
+                  <li className="mt-2 border-t border-sand pt-2">
+                    <NavLink to="/add-product" className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
+                      <PackagePlus aria-hidden="true" className="h-4 w-4 text-leaf" />
+                      {t('manage.addProduct')}
+                    </NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/admin/products" className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
+                      <LayoutGrid aria-hidden="true" className="h-4 w-4 text-leaf" />
+                      {t('manage.products')}
+                    </NavLink>
+                  </li>
+                </>
+              )}
               <li className="mt-2 flex gap-2 border-t border-sand pt-3">
                 {user ? (
                   <>
@@ -70,6 +88,22 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
                 </NavLink>
               </li>
             ))}
+            {user?.isAdmin && (
+              <>
+                <li className="ml-1 border-l border-sand pl-1">
+                  <NavLink to="/add-product" className={adminClass} aria-label={t('manage.addProduct')} title={t('manage.addProduct')}>
+                    <PackagePlus aria-hidden="true" className="h-4 w-4 text-leaf" />
+                    <span className="hidden 2xl:inline">{t('manage.addProduct')}</span>
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to="/admin/products" className={adminClass} aria-label={t('manage.products')} title={t('manage.products')}>
+                    <LayoutGrid aria-hidden="true" className="h-4 w-4 text-leaf" />
+                    <span className="hidden 2xl:inline">{t('manage.products')}</span>
+                  </NavLink>
+                </li>
+              </>
+            )}
           </ul>
         </nav>
 

@@ -4,6 +4,7 @@ import * as search from './0002-search';
 import * as accounts from './0003-accounts';
 import * as orders from './0004-orders';
 import * as requestPipeline from './0005-request-pipeline';
+import * as backoffice from './0006-backoffice';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-accounts': accounts,
   '0004-orders': orders,
   '0005-request-pipeline': requestPipeline,
+  '0006-backoffice': backoffice,
 };

@@ -3,11 +3,10 @@ import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { addToCart, getCart } from '~/modules/cart/index.server';
 import { createProduct } from '~/modules/catalog/index.server';
-import type { Storage } from '~/modules/storage/index.server';
+import { nullStorage as storage } from '~/modules/storage/null-storage';
 import { completeSignIn, createSession, deleteSession, deleteUserSessions, getSessionUser, signUp } from './index.server';
 import { hashToken } from './secrets.server';
 
-const storage: Storage = { put: async () => {}, exists: async () => false, delete: async () => {}, url: (key) => `/images/${key}` };
 const day = 24 * 60 * 60_000;
 let counter = 0;
 

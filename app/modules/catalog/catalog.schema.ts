@@ -36,6 +36,11 @@ const translation = {
 
 /** A storage key base of an uploaded image, e.g. "products/3fa1c2/9b7e" (variants sit beside it). */
 const imageKey = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/, 'productForm.errors.image');
+const dimension = z.number().int().min(1).max(20_000);
+/** A picture: its key, and the size of its largest variant when known (older pictures are 4:5, 1200 × 1500). */
+const imageRef = z
+  .union([imageKey, z.object({ key: imageKey, width: dimension.nullable().default(null), height: dimension.nullable().default(null) })])
+  .transform((image) => (typeof image === 'string' ? { key: image, width: null, height: null } : image));
 const altitude = z.number().int().min(0).max(9000).nullable().default(null);
 
 /** A product as the admin form (and the seed) creates or replaces it. Messages are i18n keys. */
@@ -63,8 +68,8 @@ export const productInputSchema = z
       /** Optional; every empty field falls back to English. */
       pl: z.object({ name: z.string().trim().max(120, 'productForm.errors.nameTooLong').default(''), ...translation }).optional(),
     }),
-    /** Storage key bases, in display order; the first is the card image. */
-    images: z.array(imageKey).max(20, 'productForm.errors.tooManyImages').default([]),
+    /** Pictures in display order; the first is the card image. */
+    images: z.array(imageRef).max(20, 'productForm.errors.tooManyImages').default([]),
   })
   .refine((p) => p.altitudeMin === null || p.altitudeMax === null || p.altitudeMin <= p.altitudeMax, {
     path: ['altitudeMax'],

@@ -5,9 +5,11 @@ import type { Locale } from '~/modules/i18n/translate';
 import { type ProductImage, type Storage, productImage } from '~/modules/storage/index.server';
 import {
   type Category,
+  type Process,
   type ProductDetail,
   type ProductInput,
   type ProductSummary,
+  type Roast,
   isCategory,
   processes,
   productInputSchema,
@@ -75,8 +77,8 @@ export async function getProduct(db: Executor, storage: Storage, id: string, loc
     .where('products.id', '=', id)
     .executeTakeFirst();
   if (!row) return null;
-  const paths = await db.selectFrom('product_images').select('path').where('product_id', '=', id).orderBy('position').execute();
-  const images = paths.map((p) => productImage(storage, p.path));
+  const rows = await db.selectFrom('product_images').select(['path', 'width', 'height']).where('product_id', '=', id).orderBy('position').execute();
+  const images = rows.map((image) => productImage(storage, image.path, image));
   return {
     ...toSummary(row, images[0] ?? null),
     description: row.loc_description || row.en_description || '',
@@ -108,9 +110,9 @@ export async function countProducts(db: Executor): Promise<number> {
  * When `db` is a transaction, the catalogue version is bumped before that transaction commits; call
  * markCatalogChanged() again after committing if a page cache may be filled meanwhile.
  */
-export async function createProduct(db: Executor, input: ProductInput, options: { createdAt?: string } = {}): Promise<string> {
+export async function createProduct(db: Executor, input: ProductInput, options: { createdAt?: string; id?: string } = {}): Promise<string> {
   const parsed = productInputSchema.parse(input);
-  const id = newId();
+  const id = options.id ?? newId();
   const rows = productRows(id, parsed, options.createdAt ?? monotonicNow());
   await inTransaction(db, async (trx) => {
     await trx.insertInto('products').values(rows.product).execute();
@@ -140,7 +142,8 @@ export async function updateProduct(
     await trx.insertInto('product_translations').values(translations).execute();
     await trx.deleteFrom('product_images').where('product_id', '=', id).execute();
     if (images.length > 0) await trx.insertInto('product_images').values(images).execute();
-    return oldImages.map((i) => i.path).filter((path) => !parsed.images.includes(path));
+    const kept = new Set(parsed.images.map((image) => image.key));
+    return oldImages.map((i) => i.path).filter((path) => !kept.has(path));
   });
   if (result === null) return { ok: false, reason: 'not_found' };
   markCatalogChanged();
@@ -250,28 +253,30 @@ type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTak
 
 /** The storage key of each product's first image, in one query (products without images are absent). */
 export async function firstImageKeys(db: Executor, productIds: string[]): Promise<Map<string, string>> {
+  return new Map([...(await firstImages(db, productIds))].map(([id, image]) => [id, image.path]));
+}
+
+/** Each product's first picture (key and size), in one query. */
+async function firstImages(db: Executor, productIds: string[]): Promise<Map<string, { path: string; width: number | null; height: number | null }>> {
   if (productIds.length === 0) return new Map();
   const images = await db
     .selectFrom('product_images')
-    .select(['product_id', 'path'])
+    .select(['product_id', 'path', 'width', 'height'])
     .where('product_id', 'in', productIds)
-    .orderBy('product_id')
-    .orderBy('position')
+    .where('position', '=', 0)
     .execute();
-  const first = new Map<string, string>();
-  for (const image of images) if (!first.has(image.product_id)) first.set(image.product_id, image.path);
-  return first;
+  return new Map(images.map((image) => [image.product_id, image]));
 }
 
 async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[]): Promise<ProductSummary[]> {
   if (rows.length === 0) return [];
-  const first = await firstImageKeys(
+  const first = await firstImages(
     db,
     rows.map((r) => r.id),
   );
   return rows.map((row) => {
-    const path = first.get(row.id);
-    return toSummary(row, path === undefined ? null : productImage(storage, path));
+    const image = first.get(row.id);
+    return toSummary(row, image === undefined ? null : productImage(storage, image.path, image));
   });
 }
 
@@ -302,3 +307,81 @@ const splitNotes = (text: string | null) =>
     : [];
 
 
+
+/** Everything the owner edits about a product: both languages as stored (no fallback) and each picture's key. */
+export type ProductRecord = {
+  id: string;
+  category: Category | null;
+  priceCents: number;
+  origin: string | null;
+  region: string | null;
+  process: Process | null;
+  roast: Roast | null;
+  altitudeMin: number | null;
+  altitudeMax: number | null;
+  rating: number;
+  reviewCount: number;
+  translations: { en: { name: string; description: string; notes: string[] }; pl: { name: string; description: string; notes: string[] } | null };
+  images: { key: string; width: number | null; height: number | null; image: ProductImage }[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+export async function getProductRecord(db: Executor, storage: Storage, id: string): Promise<ProductRecord | null> {
+  if (!isProductId(id)) return null;
+  const product = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!product) return null;
+  const [translations, images] = await Promise.all([
+    db.selectFrom('product_translations').selectAll().where('product_id', '=', id).execute(),
+    db.selectFrom('product_images').select(['path', 'width', 'height']).where('product_id', '=', id).orderBy('position').execute(),
+  ]);
+  const text = (locale: string) => {
+    const row = translations.find((t) => t.locale === locale);
+    return row ? { name: row.name, description: row.description, notes: splitNotes(row.tasting_notes) } : null;
+  };
+  return {
+    id,
+    category: isCategory(product.category) ? product.category : null,
+    priceCents: product.price_cents,
+    origin: product.origin,
+    region: product.region,
+    process: processes.find((p) => p === product.process) ?? null,
+    roast: roasts.find((r) => r === product.roast) ?? null,
+    altitudeMin: product.altitude_min,
+    altitudeMax: product.altitude_max,
+    rating: product.rating,
+    reviewCount: product.review_count,
+    translations: { en: text('en') ?? { name: '', description: '', notes: [] }, pl: text('pl') },
+    images: images.map((row) => ({ key: row.path, width: row.width, height: row.height, image: productImage(storage, row.path, row) })),
+    createdAt: product.created_at,
+    updatedAt: product.updated_at,
+  };
+}
+
+export type OwnerProductRow = ProductSummary & { updatedAt: string };
+
+/** The owner's product list: newest first, searchable like the storefront, with the total for paging. */
+export async function listOwnerProducts(
+  db: Executor,
+  storage: Storage,
+  { locale, q, limit, offset }: { locale: Locale; q?: string; limit: number; offset: number },
+): Promise<{ items: OwnerProductRow[]; total: number }> {
+  const terms = searchTerms(q ?? '');
+  const [rows, count] = await Promise.all([
+    summaryQuery(db, locale)
+      .select('products.updated_at')
+      .$if(terms.length > 0, (qb) => qb.where(productSearchFilter(db, terms)))
+      .orderBy('products.created_at', 'desc')
+      .orderBy('products.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('products')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .$if(terms.length > 0, (qb) => qb.where(productSearchFilter(db, terms)))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const summaries = await toSummaries(db, storage, rows);
+  return { items: summaries.map((summary, i) => ({ ...summary, updatedAt: rows[i].updated_at })), total: Number(count.n) };
+}

@@ -5,13 +5,17 @@ export {
   deleteProduct,
   firstImageKeys,
   getProduct,
+  getProductRecord,
   getProductsByIds,
+  listOwnerProducts,
   isProductId,
   listProducts,
   productExists,
   rebuildSearchText,
   updateProduct,
   type ListProductsOptions,
+  type OwnerProductRow,
+  type ProductRecord,
 } from './catalog.server';
 export { catalogVersion, markCatalogChanged, onCatalogChange } from './catalog-version.server';
 export { createFakeCatalogue, type FakeCatalogueOptions } from './fake-catalogue.server';

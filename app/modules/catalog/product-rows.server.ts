@@ -88,6 +88,6 @@ export function productRows(id: string, input: ParsedProductInput, createdAt: st
       updated_at: updatedAt,
     },
     translations,
-    images: input.images.map((path, position) => ({ product_id: id, position, path })),
+    images: input.images.map((image, position) => ({ product_id: id, position, path: image.key, width: image.width, height: image.height })),
   };
 }

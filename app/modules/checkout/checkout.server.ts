@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Executor, inTransaction, now } from '~/db/database.server';
 import { getProfile, updateProfile } from '~/modules/accounts/index.server';
+import { nullStorage } from '~/modules/storage/null-storage';
 import { type Cart, changeLineQuantity, getCart } from '~/modules/cart/index.server';
 import { firstImageKeys } from '~/modules/catalog/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
@@ -355,7 +356,7 @@ export async function handlePaymentEvent(services: PaymentServices, event: Payme
 // --- helpers ------------------------------------------------------------------------------------
 
 /** getCart's pictures are not needed to price an order; the lines keep the storage key instead. */
-const noImages: Storage = { put: async () => {}, exists: async () => false, delete: async () => {}, url: () => '' };
+const noImages: Storage = { ...nullStorage, url: () => '' };
 
 /** The lines (product, quantity, unit price, in cart order) and the total: the same cart gives the same value. */
 export function cartFingerprint(lines: ReadonlyArray<Pick<NewOrderLine, 'productId' | 'quantity' | 'unitPriceCents'>>, totalCents: number): string {

@@ -3,15 +3,9 @@ import type { Executor } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { addToCart, ensureUserCart } from '~/modules/cart/index.server';
 import { createProduct } from '~/modules/catalog/index.server';
-import type { Storage } from '~/modules/storage/index.server';
 import type { ShippingAddress } from './checkout.schema';
 
-export const storage: Storage = {
-  put: async () => {},
-  exists: async () => false,
-  delete: async () => {},
-  url: (key) => `/images/${key}`,
-};
+export { nullStorage as storage } from '~/modules/storage/null-storage';
 
 export const address: ShippingAddress = { fullName: 'Ola Nowak', address: 'ul. Kwiatowa 5', city: 'Kraków', zipCode: '30-001' };
 

@@ -1,4 +1,5 @@
 import enAbout from './locales/en/about.json';
+import enAdmin from './locales/en/admin.json';
 import enAuth from './locales/en/auth.json';
 import enCart from './locales/en/cart.json';
 import enCategories from './locales/en/categories.json';
@@ -10,6 +11,7 @@ import enOrders from './locales/en/orders.json';
 import enProduct from './locales/en/product.json';
 import enProfile from './locales/en/profile.json';
 import plAbout from './locales/pl/about.json';
+import plAdmin from './locales/pl/admin.json';
 import plAuth from './locales/pl/auth.json';
 import plCart from './locales/pl/cart.json';
 import plCategories from './locales/pl/categories.json';
@@ -25,8 +27,8 @@ import { type Locale, type Messages, createT, defaultLocale, isLocale, mergeBund
 export { createT, defaultLocale, isLocale, locales, type Locale, type Messages, type T } from './translate';
 
 const catalogues = {
-  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders },
-  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders },
+  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders, admin: enAdmin },
+  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders, admin: plAdmin },
 } as const satisfies Record<Locale, Record<string, Messages>>;
 
 export type Namespace = keyof (typeof catalogues)['en'];

@@ -5,6 +5,7 @@ export {
   findOrCreatePendingOrder,
   findOrderByPayment,
   findOrderRecord,
+  forgetOrderLineImages,
   getOrderRecordLines,
   setOrderPaid,
   type NewOrderLine,

@@ -217,3 +217,15 @@ export async function setOrderPaid(db: Executor, orderId: string): Promise<boole
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * Past orders keep their lines (title, price, quantity) when the owner deletes a product or removes one of its
+ * pictures; the pictures themselves go, so the lines show the default coffee picture instead of a broken one.
+ */
+export async function forgetOrderLineImages(db: Executor, which: { productId: string } | { keys: string[] }): Promise<void> {
+  if ('productId' in which) {
+    await db.updateTable('order_lines').set({ image: null }).where('product_id', '=', which.productId).execute();
+  } else if (which.keys.length > 0) {
+    await db.updateTable('order_lines').set({ image: null }).where('image', 'in', which.keys).execute();
+  }
+}

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Storage } from '~/modules/storage/storage.server';
@@ -28,13 +29,36 @@ export function createLocalStorage(dir: string, urlPrefix = '/images'): Storage 
   }
 
   return {
+    description: `local disk ${root}`,
+    async check() {
+      await fs.mkdir(root, { recursive: true });
+      await fs.access(root, fs.constants.W_OK).catch(() => {
+        throw new Error(`Pictures cannot be stored: ${root} is not writable`);
+      });
+    },
     async put(key, data) {
       const file = fileFor(key);
       await fs.mkdir(path.dirname(file), { recursive: true });
       // Write beside the target and rename, so a reader never sees half a file.
       const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-      await fs.writeFile(temp, data);
-      await fs.rename(temp, file);
+      try {
+        await fs.writeFile(temp, data);
+        await fs.rename(temp, file);
+      } catch (error) {
+        await fs.rm(temp, { force: true }).catch(() => {});
+        throw error;
+      }
+    },
+    async get(key) {
+      const file = fileFor(key);
+      try {
+        const stat = await fs.stat(file);
+        if (!stat.isFile()) return null;
+        return { body: createReadStream(file), contentType: contentTypeOf(key), size: stat.size };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
     },
     async exists(key) {
       try {
@@ -52,4 +76,11 @@ export function createLocalStorage(dir: string, urlPrefix = '/images'): Storage 
       return `${prefix}/${key}`;
     },
   };
+}
+
+const types: Record<string, string> = { webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', avif: 'image/avif', svg: 'image/svg+xml' };
+
+/** The content type of a stored file, from its extension (keys are made by the shop). */
+export function contentTypeOf(key: string): string {
+  return types[key.slice(key.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
 }

@@ -1,0 +1,1 @@
+export { listActivity, recordActivity, type ActivityAction, type ActivityEntry, type Actor } from './activity.server';

@@ -1,0 +1,47 @@
+import { LayoutGrid, PackagePlus } from 'lucide-react';
+import { NavLink, Outlet } from 'react-router';
+import { requireAdmin, shopperContext } from '~/http/shopper.server';
+import { getMessages } from '~/modules/i18n/index.server';
+import { useT } from '~/modules/i18n/react';
+import type { Route } from './+types/layout';
+
+/**
+ * Every back-office page and action sits under this layout. Its middleware refuses anyone who is not an admin
+ * (sent home, nothing read or changed) before a child's loader or action runs; each child checks again.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ context }, next) => {
+    requireAdmin(context.get(shopperContext));
+    const response = await next();
+    response.headers.set('X-Robots-Tag', 'noindex, nofollow');
+    return response;
+  },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const shopper = context.get(shopperContext);
+  requireAdmin(shopper);
+  return { messages: getMessages(shopper.locale, 'admin') };
+}
+
+export default function AdminLayout() {
+  const t = useT();
+  const link = ({ isActive }: { isActive: boolean }) =>
+    `inline-flex items-center gap-2 rounded-full px-4 py-2 text-sm font-semibold transition-colors ${isActive ? 'bg-roast text-cream' : 'text-roast-600 hover:bg-roast/5'}`;
+  return (
+    <div className="container-page py-8 md:py-10">
+      <nav aria-label={t('manage.backOffice')} className="mb-8 flex flex-wrap items-center gap-2 border-b border-sand pb-4">
+        <span className="eyebrow mr-3">{t('manage.backOffice')}</span>
+        <NavLink to="/admin/products" className={link}>
+          <LayoutGrid aria-hidden="true" className="h-4 w-4" />
+          {t('manage.products')}
+        </NavLink>
+        <NavLink to="/add-product" className={link}>
+          <PackagePlus aria-hidden="true" className="h-4 w-4" />
+          {t('manage.addProduct')}
+        </NavLink>
+      </nav>
+      <Outlet />
+    </div>
+  );
+}
