@@ -1,0 +1,70 @@
+/**
+ * The back-office routes' own answers, beside the journeys: every loader and action sends a non-admin home
+ * before reading anything, and a storage or database failure becomes the spec's message, never a 500.
+ */
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { DB } from '~/db/database.server';
+import { routeArgs } from '~/http/test-args';
+import { nullStorage } from '~/modules/storage/null-storage';
+import * as addProduct from './add-product';
+import * as deleteProduct from './delete-product';
+import * as editProduct from './edit-product';
+import * as products from './products';
+
+const admin = { id: 'u-admin', email: 'owner@kopi.test', displayName: 'Owner', isAdmin: true, photoUrl: null };
+const customer = { ...admin, id: 'u-customer', isAdmin: false };
+const log = pino({ level: 'silent' });
+
+/** A database that fails at every query (the server is up, its database is not). */
+const brokenDb = new Proxy({}, { get: () => () => { throw new Error('database unavailable'); } }) as unknown as DB;
+
+const get = (path: string) => new Request(`http://localhost${path}`);
+const post = (path: string, fields: Record<string, string>) => new Request(`http://localhost${path}`, { method: 'POST', body: new URLSearchParams(fields) });
+
+type Args = Parameters<typeof editProduct.loader>[0];
+const args = (request: Request, user: typeof admin | null, params: Record<string, string> = {}, db: DB = brokenDb) =>
+  routeArgs(request, { app: { db, storage: nullStorage, log }, shopper: { user }, params }) as unknown as Args;
+
+async function redirectOf(run: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await run();
+    return null;
+  } catch (thrown) {
+    return thrown instanceof Response ? thrown.headers.get('location') : null;
+  }
+}
+
+describe('back-office routes', () => {
+  it('send guests and customers home from every loader and action, before touching the database', async () => {
+    const calls: [string, () => Promise<unknown>][] = [];
+    for (const user of [null, customer]) {
+      calls.push(
+        ['add loader', () => addProduct.loader(args(get('/add-product'), user) as never)],
+        ['add action', () => addProduct.action(args(post('/add-product', { name: 'x', price: '1' }), user) as never)],
+        ['edit loader', () => editProduct.loader(args(get('/edit-product/p1'), user, { id: 'p1' }))],
+        ['edit action', () => editProduct.action(args(post('/edit-product/p1', { name: 'x', price: '1' }), user, { id: 'p1' }) as never)],
+        ['list loader', () => products.loader(args(get('/admin/products'), user) as never)],
+        ['delete loader', () => deleteProduct.loader(args(get('/admin/products/p1/delete'), user, { id: 'p1' }) as never)],
+        ['delete action', () => deleteProduct.action(args(post('/admin/products/p1/delete', {}), user, { id: 'p1' }) as never)],
+      );
+    }
+    for (const [name, call] of calls) expect(await redirectOf(call), name).toBe('/');
+  });
+
+  it('says "Invalid product ID" for a malformed id and "Failed to load product details" when loading fails', async () => {
+    const invalid = (await editProduct.loader(args(get('/edit-product/a%20b'), admin, { id: 'a b' }))) as unknown as { data: { problem: string; title: string }; init: { status: number } };
+    expect([invalid.data.problem, invalid.data.title, invalid.init.status]).toEqual(['invalidId', 'Invalid product ID', 400]);
+    const failed = (await editProduct.loader(args(get('/edit-product/p1'), admin, { id: 'p1' }))) as unknown as { data: { problem: string; title: string }; init: { status: number } };
+    expect([failed.data.problem, failed.data.title, failed.init.status]).toEqual(['loadFailed', 'Failed to load product details', 503]);
+  });
+
+  it('answers a failed save or delete with its message (503), never an error page', async () => {
+    const added = (await addProduct.action(args(post('/add-product', { name: 'Gayo', price: '12' }), admin) as never)) as unknown as { data: { status: string; values: { name: string } }; init: { status: number } };
+    expect([added.data.status, added.data.values.name, added.init.status]).toEqual(['failed', 'Gayo', 503]);
+    const edited = (await editProduct.action(args(post('/edit-product/p1', { name: 'Gayo', price: '12' }), admin, { id: 'p1' }) as never)) as unknown as { data: { status: string }; init: { status: number } };
+    expect([edited.data.status, edited.init.status]).toEqual(['failed', 503]);
+    const deleted = (await deleteProduct.action(args(post('/admin/products/p1/delete', { redirectTo: '/' }), admin, { id: 'p1' }) as never)) as unknown as { data: { ok: boolean; error: string }; init: { status: number } };
+    expect([deleted.data, deleted.init.status]).toEqual([{ ok: false, error: 'failed' }, 503]);
+  });
+});
