@@ -6,6 +6,9 @@ import { requireSupportedNode } from './scripts/check-node.js';
 requireSupportedNode();
 
 const development = process.env.NODE_ENV === 'development';
+// Everything but the dev server is production: React and friends choose their production bundles by this,
+// and they read it when the build is imported below.
+process.env.NODE_ENV ??= 'production';
 
 async function main() {
   let kopi;
@@ -26,7 +29,7 @@ async function main() {
   const server = kopi.app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port, node: process.version }, `Kopi is ready at http://localhost:${port}`);
+    logger.info({ port, node: process.version, env: config.env }, `Kopi is ready at http://localhost:${port}`);
   });
   server.keepAliveTimeout = 65_000;
 

@@ -38,6 +38,28 @@ describe('node server.js', () => {
     expect(text()).not.toMatch(/at .*\.js:\d+/);
   });
 
+  it('runs the production build of React and friends when NODE_ENV is not set (as `npm start` does)', async () => {
+    const packageJson = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+    expect(packageJson.scripts.start).toBe('node server.js');
+    const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, SEED_DEMO: 'false', LOG_LEVEL: 'info' };
+    delete env.NODE_ENV;
+    const child = spawn(process.execPath, ['--import', './tests/setup/report-dev-bundles.mjs', 'server.js'], { env });
+    const text = output(child);
+    let port = 0;
+    for (let i = 0; i < 100 && !port; i++) {
+      port = Number(/"port":(\d+)/.exec(text())?.[1] ?? 0);
+      if (!port) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(port, text()).toBeGreaterThan(0);
+    // A rendered page loads react-dom/server and the router's server code too.
+    expect((await fetch(`http://127.0.0.1:${port}/about`)).status).toBe(200);
+    const exit = exitOf(child);
+    child.kill('SIGTERM');
+    await exit;
+    expect(text()).not.toContain('DEVELOPMENT BUNDLE');
+    expect(text()).toMatch(/"env":"production"/);
+  });
+
   it('serves health checks and shuts down gracefully on SIGTERM', async () => {
     const child = start({ PORT: '0', DATA_DIR: dir, SEED_DEMO: 'false' });
     const text = output(child);
