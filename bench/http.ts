@@ -10,7 +10,7 @@ export type LoadResult = { rps: number; p99: number; errors: number; non2xx: num
 export async function startShop(port: number, dataDir: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   fs.rmSync(dataDir, { recursive: true, force: true });
   const child = spawn(process.execPath, ['server.js'], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${port}`,
+    env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'the-bench-shops-sign-their-cookies-with-this', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${port}`,
       // One machine plays every customer: the abuse limits would stop the load, not measure it.
       RATE_LIMIT_FACTOR: '100000',
       ...env,

@@ -8,7 +8,7 @@ import pino, { type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { type ServerBuild, createRequestHandler } from 'react-router';
 import { type AppContext, createRouterContext } from '~/context';
-import { type Config, loadConfig, prepareDataDir } from '~/config/env.server';
+import { type Config, loadConfig, prepareDataDir, requireSharedSecret } from '~/config/env.server';
 import { migrateToLatest, openDatabase } from '~/db/database.server';
 import { seedDemoCatalogue } from '~/db/seed.server';
 import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.server';
@@ -46,7 +46,9 @@ export type KopiServer = {
 };
 
 export async function createServerApp(options: ServerOptions = {}): Promise<KopiServer> {
-  const config = prepareDataDir(options.config ?? loadConfig());
+  const loaded = options.config ?? loadConfig();
+  requireSharedSecret(loaded);
+  const config = prepareDataDir(loaded);
   const logger =
     options.logger ??
     pino({

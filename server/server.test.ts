@@ -38,6 +38,14 @@ describe('node server.js', () => {
     expect(text()).not.toMatch(/at .*\.js:\d+/);
   });
 
+  it('will not start on PostgreSQL without SESSION_SECRET, which every node must share', async () => {
+    const env: Record<string, string> = { PORT: '0', DATA_DIR: dir, DATABASE_URL: 'postgres://kopi:kopi@127.0.0.1:9/kopi' };
+    const child = spawn(process.execPath, ['server.js'], { env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', ...env, SESSION_SECRET: '' } });
+    const text = output(child);
+    expect(await exitOf(child)).toBe(1);
+    expect(text()).toContain('SESSION_SECRET is required with PostgreSQL');
+  });
+
   it('runs the production build of React and friends when NODE_ENV is not set (as `npm start` does)', async () => {
     const packageJson = JSON.parse(fs.readFileSync('package.json', 'utf8'));
     expect(packageJson.scripts.start).toBe('node server.js');

@@ -180,6 +180,19 @@ function parseDatabaseUrl(url: string | undefined, dataDir: string): Config['dat
 }
 
 /** Creates DATA_DIR and, when SESSION_SECRET is unset, a secret persisted in it (so sessions survive restarts). */
+/**
+ * With PostgreSQL a shop may run on several nodes, and a cookie signed by one must verify on the others: the
+ * secret is then the operator's to set, the same on every node (docs/decisions/0010). With SQLite there is
+ * one node, and a secret generated into DATA_DIR is enough.
+ */
+export function requireSharedSecret(config: Config): void {
+  if (config.database.kind === 'postgres' && !config.sessionSecret) {
+    throw new ConfigError([
+      'SESSION_SECRET is required with PostgreSQL: every node must sign cookies with the same secret (for example `openssl rand -base64 32`)',
+    ]);
+  }
+}
+
 export function prepareDataDir(config: Config): Config {
   fs.mkdirSync(config.dataDir, { recursive: true });
   if (config.sessionSecret) return config;

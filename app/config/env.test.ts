@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, prepareDataDir } from './env.server';
+import { ConfigError, loadConfig, prepareDataDir, requireSharedSecret } from './env.server';
 
 const load = (env: Record<string, string>) => loadConfig(env, { readDotEnv: false });
 
@@ -50,6 +50,14 @@ describe('loadConfig', () => {
     expect(() => load({ S3_BUCKET: 'Not A Bucket' })).toThrow(/S3_BUCKET must be a bucket name/);
     expect(() => load({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_ENDPOINT is set but S3_BUCKET is not/);
     expect(() => load({ S3_BUCKET: 'kopi', S3_PUBLIC_URL: 'not a url' })).toThrow(/S3_PUBLIC_URL/);
+  });
+});
+
+describe('requireSharedSecret', () => {
+  it('asks for SESSION_SECRET with PostgreSQL, where nodes must share it, and not with SQLite', () => {
+    expect(() => requireSharedSecret(load({ DATABASE_URL: 'postgres://kopi@127.0.0.1/kopi' }))).toThrow(/SESSION_SECRET is required with PostgreSQL/);
+    expect(() => requireSharedSecret(load({ DATABASE_URL: 'postgres://kopi@127.0.0.1/kopi', SESSION_SECRET: 'x'.repeat(32) }))).not.toThrow();
+    expect(() => requireSharedSecret(load({}))).not.toThrow();
   });
 });
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '~/config/env.server';
@@ -34,6 +34,25 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
 
 /** Applies pending migrations. `schema` keeps Kysely's bookkeeping tables in one PostgreSQL schema (tests). */
 export async function migrateToLatest(db: DB, schema?: string): Promise<void> {
+  if (databaseKind(db) === 'postgres') {
+    // Kysely locks the migrations themselves, but creates its bookkeeping table before that lock; nodes
+    // starting together on a fresh database take turns from the very start instead.
+    await db.connection().execute(async (connection) => {
+      await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+      try {
+        await migrate(connection, schema);
+      } finally {
+        await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+      }
+    });
+    return;
+  }
+  await migrate(db, schema);
+}
+
+const MIGRATION_LOCK = 7_401_926_000;
+
+async function migrate(db: DB, schema?: string): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -1,20 +1,28 @@
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { demoProducts } from '~/modules/catalog/demo/products';
 import { generateDemoImages } from '~/modules/catalog/demo/demo-images.server';
 import { countProducts, createProduct } from '~/modules/catalog/index.server';
 import type { Storage } from '~/modules/storage/storage.server';
-import type { DB } from './database.server';
+import { type DB, databaseKind } from './database.server';
+
+/** The advisory lock nodes take turns on while seeding (any constant the shop uses for nothing else). */
+const SEED_LOCK = 7_401_926_001;
 
 /**
  * Fills an empty catalogue with the demo coffees and their generated packshots. Does nothing when any
- * product exists, so a shop's own catalogue is never touched.
+ * product exists, so a shop's own catalogue is never touched — also when several nodes start at once.
  */
-export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logger, 'info'>): Promise<number> {
+export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logger, 'info'>, catalogue = demoProducts): Promise<number> {
   if ((await countProducts(db)) > 0) return 0;
   const started = Date.now();
-  const products = [...demoProducts].sort((a, b) => b.daysAgo - a.daysAgo);
-  const images = await Promise.all(products.map((product) => generateDemoImages(storage, product, product.key)));
-  await db.transaction().execute(async (trx) => {
+  const products = [...catalogue].sort((a, b) => b.daysAgo - a.daysAgo);
+  const seeded = await db.transaction().execute(async (trx) => {
+    // Nodes starting together on one PostgreSQL database take turns here; the first seeds, the others find
+    // its catalogue when they get the lock (it is released when this transaction ends).
+    if (databaseKind(trx) === 'postgres') await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
+    if ((await countProducts(trx)) > 0) return false;
+    const images = await Promise.all(products.map((product) => generateDemoImages(storage, product, product.key)));
     for (const [i, product] of products.entries()) {
       await createProduct(
         trx,
@@ -35,9 +43,9 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
         { createdAt: new Date(Date.now() - product.daysAgo * 86_400_000).toISOString() },
       );
     }
+    return true;
   });
-  if (await countProducts(db)) {
-    log.info({ products: products.length, ms: Date.now() - started }, 'demo catalogue seeded');
-  }
+  if (!seeded) return 0;
+  log.info({ products: products.length, ms: Date.now() - started }, 'demo catalogue seeded');
   return products.length;
 }
