@@ -12,7 +12,7 @@ import { type Config, loadConfig, prepareDataDir, requireSharedSecret } from '~/
 import { migrateToLatest, openDatabase } from '~/db/database.server';
 import { seedDemoCatalogue } from '~/db/seed.server';
 import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.server';
-import { catalogVersion } from '~/modules/catalog/index.server';
+import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';
 import { scaledLimits } from '~/modules/limits/index.server';
 import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
 import { paymentServices } from '~/modules/checkout/index.server';
@@ -75,6 +75,8 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const build = options.build ?? (await import('virtual:react-router/server-build'));
   const handleRequest = createRequestHandler(build as ServerBuild, config.env);
   const pageCache = new PageCache(catalogVersion);
+  // A catalogue change made on another node (the stored version moved) empties this node's page cache too.
+  const stopWatching = watchCatalogVersion(database.db, { onError: (error) => logger.warn({ err: error }, 'catalogue version unavailable') });
   const origin = config.publicUrl.origin;
   const cookies = createKopiCookies(config);
   const limits = scaledLimits(config.rateLimitFactor);
@@ -260,6 +262,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     logger,
     close: async () => {
       clearInterval(pruneTimer);
+      stopWatching();
       await mailWorker.stop();
       transport.close();
       await database.close();

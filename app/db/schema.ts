@@ -20,6 +20,7 @@ export interface Database {
   profiles: ProfilesTable;
   rate_events: RateEventsTable;
   activity_log: ActivityLogTable;
+  catalog_state: CatalogStateTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   payment_events: PaymentEventsTable;
@@ -65,6 +66,12 @@ export interface ProductImagesTable {
   /** Size of the largest stored variant; null for pictures stored before sizes were kept (4:5, 1200 × 1500). */
   width: number | null;
   height: number | null;
+}
+
+/** One row (id 1): the catalogue's version, bumped by every catalogue write on any node. */
+export interface CatalogStateTable {
+  id: number;
+  version: number;
 }
 
 export interface ActivityLogTable {

@@ -5,6 +5,7 @@ import * as accounts from './0003-accounts';
 import * as orders from './0004-orders';
 import * as requestPipeline from './0005-request-pipeline';
 import * as backoffice from './0006-backoffice';
+import * as catalogState from './0007-catalog-state';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-orders': orders,
   '0005-request-pipeline': requestPipeline,
   '0006-backoffice': backoffice,
+  '0007-catalog-state': catalogState,
 };

@@ -1,7 +1,11 @@
 /**
  * An in-process counter bumped on every catalogue write: a cached page built at version N is stale once
- * the version has moved on. Writers bump it after their transaction commits (see catalog.server.ts).
+ * the version has moved on. Writers bump it after their transaction commits (see catalog.server.ts), and
+ * bump the stored version (`catalog_state`) inside it, which every node watches (`watchCatalogVersion`), so a
+ * change made on one node empties the page caches of all of them.
  */
+import type { Executor } from '~/db/database.server';
+
 let version = 0;
 const listeners = new Set<(version: number) => void>();
 
@@ -18,4 +22,42 @@ export function markCatalogChanged(): void {
 export function onCatalogChange(listener: (version: number) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** Bumps the version every node watches; call it inside the catalogue write's transaction. */
+export async function bumpStoredCatalogVersion(db: Executor): Promise<void> {
+  await db.updateTable('catalog_state').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
+}
+
+export async function storedCatalogVersion(db: Executor): Promise<number> {
+  const row = await db.selectFrom('catalog_state').select('version').where('id', '=', 1).executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+/**
+ * Polls the stored version every `intervalMs` (one indexed one-row read) and marks the catalogue changed
+ * here when another node changed it. Returns the function that stops watching.
+ */
+export function watchCatalogVersion(db: Executor, { intervalMs = 500, onError }: { intervalMs?: number; onError?: (error: unknown) => void } = {}): () => void {
+  let seen: number | null = null;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = async () => {
+    try {
+      const current = await storedCatalogVersion(db);
+      if (seen !== null && current !== seen) markCatalogChanged();
+      seen = current;
+    } catch (error) {
+      onError?.(error);
+    }
+    if (!stopped) {
+      timer = setTimeout(tick, intervalMs);
+      timer.unref();
+    }
+  };
+  void tick();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

@@ -15,7 +15,7 @@ import {
   productInputSchema,
   roasts,
 } from './catalog.schema';
-import { markCatalogChanged } from './catalog-version.server';
+import { bumpStoredCatalogVersion, markCatalogChanged } from './catalog-version.server';
 import { productRows, productSearchText } from './product-rows.server';
 import { searchTerms } from './search';
 
@@ -118,6 +118,7 @@ export async function createProduct(db: Executor, input: ProductInput, options: 
     await trx.insertInto('products').values(rows.product).execute();
     await trx.insertInto('product_translations').values(rows.translations).execute();
     if (rows.images.length > 0) await trx.insertInto('product_images').values(rows.images).execute();
+    await bumpStoredCatalogVersion(trx);
   });
   markCatalogChanged();
   return id;
@@ -142,6 +143,7 @@ export async function updateProduct(
     await trx.insertInto('product_translations').values(translations).execute();
     await trx.deleteFrom('product_images').where('product_id', '=', id).execute();
     if (images.length > 0) await trx.insertInto('product_images').values(images).execute();
+    await bumpStoredCatalogVersion(trx);
     const kept = new Set(parsed.images.map((image) => image.key));
     return oldImages.map((i) => i.path).filter((path) => !kept.has(path));
   });
@@ -166,6 +168,7 @@ export async function deleteProduct(
     await trx.deleteFrom('product_images').where('product_id', '=', id).execute();
     await trx.deleteFrom('product_translations').where('product_id', '=', id).execute();
     const deleted = await trx.deleteFrom('products').where('id', '=', id).executeTakeFirst();
+    await bumpStoredCatalogVersion(trx);
     return deleted.numDeletedRows > 0n ? paths.map((p) => p.path) : null;
   });
   if (images === null) return { ok: false, reason: 'not_found' };
@@ -218,7 +221,10 @@ export async function rebuildSearchText(db: Executor): Promise<number> {
       }
     }
   }
-  if (changed > 0) markCatalogChanged();
+  if (changed > 0) {
+    await bumpStoredCatalogVersion(db);
+    markCatalogChanged();
+  }
   return changed;
 }
 

@@ -8,7 +8,7 @@ import { newId } from '~/db/ids.server';
 import { refreshSearchStatistics } from '~/db/search.server';
 import type { ProductImagesTable, ProductTranslationsTable, ProductsTable } from '~/db/schema';
 import { type ParsedProductInput, categories, processes, productInputSchema, roasts } from './catalog.schema';
-import { markCatalogChanged } from './catalog-version.server';
+import { bumpStoredCatalogVersion, markCatalogChanged } from './catalog-version.server';
 import { productRows } from './product-rows.server';
 
 export type FakeCatalogueOptions = {
@@ -196,6 +196,7 @@ export async function createFakeCatalogue(db: Executor, count: number, options: 
   };
   await (db.isTransaction ? work(db) : db.transaction().execute(work));
   await refreshSearchStatistics(db);
+  await bumpStoredCatalogVersion(db);
   markCatalogChanged();
   return ids;
 }

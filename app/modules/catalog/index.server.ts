@@ -17,7 +17,7 @@ export {
   type OwnerProductRow,
   type ProductRecord,
 } from './catalog.server';
-export { catalogVersion, markCatalogChanged, onCatalogChange } from './catalog-version.server';
+export { catalogVersion, markCatalogChanged, onCatalogChange, storedCatalogVersion, watchCatalogVersion } from './catalog-version.server';
 export { createFakeCatalogue, type FakeCatalogueOptions } from './fake-catalogue.server';
 export * from './catalog.schema';
 export { normalizeSearchText, searchTerms } from './search';
