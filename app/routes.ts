@@ -21,6 +21,8 @@ export default [
     route('edit-product/:id', 'routes/admin/edit-product.tsx'),
     route('admin/products', 'routes/admin/products.tsx'),
     route('admin/products/:id/delete', 'routes/admin/delete-product.tsx'),
+    route('admin/orders', 'routes/admin/orders.tsx'),
+    route('admin/orders/:id', 'routes/admin/order.tsx'),
   ]),
   route('language', 'routes/language.ts'),
   route('api/events', 'routes/api.events.ts'),

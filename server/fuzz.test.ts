@@ -132,6 +132,14 @@ function endpoints(productId: string): Endpoint[] {
       as: 'admin',
     },
     {
+      name: 'POST /admin/orders/:id (unknown and unpaid orders, as an admin)',
+      path: '/admin/orders/NoSuchOrderAtAll',
+      fields: { intent: (r) => r.pick(['ship', 'deliver', 'cancel', '', 'refund']), carrier: (r) => r.pick(['inpost', 'pigeon', '']), trackingNumber: bad },
+      defects: [breakField('intent'), breakField('carrier'), breakField('trackingNumber')],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
       name: 'POST /admin/products/:id/delete (as a customer)',
       path: `/admin/products/${productId}/delete`,
       fields: { redirectTo: () => '/' },

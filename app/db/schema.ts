@@ -237,6 +237,11 @@ export interface OrdersTable {
   paid_at: string | null;
   /** The analytics visitor id of a shopper who consented: the purchase event is recorded with it when paid. */
   visitor_id: string | null;
+  /** Set when the owner ships it: a carrier id (app/modules/fulfilment/carriers.ts) and its tracking number. */
+  carrier: string | null;
+  tracking_number: string | null;
+  shipped_at: string | null;
+  delivered_at: string | null;
 }
 
 export interface OrderLinesTable {

@@ -1,4 +1,4 @@
-import { Globe, LayoutGrid, LogOut, Menu, PackagePlus, ShoppingBag, UserRound } from 'lucide-react';
+import { Globe, LayoutGrid, LogOut, Menu, PackagePlus, ReceiptText, ShoppingBag, UserRound } from 'lucide-react';
 import { Form, Link, NavLink, useFetchers, useLocation } from 'react-router';
 import { useI18n } from '~/modules/i18n/react';
 import { Logo } from './logo';
@@ -44,6 +44,12 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
                     <NavLink to="/add-product" className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
                       <PackagePlus aria-hidden="true" className="h-4 w-4 text-leaf" />
                       {t('manage.addProduct')}
+                    </NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/admin/orders" className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
+                      <ReceiptText aria-hidden="true" className="h-4 w-4 text-leaf" />
+                      {t('manage.orders')}
                     </NavLink>
                   </li>
                   <li>
@@ -94,6 +100,12 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
                   <NavLink to="/add-product" className={adminClass} aria-label={t('manage.addProduct')} title={t('manage.addProduct')}>
                     <PackagePlus aria-hidden="true" className="h-4 w-4 text-leaf" />
                     <span className="hidden 2xl:inline">{t('manage.addProduct')}</span>
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to="/admin/orders" className={adminClass} aria-label={t('manage.orders')} title={t('manage.orders')}>
+                    <ReceiptText aria-hidden="true" className="h-4 w-4 text-leaf" />
+                    <span className="hidden 2xl:inline">{t('manage.orders')}</span>
                   </NavLink>
                 </li>
                 <li>

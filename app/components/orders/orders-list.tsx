@@ -1,11 +1,12 @@
-import { BadgeCheck } from 'lucide-react';
+import { BadgeCheck, Truck } from 'lucide-react';
 import { Link } from 'react-router';
 import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
 import { formatDate } from '~/lib/format';
 import type { OrderView } from '~/modules/orders/orders.types';
-import { useI18n } from '~/modules/i18n/react';
+import { carrierNames, isCarrier, trackingUrl } from '~/modules/fulfilment/carriers';
+import { useI18n, useT } from '~/modules/i18n/react';
 
-const badge: Record<string, string> = {
+export const statusBadge: Record<string, string> = {
   processing: 'bg-[#fbefd9] text-[#7a4a0c]',
   shipped: 'bg-[#e1ecf7] text-[#1d4a78]',
   delivered: 'bg-leaf-light text-leaf-dark',
@@ -32,7 +33,7 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
                     {t('orders.paymentSuccessful')}
                   </span>
                 )}
-                <span className={`rounded-full px-3 py-1 text-xs font-semibold ${badge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`} data-testid="order-status">
+                <span className={`rounded-full px-3 py-1 text-xs font-semibold ${statusBadge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`} data-testid="order-status">
                   {t(`orders.status.${order.shippingStatus}`)}
                 </span>
               </div>
@@ -43,6 +44,7 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
                 totalCents={order.totalCents}
               />
             </div>
+            {order.parcel?.trackingNumber && <Parcel parcel={order.parcel} />}
             <p className="mt-4 text-sm text-muted">
               <span className="font-medium text-roast">{t('orders.shipTo')}</span> {order.shipping.fullName}, {order.shipping.address}, {order.shipping.zipCode} {order.shipping.city}
             </p>
@@ -57,5 +59,24 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
         </div>
       )}
     </div>
+  );
+}
+
+/** The parcel's tracking number, a link to the carrier's tracking page where there is one. */
+function Parcel({ parcel }: { parcel: { carrier: string; trackingNumber: string | null } }) {
+  const t = useT();
+  const carrier = isCarrier(parcel.carrier) ? carrierNames[parcel.carrier] : '';
+  const url = trackingUrl(parcel.carrier, parcel.trackingNumber);
+  const text = t('orders.tracking.number', { carrier, number: parcel.trackingNumber ?? '' }).trim();
+  return (
+    <p className="mt-4 flex items-center gap-2 text-sm" data-testid="order-tracking">
+      <Truck aria-hidden="true" className="h-4 w-4 text-leaf" />
+      <span className="font-medium text-roast">{t('orders.tracking.label')}:</span>
+      {url ? (
+        <a href={url} target="_blank" rel="noopener noreferrer" className="font-medium text-leaf underline underline-offset-4">{text}</a>
+      ) : (
+        <span>{text}</span>
+      )}
+    </p>
   );
 }

@@ -6,6 +6,7 @@ import * as orders from './0004-orders';
 import * as requestPipeline from './0005-request-pipeline';
 import * as backoffice from './0006-backoffice';
 import * as catalogState from './0007-catalog-state';
+import * as fulfilment from './0008-fulfilment';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-request-pipeline': requestPipeline,
   '0006-backoffice': backoffice,
   '0007-catalog-state': catalogState,
+  '0008-fulfilment': fulfilment,
 };

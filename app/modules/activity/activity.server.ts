@@ -8,7 +8,7 @@ import { newId } from '~/db/ids.server';
 
 export type Actor = { id: string; email: string };
 
-export type ActivityAction = 'product.created' | 'product.updated' | 'product.deleted';
+export type ActivityAction = 'product.created' | 'product.updated' | 'product.deleted' | 'order.shipped' | 'order.delivered';
 
 export type ActivityEntry = {
   id: string;

@@ -21,6 +21,8 @@ type OrderRow = {
   shipping_address: string;
   shipping_city: string;
   shipping_zip_code: string;
+  carrier: string | null;
+  tracking_number: string | null;
 };
 
 const orderColumns = [
@@ -34,6 +36,8 @@ const orderColumns = [
   'shipping_address',
   'shipping_city',
   'shipping_zip_code',
+  'carrier',
+  'tracking_number',
 ] as const;
 
 /**
@@ -114,6 +118,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
       ? (row.shipping_status as ShippingStatus)
       : 'processing',
     lines: byOrder.get(row.id) ?? [],
+    parcel: row.carrier ? { carrier: row.carrier, trackingNumber: row.tracking_number } : null,
     shipping: {
       fullName: row.shipping_full_name,
       address: row.shipping_address,

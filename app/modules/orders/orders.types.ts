@@ -31,6 +31,8 @@ export type OrderView = {
   shippingStatus: ShippingStatus;
   lines: OrderLineView[];
   shipping: ShippingAddress;
+  /** How it was shipped, once it was (a carrier id of app/modules/fulfilment/carriers.ts). */
+  parcel: { carrier: string; trackingNumber: string | null } | null;
 };
 
 export const orderLabel = (id: string) => id.slice(-6).toUpperCase();

@@ -10,6 +10,8 @@ import { nullStorage } from '~/modules/storage/null-storage';
 import * as addProduct from './add-product';
 import * as deleteProduct from './delete-product';
 import * as editProduct from './edit-product';
+import * as order from './order';
+import * as orders from './orders';
 import * as products from './products';
 
 const admin = { id: 'u-admin', email: 'owner@kopi.test', displayName: 'Owner', isAdmin: true, photoUrl: null };
@@ -47,6 +49,9 @@ describe('back-office routes', () => {
         ['list loader', () => products.loader(args(get('/admin/products'), user) as never)],
         ['delete loader', () => deleteProduct.loader(args(get('/admin/products/p1/delete'), user, { id: 'p1' }) as never)],
         ['delete action', () => deleteProduct.action(args(post('/admin/products/p1/delete', {}), user, { id: 'p1' }) as never)],
+        ['orders loader', () => orders.loader(args(get('/admin/orders'), user) as never)],
+        ['order loader', () => order.loader(args(get('/admin/orders/o1'), user, { id: 'o1' }) as never)],
+        ['order action', () => order.action(args(post('/admin/orders/o1', { intent: 'ship', carrier: 'dhl' }), user, { id: 'o1' }) as never)],
       );
     }
     for (const [name, call] of calls) expect(await redirectOf(call), name).toBe('/');

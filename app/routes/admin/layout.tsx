@@ -1,4 +1,4 @@
-import { LayoutGrid, PackagePlus } from 'lucide-react';
+import { LayoutGrid, PackagePlus, ReceiptText } from 'lucide-react';
 import { NavLink, Outlet } from 'react-router';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { getMessages } from '~/modules/i18n/index.server';
@@ -21,7 +21,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 export async function loader({ context }: Route.LoaderArgs) {
   const shopper = context.get(shopperContext);
   requireAdmin(shopper);
-  return { messages: getMessages(shopper.locale, 'admin') };
+  return { messages: getMessages(shopper.locale, 'admin', 'orders', 'product') };
 }
 
 export default function AdminLayout() {
@@ -32,6 +32,10 @@ export default function AdminLayout() {
     <div className="container-page py-8 md:py-10">
       <nav aria-label={t('manage.backOffice')} className="mb-8 flex flex-wrap items-center gap-2 border-b border-sand pb-4">
         <span className="eyebrow mr-3">{t('manage.backOffice')}</span>
+        <NavLink to="/admin/orders" className={link}>
+          <ReceiptText aria-hidden="true" className="h-4 w-4" />
+          {t('manage.orders')}
+        </NavLink>
         <NavLink to="/admin/products" className={link}>
           <LayoutGrid aria-hidden="true" className="h-4 w-4" />
           {t('manage.products')}

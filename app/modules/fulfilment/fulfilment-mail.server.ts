@@ -1,0 +1,45 @@
+import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
+import type { OutgoingMail } from '~/modules/mail/index.server';
+import { type OrderRecord, orderLabel } from '~/modules/orders/index.server';
+import { carrierNames, isCarrier, trackingUrl } from './carriers';
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The customer's mail when their order is shipped or delivered, in the language they ordered in. */
+export function shippingMail(
+  order: OrderRecord,
+  status: 'shipped' | 'delivered',
+  parcel: { carrier: string | null; trackingNumber: string | null },
+  { publicUrl }: { publicUrl?: string } = {},
+): OutgoingMail {
+  const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
+  const t = getT(locale);
+  const label = orderLabel(order.id);
+  const carrier = parcel.carrier && isCarrier(parcel.carrier) ? carrierNames[parcel.carrier] : '';
+  const url = trackingUrl(parcel.carrier, parcel.trackingNumber);
+  const ordersUrl = publicUrl ? new URL('/profile?tab=orders', publicUrl).toString() : null;
+  const lines = [
+    t('orders.mail.greeting', { name: order.shipping.fullName }),
+    '',
+    t(status === 'shipped' ? 'orders.shippingMail.shippedIntro' : 'orders.shippingMail.deliveredIntro'),
+    '',
+    t('orders.mail.order', { label }),
+    ...(status === 'shipped' && parcel.trackingNumber ? ['', t('orders.shippingMail.trackWith', { carrier: carrier || '—', number: parcel.trackingNumber })] : []),
+    ...(status === 'shipped' && url ? [t('orders.shippingMail.trackAt', { url })] : []),
+    '',
+    ...(ordersUrl ? [t('orders.mail.viewOrders', { url: ordersUrl }), ''] : []),
+    t('orders.mail.footer'),
+    '',
+  ];
+  const html = [
+    `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;color:#2b1d14">`,
+    ...lines.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`),
+    '</body></html>',
+  ].join('');
+  return {
+    to: order.userEmail,
+    subject: t(status === 'shipped' ? 'orders.shippingMail.shippedSubject' : 'orders.shippingMail.deliveredSubject', { label }),
+    text: lines.join('\n'),
+    html,
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * The owner's orders: every paid order, and moving one on — processing → shipped (with a carrier and a
+ * tracking number) → delivered. Each move is one conditional update (two admins clicking at once make one
+ * change), its activity entry, and the customer's mail in the language they ordered in, in one transaction.
+ */
+import { sql } from 'kysely';
+import { type Executor, inTransaction, now } from '~/db/database.server';
+import { type Actor, listActivity, recordActivity } from '~/modules/activity/index.server';
+import { queueMail } from '~/modules/mail/index.server';
+import { findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine } from '~/modules/orders/index.server';
+import { type Storage, productImage } from '~/modules/storage/index.server';
+import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
+import { shippingMail } from './fulfilment-mail.server';
+
+export const OWNER_ORDERS_PAGE_SIZE = 20;
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+export type OwnerOrderRow = {
+  id: string;
+  label: string;
+  createdAt: string;
+  customerName: string;
+  customerEmail: string;
+  totalCents: number;
+  shippingStatus: string;
+  items: number;
+};
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Paid orders, newest first; `status` filters, `q` finds an order label, a customer's email or name. */
+export async function listOwnerOrders(
+  db: Executor,
+  { status, q, limit = OWNER_ORDERS_PAGE_SIZE, offset = 0 }: { status?: string; q?: string; limit?: number; offset?: number },
+): Promise<{ orders: OwnerOrderRow[]; total: number }> {
+  const term = (q ?? '').trim().toLowerCase().slice(0, 100);
+  const filtered = db
+    .selectFrom('orders')
+    .where('payment_status', '=', 'succeeded')
+    .$if(status !== undefined, (qb) => qb.where('shipping_status', '=', status!))
+    .$if(term !== '', (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          // The label is the id's last six characters: an order whose id ends with the term (any case).
+          eb(sql`lower(orders.id)`, 'like', sql`${`%${escapeLike(term)}`} escape '\\'`),
+          eb(sql`lower(orders.user_email)`, 'like', sql`${`%${escapeLike(term)}%`} escape '\\'`),
+          eb(sql`lower(orders.shipping_full_name)`, 'like', sql`${`%${escapeLike(term)}%`} escape '\\'`),
+        ]),
+      ),
+    );
+  const [rows, count] = await Promise.all([
+    filtered
+      .select((eb) => [
+        'orders.id',
+        'orders.created_at',
+        'orders.shipping_full_name',
+        'orders.user_email',
+        'orders.total_cents',
+        'orders.shipping_status',
+        eb.selectFrom('order_lines').select((l) => l.fn.sum<number>('quantity').as('n')).whereRef('order_lines.order_id', '=', 'orders.id').as('items'),
+      ])
+      .orderBy('orders.created_at', 'desc')
+      .orderBy('orders.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(count.n),
+    orders: rows.map((r) => ({
+      id: r.id,
+      label: orderLabel(r.id),
+      createdAt: r.created_at,
+      customerName: r.shipping_full_name,
+      customerEmail: r.user_email,
+      totalCents: r.total_cents,
+      shippingStatus: r.shipping_status,
+      items: Number(r.items ?? 0),
+    })),
+  };
+}
+
+export type TimelineEntry = { at: string; kind: 'placed' | 'paid' | 'shipped' | 'delivered' | 'mail'; by?: string; detail?: string };
+
+export type OwnerOrder = {
+  id: string;
+  label: string;
+  locale: string;
+  customer: { name: string; email: string };
+  shipping: { fullName: string; address: string; city: string; zipCode: string };
+  lines: (Omit<OrderRecordLine, 'image'> & { image: ReturnType<typeof productImage> | null })[];
+  totalCents: number;
+  paymentProvider: string;
+  paymentReference: string | null;
+  paymentStatus: string;
+  shippingStatus: string;
+  carrier: string | null;
+  trackingNumber: string | null;
+  timeline: TimelineEntry[];
+};
+
+/** One paid order with everything the owner needs, and its timeline (oldest first). */
+export async function getOwnerOrder(db: Executor, storage: Storage, id: string): Promise<OwnerOrder | null> {
+  if (!idPattern.test(id)) return null;
+  const [record, row] = await Promise.all([
+    findOrderRecord(db, id),
+    db.selectFrom('orders').select(['carrier', 'tracking_number', 'shipped_at', 'delivered_at']).where('id', '=', id).executeTakeFirst(),
+  ]);
+  if (!record || !row || record.paymentStatus !== 'succeeded') return null;
+  const [lines, activity, mails] = await Promise.all([
+    getOrderRecordLines(db, id),
+    listActivity(db, { subjectType: 'order', subjectId: id }),
+    db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'created_at', 'sent_at', 'status'])
+      .where('to_address', '=', record.userEmail)
+      .where('subject', 'like', `%${orderLabel(id)}%`)
+      .orderBy('created_at')
+      .execute(),
+  ]);
+  const timeline: TimelineEntry[] = [
+    { at: record.createdAt, kind: 'placed' as const },
+    ...(record.paidAt ? [{ at: record.paidAt, kind: 'paid' as const, detail: record.paymentId ?? undefined }] : []),
+    ...activity.map((entry) => ({
+      at: entry.createdAt,
+      kind: entry.action === 'order.shipped' ? ('shipped' as const) : ('delivered' as const),
+      by: entry.actorEmail,
+      detail: typeof entry.details.trackingNumber === 'string' ? `${entry.details.carrier ?? ''} ${entry.details.trackingNumber}`.trim() : undefined,
+    })),
+    ...mails.map((mail) => ({ at: mail.sent_at ?? mail.created_at, kind: 'mail' as const, detail: `${mail.subject} (${mail.status})` })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  return {
+    id,
+    label: orderLabel(id),
+    locale: record.locale,
+    customer: { name: record.shipping.fullName, email: record.userEmail },
+    shipping: record.shipping,
+    lines: lines.map((line) => ({ ...line, image: line.image ? productImage(storage, line.image) : null })),
+    totalCents: record.totalCents,
+    paymentProvider: record.paymentProvider,
+    paymentReference: record.paymentId,
+    paymentStatus: record.paymentStatus,
+    shippingStatus: record.shippingStatus,
+    carrier: row.carrier,
+    trackingNumber: row.tracking_number,
+    timeline,
+  };
+}
+
+export type Move = { to: 'shipped'; carrier: string; trackingNumber: string } | { to: 'delivered' };
+export type MoveOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'not_found' | 'not_allowed' | 'invalid_carrier' | 'invalid_tracking'; from?: string };
+
+/** Where each status may go next (cancelling, with its refund, comes with the refunds). */
+const allowed: Record<string, string[]> = { processing: ['shipped'], shipped: ['delivered'], delivered: [], cancelled: [] };
+
+export async function moveOrder(
+  services: { db: Executor; publicUrl?: string },
+  actor: Actor,
+  id: string,
+  move: Move,
+): Promise<MoveOutcome> {
+  if (!idPattern.test(id)) return { ok: false, reason: 'not_found' };
+  let carrier: Carrier | null = null;
+  let trackingNumber: string | null = null;
+  if (move.to === 'shipped') {
+    if (!isCarrier(move.carrier)) return { ok: false, reason: 'invalid_carrier' };
+    carrier = move.carrier;
+    const number = move.trackingNumber.trim();
+    if (number !== '' && !trackingNumberPattern.test(number)) return { ok: false, reason: 'invalid_tracking' };
+    trackingNumber = number || null;
+  }
+  const from = move.to === 'shipped' ? 'processing' : 'shipped';
+  return inTransaction(services.db, async (trx) => {
+    const at = now();
+    const updated = await trx
+      .updateTable('orders')
+      .set(move.to === 'shipped' ? { shipping_status: 'shipped', carrier, tracking_number: trackingNumber, shipped_at: at } : { shipping_status: 'delivered', delivered_at: at })
+      .where('id', '=', id)
+      .where('payment_status', '=', 'succeeded')
+      .where('shipping_status', '=', from)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) {
+      const current = await trx.selectFrom('orders').select(['shipping_status', 'payment_status']).where('id', '=', id).executeTakeFirst();
+      if (!current || current.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' } as const;
+      return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
+    }
+    const record = (await findOrderRecord(trx, id))!;
+    await recordActivity(trx, actor, {
+      action: move.to === 'shipped' ? 'order.shipped' : 'order.delivered',
+      subjectType: 'order',
+      subjectId: id,
+      subjectLabel: orderLabel(id),
+      details: move.to === 'shipped' ? { from, to: 'shipped', carrier, trackingNumber } : { from, to: 'delivered' },
+    });
+    await queueMail(trx, shippingMail(record, move.to, { carrier, trackingNumber }, { publicUrl: services.publicUrl }));
+    return { ok: true } as const;
+  });
+}
+
+/** Whether `to` may follow `from` (for the page's buttons; the update itself is what decides). */
+export const canMove = (from: string, to: string) => (allowed[from] ?? []).includes(to);

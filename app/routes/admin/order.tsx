@@ -1,0 +1,194 @@
+import { ArrowLeft, PackageCheck, Truck } from 'lucide-react';
+import { Form, Link, data, useNavigation } from 'react-router';
+import { statusBadge } from '~/components/orders/orders-list';
+import { ProductImage } from '~/components/catalog/product-image';
+import { appContext } from '~/context';
+import { field, readForm } from '~/http/body.server';
+import { requireAdmin, shopperContext } from '~/http/shopper.server';
+import { formatDate, formatPrice } from '~/lib/format';
+import { carrierNames, carriers, trackingUrl } from '~/modules/fulfilment/carriers';
+import { canMove, getOwnerOrder, moveOrder } from '~/modules/fulfilment/index.server';
+import { getT } from '~/modules/i18n/index.server';
+import { useI18n } from '~/modules/i18n/react';
+import type { Route } from './+types/order';
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const shopper = context.get(shopperContext);
+  requireAdmin(shopper);
+  const order = await getOwnerOrder(app.db, app.storage, params.id);
+  if (!order) throw data(null, { status: 404 });
+  return { title: getT(shopper.locale)('admin.meta.orderTitle', { label: order.label }), order, canShip: canMove(order.shippingStatus, 'shipped'), canDeliver: canMove(order.shippingStatus, 'delivered') };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
+
+type Result = { ok: true; moved: 'shipped' | 'delivered' } | { ok: false; error: string; status?: string };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
+  const user = requireAdmin(context.get(shopperContext));
+  const form = await readForm(request);
+  const intent = field(form, 'intent');
+  if (intent !== 'ship' && intent !== 'deliver') return data<Result>({ ok: false, error: 'failed' }, { status: 400 });
+  try {
+    const outcome = await moveOrder(
+      { db: app.db, publicUrl: app.config.publicUrl.href },
+      user,
+      params.id,
+      intent === 'ship' ? { to: 'shipped', carrier: field(form, 'carrier'), trackingNumber: field(form, 'trackingNumber') } : { to: 'delivered' },
+    );
+    if (!outcome.ok) {
+      const status = outcome.reason === 'not_found' ? 404 : outcome.reason === 'not_allowed' ? 409 : 400;
+      return data<Result>({ ok: false, error: outcome.reason, status: outcome.from }, { status });
+    }
+    app.kickMail();
+    return data<Result>({ ok: true, moved: intent === 'ship' ? 'shipped' : 'delivered' });
+  } catch (error) {
+    app.log.error({ err: error }, 'changing an order failed');
+    return data<Result>({ ok: false, error: 'failed' }, { status: 503 });
+  }
+}
+
+export default function AdminOrderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, locale } = useI18n();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  const { order, canShip, canDeliver } = loaderData;
+  const result = actionData as Result | undefined;
+  const statusText = (s: string) => t(`orders.status.${s}`);
+  const parcelUrl = trackingUrl(order.carrier, order.trackingNumber);
+  return (
+    <div className="grid gap-6">
+      <Link to="/admin/orders" className="inline-flex w-fit items-center gap-2 text-sm font-medium text-leaf hover:underline">
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+        {t('admin.orders.back')}
+      </Link>
+      <div className="flex flex-wrap items-center gap-4">
+        <h1 className="text-3xl font-semibold md:text-4xl">{t('orders.label', { label: order.label })}</h1>
+        <span className={`rounded-full px-3 py-1 text-sm font-semibold ${statusBadge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`} data-testid="admin-order-status">
+          {statusText(order.shippingStatus)}
+        </span>
+      </div>
+
+      <div aria-live="polite">
+        {result?.ok && (
+          <p role="status" className="rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20">{t(`admin.orders.moved.${result.moved}`)}</p>
+        )}
+        {result && !result.ok && (
+          <p role="alert" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20">
+            {t(`admin.orders.errors.${result.error}`, { status: result.status ? statusText(result.status) : '' })}
+          </p>
+        )}
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+        <section aria-labelledby="order-lines" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
+          <h2 id="order-lines" className="text-lg font-semibold">{t('admin.orders.lines')}</h2>
+          <table className="mt-4 w-full text-left text-sm">
+            <thead className="text-xs tracking-wide text-muted uppercase">
+              <tr>
+                <th scope="col" className="py-2"><span className="sr-only">{t('admin.products.picture')}</span></th>
+                <th scope="col" className="py-2">{t('admin.products.name')}</th>
+                <th scope="col" className="py-2 text-right">{t('admin.orders.quantity')}</th>
+                <th scope="col" className="py-2 text-right">{t('admin.orders.unitPrice')}</th>
+                <th scope="col" className="py-2 text-right">{t('admin.orders.lineTotal')}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-sand">
+              {order.lines.map((line) => (
+                <tr key={`${line.productId}-${line.title}`}>
+                  <td className="w-14 py-2"><div className="h-12 w-10 overflow-hidden rounded-lg bg-sand/50"><ProductImage image={line.image} alt="" sizes="40px" className="h-full w-full object-cover" /></div></td>
+                  <td className="py-2 font-medium">{line.title || t('product.unnamed')}</td>
+                  <td className="py-2 text-right tabular-nums">{line.quantity}</td>
+                  <td className="py-2 text-right tabular-nums">{formatPrice(line.unitPriceCents, locale)}</td>
+                  <td className="py-2 text-right font-semibold tabular-nums">{formatPrice(line.unitPriceCents * line.quantity, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={4} className="pt-3 text-right">{t('admin.orders.total')}</th>
+                <td className="pt-3 text-right text-base font-semibold tabular-nums">{formatPrice(order.totalCents, locale)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </section>
+
+        <div className="grid content-start gap-6">
+          <section aria-labelledby="order-fulfil" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
+            <h2 id="order-fulfil" className="text-lg font-semibold">{t('admin.orders.fulfil')}</h2>
+            {order.trackingNumber && (
+              <p className="mt-3 text-sm">
+                <Truck aria-hidden="true" className="mr-1 inline h-4 w-4 text-leaf" />
+                {parcelUrl ? (
+                  <a href={parcelUrl} target="_blank" rel="noopener noreferrer" className="font-medium text-leaf underline underline-offset-4">
+                    {order.carrier && carrierNames[order.carrier as keyof typeof carrierNames]} {order.trackingNumber}
+                  </a>
+                ) : (
+                  <span>{order.trackingNumber}</span>
+                )}
+              </p>
+            )}
+            {canShip && (
+              <Form method="post" className="mt-4 grid gap-4">
+                <input type="hidden" name="intent" value="ship" />
+                <div>
+                  <label htmlFor="carrier" className="field-label">{t('admin.orders.carrier')}</label>
+                  <select id="carrier" name="carrier" defaultValue="inpost" className="field-input">
+                    {carriers.map((c) => (
+                      <option key={c} value={c}>{c === 'other' ? t('admin.orders.otherCarrier') : carrierNames[c]}</option>
+                    ))}
+                  </select>
+                </div>
+                <div>
+                  <label htmlFor="trackingNumber" className="field-label">{t('admin.orders.trackingNumber')}</label>
+                  <input id="trackingNumber" name="trackingNumber" maxLength={40} autoComplete="off" className="field-input font-mono" />
+                </div>
+                <button type="submit" className="btn-primary" disabled={busy}>
+                  <Truck aria-hidden="true" className="h-4 w-4" />
+                  {t('admin.orders.ship')}
+                </button>
+              </Form>
+            )}
+            {canDeliver && (
+              <Form method="post" className="mt-4">
+                <input type="hidden" name="intent" value="deliver" />
+                <button type="submit" className="btn-leaf w-full" disabled={busy}>
+                  <PackageCheck aria-hidden="true" className="h-4 w-4" />
+                  {t('admin.orders.deliver')}
+                </button>
+              </Form>
+            )}
+            {!canShip && !canDeliver && <p className="mt-3 text-sm text-muted">{t('admin.orders.nothingToDo', { status: statusText(order.shippingStatus) })}</p>}
+          </section>
+
+          <section aria-labelledby="order-customer" className="rounded-3xl bg-paper p-6 text-sm ring-1 ring-sand">
+            <h2 id="order-customer" className="text-lg font-semibold">{t('admin.orders.customerHeading')}</h2>
+            <p className="mt-3 font-medium">{order.customer.name}</p>
+            <p><a href={`mailto:${order.customer.email}`} className="text-leaf underline underline-offset-4">{order.customer.email}</a></p>
+            <p className="mt-1 text-muted">{t('admin.orders.language')}: {t(`admin.orders.languages.${order.locale}`)}</p>
+            <h3 className="mt-5 font-sans text-sm font-semibold">{t('admin.orders.shippingHeading')}</h3>
+            <address className="mt-1 not-italic">{order.shipping.fullName}<br />{order.shipping.address}<br />{order.shipping.zipCode} {order.shipping.city}</address>
+            <h3 className="mt-5 font-sans text-sm font-semibold">{t('admin.orders.paymentHeading')}</h3>
+            <p className="mt-1">{t('admin.orders.provider')}: {order.paymentProvider}</p>
+            <p className="break-all">{t('admin.orders.paymentReference')}: <span className="font-mono">{order.paymentReference}</span></p>
+          </section>
+        </div>
+      </div>
+
+      <section aria-labelledby="order-timeline" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
+        <h2 id="order-timeline" className="text-lg font-semibold">{t('admin.orders.timeline')}</h2>
+        <ol className="mt-4 grid gap-3 border-l-2 border-sand pl-5 text-sm" data-testid="order-timeline">
+          {order.timeline.map((entry, i) => (
+            <li key={`${entry.at}-${i}`}>
+              <time dateTime={entry.at} className="block text-xs text-muted">{new Intl.DateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Warsaw' }).format(new Date(entry.at))}</time>
+              <span className="font-medium">{t(`admin.orders.events.${entry.kind}`, { by: entry.by ?? '', detail: entry.detail ?? '' })}</span>
+              {entry.detail && entry.kind !== 'mail' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

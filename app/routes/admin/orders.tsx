@@ -1,0 +1,116 @@
+import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
+import { Form, Link, useSearchParams } from 'react-router';
+import { statusBadge } from '~/components/orders/orders-list';
+import { appContext } from '~/context';
+import { requireAdmin, shopperContext } from '~/http/shopper.server';
+import { formatDate, formatPrice } from '~/lib/format';
+import { OWNER_ORDERS_PAGE_SIZE, listOwnerOrders } from '~/modules/fulfilment/index.server';
+import { getT } from '~/modules/i18n/index.server';
+import { useI18n } from '~/modules/i18n/react';
+import { shippingStatuses } from '~/modules/orders/orders.types';
+import type { Route } from './+types/orders';
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const shopper = context.get(shopperContext);
+  requireAdmin(shopper);
+  const q = (url.searchParams.get('q') ?? '').trim().slice(0, 100);
+  const requested = url.searchParams.get('status') ?? '';
+  const status = (shippingStatuses as readonly string[]).includes(requested) ? requested : '';
+  const pageParam = Number(url.searchParams.get('page'));
+  const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 10_000 ? pageParam : 1;
+  const { orders, total } = await listOwnerOrders(app.db, { status: status || undefined, q, offset: (page - 1) * OWNER_ORDERS_PAGE_SIZE });
+  return { title: getT(shopper.locale)('admin.meta.ordersTitle'), q, status, page, pages: Math.max(1, Math.ceil(total / OWNER_ORDERS_PAGE_SIZE)), total, orders };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
+
+export default function AdminOrdersPage({ loaderData }: Route.ComponentProps) {
+  const { t, locale } = useI18n();
+  const [params] = useSearchParams();
+  const { q, status, page, pages, total, orders } = loaderData;
+  const pageUrl = (n: number) => {
+    const next = new URLSearchParams(params);
+    if (n > 1) next.set('page', String(n));
+    else next.delete('page');
+    const search = next.toString();
+    return search ? `/admin/orders?${search}` : '/admin/orders';
+  };
+  return (
+    <div>
+      <h1 className="text-3xl font-semibold md:text-4xl">{t('admin.orders.heading')}</h1>
+      <p className="mt-2 text-muted">{t('admin.orders.intro')}</p>
+
+      <Form method="get" role="search" className="mt-6 flex flex-wrap items-end gap-3">
+        <div className="min-w-64 flex-1">
+          <label htmlFor="orders-q" className="field-label">{t('admin.orders.search')}</label>
+          <input id="orders-q" name="q" type="search" defaultValue={q} maxLength={100} placeholder={t('admin.orders.searchPlaceholder')} className="field-input" />
+        </div>
+        <div>
+          <label htmlFor="orders-status" className="field-label">{t('admin.orders.statusFilter')}</label>
+          <select id="orders-status" name="status" defaultValue={status} className="field-input">
+            <option value="">{t('admin.orders.allStatuses')}</option>
+            {shippingStatuses.map((s) => (
+              <option key={s} value={s}>{t(`orders.status.${s}`)}</option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-outline">
+          <Search aria-hidden="true" className="h-4 w-4" />
+          {t('admin.orders.searchButton')}
+        </button>
+        {(q || status) && <Link to="/admin/orders" className="btn-ghost">{t('admin.orders.clear')}</Link>}
+      </Form>
+
+      <p className="mt-6 text-sm text-muted" aria-live="polite" data-testid="orders-count">{t('admin.orders.count', { count: total })}</p>
+
+      {orders.length === 0 ? (
+        <p className="mt-4 rounded-3xl bg-paper p-10 text-center text-muted ring-1 ring-sand">{t('admin.orders.empty')}</p>
+      ) : (
+        <div className="mt-4 overflow-x-auto rounded-3xl bg-paper ring-1 ring-sand">
+          <table className="w-full min-w-[44rem] text-left text-sm">
+            <thead className="border-b border-sand text-xs tracking-wide text-muted uppercase">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.orders.order')}</th>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.orders.date')}</th>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.orders.customer')}</th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">{t('admin.orders.items')}</th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">{t('admin.orders.total')}</th>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.orders.status')}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-sand">
+              {orders.map((order) => (
+                <tr key={order.id} data-testid="admin-order-row">
+                  <th scope="row" className="px-4 py-3 font-mono font-semibold">
+                    <Link to={`/admin/orders/${order.id}`} className="hover:text-leaf hover:underline" aria-label={t('admin.orders.open', { label: order.label })}>
+                      {order.label}
+                    </Link>
+                  </th>
+                  <td className="px-4 py-3 whitespace-nowrap text-roast-600"><time dateTime={order.createdAt}>{formatDate(order.createdAt, locale)}</time></td>
+                  <td className="px-4 py-3">
+                    <span className="font-medium">{order.customerName}</span>
+                    <span className="block text-xs text-muted">{order.customerEmail}</span>
+                  </td>
+                  <td className="px-4 py-3 text-right tabular-nums">{order.items}</td>
+                  <td className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(order.totalCents, locale)}</td>
+                  <td className="px-4 py-3">
+                    <span className={`rounded-full px-3 py-1 text-xs font-semibold ${statusBadge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`}>{t(`orders.status.${order.shippingStatus}`)}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {pages > 1 && (
+        <nav aria-label={t('admin.orders.pagination')} className="mt-6 flex items-center justify-between gap-4">
+          {page > 1 ? <Link to={pageUrl(page - 1)} className="btn-outline" rel="prev"><ChevronLeft aria-hidden="true" className="h-4 w-4" />{t('admin.orders.previous')}</Link> : <span />}
+          <span className="text-sm text-muted">{t('admin.orders.page', { page, pages })}</span>
+          {page < pages ? <Link to={pageUrl(page + 1)} className="btn-outline" rel="next">{t('admin.orders.next')}<ChevronRight aria-hidden="true" className="h-4 w-4" /></Link> : <span />}
+        </nav>
+      )}
+    </div>
+  );
+}
