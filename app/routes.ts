@@ -23,6 +23,7 @@ export default [
     route('admin/products/:id/delete', 'routes/admin/delete-product.tsx'),
     route('admin/orders', 'routes/admin/orders.tsx'),
     route('admin/orders/:id', 'routes/admin/order.tsx'),
+    route('admin/activity', 'routes/admin/activity.tsx'),
   ]),
   route('language', 'routes/language.ts'),
   route('api/events', 'routes/api.events.ts'),

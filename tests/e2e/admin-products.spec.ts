@@ -123,7 +123,16 @@ test('an admin edits title, price, Polish text and pictures, then lands home aft
   expect(sources.some((src) => src!.includes(first!))).toBe(false);
   expect((await page.request.get(`/images/${first}-640.webp`)).status()).toBe(404);
 
+  // The activity log says who changed what, old → new.
+  await page.goto('/admin/activity');
+  const entry = page.getByTestId('activity-row').filter({ hasText: renamed }).first();
+  await expect(entry).toContainText(en('admin.activity.actions.productUpdated', { subject: renamed }));
+  await expect(entry).toContainText(en('admin.activity.price', { from: '€14.90', to: '€12.50' }));
+  await expect(entry).toContainText(en('admin.activity.name', { from: name, to: renamed }));
+  await expect(entry).toContainText('owner+');
+
   // In Polish the product speaks Polish; the description falls back per field.
+  await page.goto(`/product/${id}`);
   await waitForHydration(page);
   await switchLanguage(page, 'pl');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${renamed} PL`);
@@ -208,7 +217,7 @@ test('guests and customers are sent home from every back-office page and action,
   const name = unique(testInfo, 'Java Ijen');
   const id = await addProduct(page, name, []);
 
-  const pages = ['/add-product', `/edit-product/${id}`, '/admin/products', `/admin/products/${id}/delete`];
+  const pages = ['/add-product', `/edit-product/${id}`, '/admin/products', `/admin/products/${id}/delete`, '/admin/activity', '/admin/orders'];
   const posts: [string, Record<string, string>][] = [
     ['/add-product', { name: 'Sneaky', price: '1' }],
     [`/edit-product/${id}`, { name: 'Hijacked', price: '0' }],
@@ -247,7 +256,7 @@ test('the back office passes axe in English and Polish', async ({ page, expectNo
       await waitForHydration(page);
       await switchLanguage(page, 'pl');
     }
-    for (const path of ['/add-product', `/edit-product/${id}`, '/admin/products', `/admin/products/${id}/delete`]) {
+    for (const path of ['/add-product', `/edit-product/${id}`, '/admin/products', `/admin/products/${id}/delete`, '/admin/activity']) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('lang', locale);
       await expectNoSeriousA11yViolations(page, { label: `${path} (${locale})` });

@@ -45,7 +45,7 @@ export async function recordActivity(
 /** The newest entries first, optionally about one subject. */
 export async function listActivity(
   db: Executor,
-  { subjectType, subjectId, limit = 50 }: { subjectType?: string; subjectId?: string; limit?: number } = {},
+  { subjectType, subjectId, limit = 50, offset = 0 }: { subjectType?: string; subjectId?: string; limit?: number; offset?: number } = {},
 ): Promise<ActivityEntry[]> {
   const rows = await db
     .selectFrom('activity_log')
@@ -55,6 +55,7 @@ export async function listActivity(
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
+    .offset(offset)
     .execute();
   return rows.map((row) => ({
     id: row.id,
@@ -66,6 +67,11 @@ export async function listActivity(
     details: safeJson(row.details),
     createdAt: row.created_at,
   }));
+}
+
+export async function countActivity(db: Executor): Promise<number> {
+  const row = await db.selectFrom('activity_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 function safeJson(text: string): Record<string, unknown> {

@@ -1,1 +1,1 @@
-export { listActivity, recordActivity, type ActivityAction, type ActivityEntry, type Actor } from './activity.server';
+export { countActivity, listActivity, recordActivity, type ActivityAction, type ActivityEntry, type Actor } from './activity.server';

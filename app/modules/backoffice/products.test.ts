@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { listActivity } from '~/modules/activity/index.server';
+import { countActivity, listActivity } from '~/modules/activity/index.server';
 import { getCart } from '~/modules/cart/index.server';
 import { settlePayment, startPayment } from '~/modules/checkout/index.server';
 import { address, createUser, fillCart } from '~/modules/checkout/test-fixtures';
@@ -261,6 +261,15 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     expect(after).toMatchObject({ id: before.id, totalCents: 2600, lines: [{ title: 'Flores Bajawa', unitPriceCents: 1300, quantity: 2, image: null }] });
     expect(await listActivity(db, { subjectType: 'product', subjectId: id })).toMatchObject([{ action: 'product.deleted', subjectLabel: 'Flores Bajawa' }, { action: 'product.created' }]);
     expect(await removeProduct(services, owner, id)).toEqual({ ok: false, reason: 'not_found' });
+  });
+
+  it('keeps every change in the activity log, newest first, paged', async () => {
+    const id = await add({ name: 'Logged', price: '10' });
+    await changeProduct(services, owner, id, productForm({ name: 'Logged', price: '11' }));
+    await removeProduct(services, owner, id);
+    expect(await countActivity(db)).toBe(3);
+    expect((await listActivity(db, { limit: 2 })).map((e) => e.action)).toEqual(['product.deleted', 'product.updated']);
+    expect((await listActivity(db, { limit: 2, offset: 2 })).map((e) => e.action)).toEqual(['product.created']);
   });
 
   it('lists the owner’s products newest first, searchable, with the total for paging', async () => {

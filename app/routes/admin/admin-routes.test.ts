@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { routeArgs } from '~/http/test-args';
 import { nullStorage } from '~/modules/storage/null-storage';
+import * as activity from './activity';
 import * as addProduct from './add-product';
 import * as deleteProduct from './delete-product';
 import * as editProduct from './edit-product';
@@ -50,6 +51,7 @@ describe('back-office routes', () => {
         ['delete loader', () => deleteProduct.loader(args(get('/admin/products/p1/delete'), user, { id: 'p1' }) as never)],
         ['delete action', () => deleteProduct.action(args(post('/admin/products/p1/delete', {}), user, { id: 'p1' }) as never)],
         ['orders loader', () => orders.loader(args(get('/admin/orders'), user) as never)],
+        ['activity loader', () => activity.loader(args(get('/admin/activity'), user) as never)],
         ['order loader', () => order.loader(args(get('/admin/orders/o1'), user, { id: 'o1' }) as never)],
         ['order action', () => order.action(args(post('/admin/orders/o1', { intent: 'ship', carrier: 'dhl' }), user, { id: 'o1' }) as never)],
       );

@@ -1,4 +1,4 @@
-import { LayoutGrid, PackagePlus, ReceiptText } from 'lucide-react';
+import { History, LayoutGrid, PackagePlus, ReceiptText } from 'lucide-react';
 import { NavLink, Outlet } from 'react-router';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { getMessages } from '~/modules/i18n/index.server';
@@ -43,6 +43,10 @@ export default function AdminLayout() {
         <NavLink to="/add-product" className={link}>
           <PackagePlus aria-hidden="true" className="h-4 w-4" />
           {t('manage.addProduct')}
+        </NavLink>
+        <NavLink to="/admin/activity" className={link}>
+          <History aria-hidden="true" className="h-4 w-4" />
+          {t('manage.activity')}
         </NavLink>
       </nav>
       <Outlet />

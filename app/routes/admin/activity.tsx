@@ -1,0 +1,111 @@
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { Link } from 'react-router';
+import { appContext } from '~/context';
+import { requireAdmin, shopperContext } from '~/http/shopper.server';
+import { formatPrice } from '~/lib/format';
+import { type ActivityEntry, countActivity, listActivity } from '~/modules/activity/index.server';
+import { carrierNames, isCarrier } from '~/modules/fulfilment/carriers';
+import { getT } from '~/modules/i18n/index.server';
+import { useI18n } from '~/modules/i18n/react';
+import type { T } from '~/modules/i18n/translate';
+import type { Locale } from '~/modules/i18n/translate';
+import type { Route } from './+types/activity';
+
+const PER_PAGE = 50;
+
+/** "product.updated" → "productUpdated", its key under admin.activity.actions. */
+const actionKey = (action: string) => action.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase());
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const shopper = context.get(shopperContext);
+  requireAdmin(shopper);
+  const requested = Number(url.searchParams.get('page'));
+  const page = Number.isInteger(requested) && requested >= 1 && requested <= 10_000 ? requested : 1;
+  const [entries, total] = await Promise.all([listActivity(app.db, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE }), countActivity(app.db)]);
+  return { title: getT(shopper.locale)('admin.meta.activityTitle'), entries, total, page, pages: Math.max(1, Math.ceil(total / PER_PAGE)) };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
+
+/** What changed, in words: old → new price, name, category; descriptions and pictures named. */
+function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
+  const d = entry.details as Record<string, unknown>;
+  const pair = (key: string) => (Array.isArray(d[key]) && d[key].length === 2 ? (d[key] as unknown[]) : null);
+  const out: string[] = [];
+  if (entry.action === 'product.created' && typeof d.priceCents === 'number') out.push(t('admin.activity.createdPrice', { price: formatPrice(d.priceCents, locale) }));
+  const price = pair('priceCents');
+  if (price) out.push(t('admin.activity.price', { from: formatPrice(Number(price[0]), locale), to: formatPrice(Number(price[1]), locale) }));
+  for (const key of ['name', 'namePl'] as const) {
+    const change = pair(key);
+    if (change) out.push(t(`admin.activity.${key}`, { from: String(change[0]), to: String(change[1]) }));
+  }
+  const category = pair('category');
+  if (category) out.push(t('admin.activity.category', { from: t(`categories.${category[0] ?? 'uncategorized'}`), to: t(`categories.${category[1] ?? 'uncategorized'}`) }));
+  if (d.description) out.push(t('admin.activity.description'));
+  if (d.descriptionPl) out.push(t('admin.activity.descriptionPl'));
+  const images = pair('images');
+  if (images) out.push(t('admin.activity.images', { from: (images[0] as unknown[]).length, to: (images[1] as unknown[]).length }));
+  if (entry.action === 'order.shipped' && typeof d.trackingNumber === 'string') {
+    out.push(t('admin.activity.parcel', { carrier: isCarrier(d.carrier) ? carrierNames[d.carrier] : '', number: d.trackingNumber }).trim());
+  }
+  return out;
+}
+
+export default function AdminActivityPage({ loaderData }: Route.ComponentProps) {
+  const { t, locale } = useI18n();
+  const { entries, total, page, pages } = loaderData;
+  const when = new Intl.DateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Warsaw' });
+  const subjectLink = (entry: ActivityEntry) => {
+    if (entry.subjectType === 'order' && entry.subjectId) return `/admin/orders/${entry.subjectId}`;
+    if (entry.subjectType === 'product' && entry.subjectId && entry.action !== 'product.deleted') return `/edit-product/${entry.subjectId}`;
+    return null;
+  };
+  return (
+    <div>
+      <h1 className="text-3xl font-semibold md:text-4xl">{t('admin.activity.heading')}</h1>
+      <p className="mt-2 text-muted">{t('admin.activity.intro')}</p>
+      <p className="mt-6 text-sm text-muted">{t('admin.activity.count', { count: total })}</p>
+      {entries.length === 0 ? (
+        <p className="mt-4 rounded-3xl bg-paper p-10 text-center text-muted ring-1 ring-sand">{t('admin.activity.empty')}</p>
+      ) : (
+        <div className="mt-4 overflow-x-auto rounded-3xl bg-paper ring-1 ring-sand">
+          <table className="w-full min-w-[44rem] text-left text-sm">
+            <thead className="border-b border-sand text-xs tracking-wide text-muted uppercase">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.activity.when')}</th>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.activity.who')}</th>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.activity.what')}</th>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.activity.details')}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-sand">
+              {entries.map((entry) => {
+                const link = subjectLink(entry);
+                const subject = link ? <Link to={link} className="font-semibold text-leaf hover:underline">{entry.subjectLabel}</Link> : <strong>{entry.subjectLabel}</strong>;
+                const [before, after] = t(`admin.activity.actions.${actionKey(entry.action)}`, { subject: '\u0000' }).split('\u0000');
+                return (
+                  <tr key={entry.id} data-testid="activity-row" className="align-top">
+                    <td className="px-4 py-3 whitespace-nowrap text-roast-600"><time dateTime={entry.createdAt}>{when.format(new Date(entry.createdAt))}</time></td>
+                    <td className="px-4 py-3 break-all">{entry.actorEmail}</td>
+                    <td className="px-4 py-3">{before}{subject}{after}</td>
+                    <td className="px-4 py-3 text-roast-600">
+                      <ul className="grid gap-0.5">{describe(entry, t, locale).map((line) => <li key={line}>{line}</li>)}</ul>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <nav aria-label={t('admin.activity.pagination')} className="mt-6 flex items-center justify-between gap-4">
+          {page > 1 ? <Link to={page === 2 ? '/admin/activity' : `/admin/activity?page=${page - 1}`} className="btn-outline" rel="prev"><ChevronLeft aria-hidden="true" className="h-4 w-4" />{t('admin.activity.previous')}</Link> : <span />}
+          <span className="text-sm text-muted">{t('admin.activity.page', { page, pages })}</span>
+          {page < pages ? <Link to={`/admin/activity?page=${page + 1}`} className="btn-outline" rel="next">{t('admin.activity.next')}<ChevronRight aria-hidden="true" className="h-4 w-4" /></Link> : <span />}
+        </nav>
+      )}
+    </div>
+  );
+}
