@@ -21,7 +21,7 @@ import { ErrorPanel } from './components/layout/error-panel';
 import { SiteFooter } from './components/layout/site-footer';
 import { SiteHeader } from './components/layout/site-header';
 import { usePageViews, usePendingServerEvent } from './lib/analytics';
-import { type FailureKind, failureKindOf } from './lib/failure';
+import { failureKindOf, failureTextKey } from './lib/failure';
 import { useNonce } from './lib/nonce';
 import { shopperContext, shopperMiddleware } from './http/shopper.server';
 import { countCartItems } from './modules/cart/index.server';
@@ -132,19 +132,6 @@ export default function App() {
   );
 }
 
-/** Which texts of `errors.*` explain each failure kind (app/lib/failure.ts). */
-const errorTexts: Record<FailureKind | 'unexpected', string | null> = {
-  invalid: 'invalid',
-  forbidden: 'forbidden',
-  not_found: 'notFound',
-  conflict: 'conflict',
-  too_large: 'tooLarge',
-  unsupported: 'unsupported',
-  too_many: 'tooMany',
-  unavailable: 'unavailable',
-  unexpected: null,
-};
-
 export function ErrorBoundary() {
   const error = useRouteError();
   const t = useT();
@@ -153,7 +140,8 @@ export function ErrorBoundary() {
   let status = 500;
   if (isRouteErrorResponse(error)) {
     status = error.status;
-    const texts = status === 405 ? 'methodNotAllowed' : errorTexts[failureKindOf(status) ?? 'unexpected'];
+    const kind = failureKindOf(status);
+    const texts = status === 405 ? 'methodNotAllowed' : kind && failureTextKey[kind];
     if (texts) {
       title = t(`errors.${texts}Title`);
       text = t(`errors.${texts}Text`);

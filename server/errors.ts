@@ -1,17 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { type FailureKind, failureKindOf, failureStatus } from '~/lib/failure';
+import { type FailureKind, failureKindOf, failureStatus, failureTextKey } from '~/lib/failure';
 import { type Locale, getT } from '~/modules/i18n/index.server';
-
-const texts: Record<FailureKind, string> = {
-  invalid: 'invalid',
-  forbidden: 'forbidden',
-  not_found: 'notFound',
-  conflict: 'conflict',
-  too_large: 'tooLarge',
-  unsupported: 'unsupported',
-  too_many: 'tooMany',
-  unavailable: 'unavailable',
-};
 
 /** The language for a page Express answers itself: Polish URLs and the language cookie choose Polish. */
 export function roughLocale(req: Request): Locale {
@@ -28,7 +17,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charC
 /** A small page (or `{ error }` JSON) in the visitor's language, for failures answered before React Router. */
 export function sendFailure(req: Request, res: Response, kind: FailureKind): void {
   if (kind === 'too_large') res.setHeader('Connection', 'close');
-  sendErrorPage(req, res, failureStatus[kind], kind, texts[kind]);
+  sendErrorPage(req, res, failureStatus[kind], kind, failureTextKey[kind]);
 }
 
 function sendErrorPage(req: Request, res: Response, status: number, error: string, textKey: string): void {

@@ -16,6 +16,18 @@ export const failureStatus = {
 } as const;
 
 export type FailureKind = keyof typeof failureStatus;
+
+/** Which texts explain each kind: `errors.${key}Title` and `errors.${key}Text` in the common catalogue. */
+export const failureTextKey: Record<FailureKind, string> = {
+  invalid: 'invalid',
+  forbidden: 'forbidden',
+  not_found: 'notFound',
+  conflict: 'conflict',
+  too_large: 'tooLarge',
+  unsupported: 'unsupported',
+  too_many: 'tooMany',
+  unavailable: 'unavailable',
+};
 export type FailureBody = { error: FailureKind; message?: string };
 
 const kindByStatus = new Map(Object.entries(failureStatus).map(([kind, status]) => [status as number, kind as FailureKind]));

@@ -23,3 +23,8 @@ export const SHOP_TIME_ZONE = 'Europe/Warsaw';
 export function formatDate(iso: string, locale: Locale): string {
   return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: 'long', timeZone: SHOP_TIME_ZONE }).format(new Date(iso));
 }
+
+/** A moment, with its time, in the shop's time zone ("23 Nov 2026, 13:48"). */
+export function formatDateTime(iso: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: 'medium', timeStyle: 'short', timeZone: SHOP_TIME_ZONE }).format(new Date(iso));
+}

@@ -1,5 +1,5 @@
 import { Pencil, Trash2 } from 'lucide-react';
-import { useEffect, useId, useRef } from 'react';
+import { useId, useRef } from 'react';
 import { Link, useFetcher, useLocation } from 'react-router';
 import { useT } from '~/modules/i18n/react';
 import { useIsAdmin } from './use-admin';
@@ -26,7 +26,8 @@ export function ProductAdminActions({ productId, name, size = 'sm', className = 
   );
 }
 
-type DeleteResult = { ok: true } | { ok: false; error: string };
+/** A delete that worked redirects (the card or page is gone); only a failure comes back as data. */
+type DeleteResult = { ok: false; error: string };
 
 export function DeleteProductButton({ productId, name, className }: { productId: string; name: string; className: string }) {
   const t = useT();
@@ -35,12 +36,8 @@ export function DeleteProductButton({ productId, name, className }: { productId:
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const busy = fetcher.state !== 'idle';
-  const failed = fetcher.state === 'idle' && fetcher.data && !fetcher.data.ok;
+  const failed = fetcher.state === 'idle' && fetcher.data !== undefined;
   const confirmUrl = `/admin/products/${productId}/delete?redirectTo=${encodeURIComponent(location.pathname + location.search)}`;
-
-  useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.ok) dialog.current?.close();
-  }, [fetcher.state, fetcher.data]);
 
   return (
     <>

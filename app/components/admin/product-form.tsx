@@ -33,25 +33,17 @@ type Props = {
 
 const E = 'admin.productForm.errors.';
 
-/** Mirrors the server's checks of the chosen files (the server decides by their bytes). */
-function checkFiles(form: HTMLFormElement): string | null {
-  const input = form.querySelector<HTMLInputElement>('input[name="images"]');
-  const files = [...(input?.files ?? [])];
+/** Mirrors the server's checks of the chosen files (the server decides by their bytes): the first problem and its file. */
+function checkFiles(form: HTMLFormElement): { reason: string; fileName?: string } | null {
+  const files = [...(form.querySelector<HTMLInputElement>('input[name="images"]')?.files ?? [])];
   const kept = form.querySelectorAll('input[name="image"]').length - form.querySelectorAll('input[name="remove"]:checked').length;
-  if (files.length + kept > MAX_IMAGES) return 'tooManyImages';
+  if (files.length + kept > MAX_IMAGES) return { reason: 'tooManyImages' };
   const types = IMAGE_ACCEPT.split(',');
   for (const file of files) {
-    if (file.type && !types.includes(file.type)) return 'imageType';
-    if (file.size > MAX_IMAGE_BYTES) return 'imageTooLarge';
+    if (file.type && !types.includes(file.type)) return { reason: 'imageType', fileName: file.name };
+    if (file.size > MAX_IMAGE_BYTES) return { reason: 'imageTooLarge', fileName: file.name };
   }
   return null;
-}
-
-function fileNameOf(form: HTMLFormElement, reason: string): string {
-  const files = [...(form.querySelector<HTMLInputElement>('input[name="images"]')?.files ?? [])];
-  const types = IMAGE_ACCEPT.split(',');
-  const file = files.find((f) => (reason === 'imageType' ? f.type && !types.includes(f.type) : f.size > MAX_IMAGE_BYTES));
-  return file?.name ?? '';
 }
 
 export function ProductForm({ mode, action, values: initial, images = [], result }: Props) {
@@ -92,13 +84,13 @@ export function ProductForm({ mode, action, values: initial, images = [], result
     const parsed = parseProductForm(new FormData(form));
     const fileError = checkFiles(form);
     const errors: ProductFormErrors = parsed.ok ? {} : { ...parsed.errors };
-    if (fileError) errors.images = fileError;
+    if (fileError) errors.images = fileError.reason;
     if (Object.keys(errors).length === 0) {
       setClientErrors(null);
       return;
     }
     event.preventDefault();
-    setClientErrors({ errors, fileName: fileError ? fileNameOf(form, fileError) : undefined });
+    setClientErrors({ errors, fileName: fileError?.fileName });
     form.querySelector<HTMLElement>(`[name="${Object.keys(errors)[0]}"]`)?.focus();
   };
 

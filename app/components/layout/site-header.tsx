@@ -1,5 +1,6 @@
-import { Globe, LayoutGrid, LogOut, Menu, PackagePlus, ReceiptText, ShoppingBag, UserRound } from 'lucide-react';
+import { Globe, LogOut, Menu, ShoppingBag, UserRound } from 'lucide-react';
 import { Form, Link, NavLink, useFetchers, useLocation } from 'react-router';
+import { headerAdminLinks } from '~/components/admin/admin-links';
 import { useI18n } from '~/modules/i18n/react';
 import { Logo } from './logo';
 
@@ -38,28 +39,15 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
                   </NavLink>
                 </li>
               ))}
-              {user?.isAdmin && (
-                <>
-                  <li className="mt-2 border-t border-sand pt-2">
-                    <NavLink to="/add-product" className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
-                      <PackagePlus aria-hidden="true" className="h-4 w-4 text-leaf" />
-                      {t('manage.addProduct')}
+              {user?.isAdmin &&
+                headerAdminLinks.map(({ to, key, Icon }, i) => (
+                  <li key={to} className={i === 0 ? 'mt-2 border-t border-sand pt-2' : undefined}>
+                    <NavLink to={to} className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
+                      <Icon aria-hidden="true" className="h-4 w-4 text-leaf" />
+                      {t(key)}
                     </NavLink>
                   </li>
-                  <li>
-                    <NavLink to="/admin/orders" className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
-                      <ReceiptText aria-hidden="true" className="h-4 w-4 text-leaf" />
-                      {t('manage.orders')}
-                    </NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/admin/products" className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
-                      <LayoutGrid aria-hidden="true" className="h-4 w-4 text-leaf" />
-                      {t('manage.products')}
-                    </NavLink>
-                  </li>
-                </>
-              )}
+                ))}
               <li className="mt-2 flex gap-2 border-t border-sand pt-3">
                 {user ? (
                   <>
@@ -94,28 +82,15 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
                 </NavLink>
               </li>
             ))}
-            {user?.isAdmin && (
-              <>
-                <li className="ml-1 border-l border-sand pl-1">
-                  <NavLink to="/add-product" className={adminClass} aria-label={t('manage.addProduct')} title={t('manage.addProduct')}>
-                    <PackagePlus aria-hidden="true" className="h-4 w-4 text-leaf" />
-                    <span className="hidden 2xl:inline">{t('manage.addProduct')}</span>
+            {user?.isAdmin &&
+              headerAdminLinks.map(({ to, key, Icon }, i) => (
+                <li key={to} className={i === 0 ? 'ml-1 border-l border-sand pl-1' : undefined}>
+                  <NavLink to={to} className={adminClass} aria-label={t(key)} title={t(key)}>
+                    <Icon aria-hidden="true" className="h-4 w-4 text-leaf" />
+                    <span className="hidden 2xl:inline">{t(key)}</span>
                   </NavLink>
                 </li>
-                <li>
-                  <NavLink to="/admin/orders" className={adminClass} aria-label={t('manage.orders')} title={t('manage.orders')}>
-                    <ReceiptText aria-hidden="true" className="h-4 w-4 text-leaf" />
-                    <span className="hidden 2xl:inline">{t('manage.orders')}</span>
-                  </NavLink>
-                </li>
-                <li>
-                  <NavLink to="/admin/products" className={adminClass} aria-label={t('manage.products')} title={t('manage.products')}>
-                    <LayoutGrid aria-hidden="true" className="h-4 w-4 text-leaf" />
-                    <span className="hidden 2xl:inline">{t('manage.products')}</span>
-                  </NavLink>
-                </li>
-              </>
-            )}
+              ))}
           </ul>
         </nav>
 

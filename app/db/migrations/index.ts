@@ -7,6 +7,7 @@ import * as requestPipeline from './0005-request-pipeline';
 import * as backoffice from './0006-backoffice';
 import * as catalogState from './0007-catalog-state';
 import * as fulfilment from './0008-fulfilment';
+import * as outboxRecipient from './0009-outbox-recipient';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-backoffice': backoffice,
   '0007-catalog-state': catalogState,
   '0008-fulfilment': fulfilment,
+  '0009-outbox-recipient': outboxRecipient,
 };

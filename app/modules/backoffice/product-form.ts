@@ -42,6 +42,8 @@ const textFields = ['name', 'price', 'description', 'category', 'namePl', 'descr
 
 export const emptyProductForm: ProductFormValues = Object.fromEntries(textFields.map((f) => [f, ''])) as ProductFormValues;
 
+type Translation = { name: string; description: string; notes: string[] };
+
 /** What the catalogue stores, before pictures are added. */
 export type ProductFields = {
   category: Category;
@@ -52,10 +54,7 @@ export type ProductFields = {
   roast: Roast | null;
   altitudeMin: number | null;
   altitudeMax: number | null;
-  translations: {
-    en: { name: string; description: string; notes: string[] };
-    pl: { name: string; description: string; notes: string[] };
-  };
+  translations: { en: Translation; pl: Translation };
 };
 
 export type ProductFormResult =
@@ -153,17 +152,9 @@ export function parseProductForm(form: FormData): ProductFormResult {
 }
 
 /** The form's values for an existing product (what the edit page starts from). */
-export function productFormValues(product: {
-  priceCents: number;
-  category: Category | null;
-  origin: string | null;
-  region: string | null;
-  process: Process | null;
-  roast: Roast | null;
-  altitudeMin: number | null;
-  altitudeMax: number | null;
-  translations: { en: { name: string; description: string; notes: string[] }; pl: { name: string; description: string; notes: string[] } | null };
-}): ProductFormValues {
+export function productFormValues(
+  product: Omit<ProductFields, 'category' | 'translations'> & { category: Category | null; translations: { en: Translation; pl: Translation | null } },
+): ProductFormValues {
   const { en, pl } = product.translations;
   return {
     name: en.name,

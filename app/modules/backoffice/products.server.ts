@@ -21,7 +21,7 @@ export type SaveOutcome =
   | { ok: false; reason: 'not_found' };
 
 /** The files chosen in the form's picture input (an empty input sends one nameless, empty file). */
-export function uploadedFiles(form: FormData, name = 'images'): File[] {
+function uploadedFiles(form: FormData, name = 'images'): File[] {
   return form.getAll(name).filter((entry): entry is File => typeof entry !== 'string' && (entry.size > 0 || entry.name !== ''));
 }
 
@@ -155,7 +155,7 @@ export async function removeProduct(services: BackofficeServices, actor: Actor, 
  * without those marked `remove`. Pictures the form does not mention stay, after the listed ones; keys that are
  * not this product's are ignored.
  */
-export function keptImages(record: Pick<ProductRecord, 'images'>, form: FormData): { key: string; width: number | null; height: number | null }[] {
+function keptImages(record: Pick<ProductRecord, 'images'>, form: FormData): { key: string; width: number | null; height: number | null }[] {
   const byKey = new Map(record.images.map((image) => [image.key, image]));
   const removed = new Set(form.getAll('remove').filter((v) => typeof v === 'string'));
   const listed = [...new Set(form.getAll('image').filter((v): v is string => typeof v === 'string' && byKey.has(v)))];

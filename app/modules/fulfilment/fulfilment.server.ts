@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import { type Executor, inTransaction, now } from '~/db/database.server';
+import { escapeLike } from '~/db/search.server';
 import { type Actor, listActivity, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
 import { findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine } from '~/modules/orders/index.server';
@@ -25,8 +26,6 @@ export type OwnerOrderRow = {
   shippingStatus: string;
   items: number;
 };
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Paid orders, newest first; `status` filters, `q` finds an order label, a customer's email or name. */
 export async function listOwnerOrders(
@@ -153,8 +152,8 @@ export type MoveOutcome =
   | { ok: true }
   | { ok: false; reason: 'not_found' | 'not_allowed' | 'invalid_carrier' | 'invalid_tracking'; from?: string };
 
-/** Where each status may go next (cancelling, with its refund, comes with the refunds). */
-const allowed: Record<string, string[]> = { processing: ['shipped'], shipped: ['delivered'], delivered: [], cancelled: [] };
+/** The status each move starts from (cancelling, with its refund, comes with the refunds). */
+const movesFrom = { shipped: 'processing', delivered: 'shipped' } as const;
 
 export async function moveOrder(
   services: { db: Executor; publicUrl?: string },
@@ -172,7 +171,7 @@ export async function moveOrder(
     if (number !== '' && !trackingNumberPattern.test(number)) return { ok: false, reason: 'invalid_tracking' };
     trackingNumber = number || null;
   }
-  const from = move.to === 'shipped' ? 'processing' : 'shipped';
+  const from = movesFrom[move.to];
   return inTransaction(services.db, async (trx) => {
     const at = now();
     const updated = await trx
@@ -201,4 +200,4 @@ export async function moveOrder(
 }
 
 /** Whether `to` may follow `from` (for the page's buttons; the update itself is what decides). */
-export const canMove = (from: string, to: string) => (allowed[from] ?? []).includes(to);
+export const canMove = (from: string, to: Move['to']) => movesFrom[to] === from;

@@ -1,8 +1,8 @@
-import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
+import { Pagination } from '~/components/admin/pagination';
 import { appContext } from '~/context';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
-import { formatPrice } from '~/lib/format';
+import { formatDateTime, formatPrice } from '~/lib/format';
 import { type ActivityEntry, countActivity, listActivity } from '~/modules/activity/index.server';
 import { carrierNames, isCarrier } from '~/modules/fulfilment/carriers';
 import { getT } from '~/modules/i18n/index.server';
@@ -55,7 +55,6 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
 export default function AdminActivityPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useI18n();
   const { entries, total, page, pages } = loaderData;
-  const when = new Intl.DateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Warsaw' });
   const subjectLink = (entry: ActivityEntry) => {
     if (entry.subjectType === 'order' && entry.subjectId) return `/admin/orders/${entry.subjectId}`;
     if (entry.subjectType === 'product' && entry.subjectId && entry.action !== 'product.deleted') return `/edit-product/${entry.subjectId}`;
@@ -86,7 +85,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
                 const [before, after] = t(`admin.activity.actions.${actionKey(entry.action)}`, { subject: '\u0000' }).split('\u0000');
                 return (
                   <tr key={entry.id} data-testid="activity-row" className="align-top">
-                    <td className="px-4 py-3 whitespace-nowrap text-roast-600"><time dateTime={entry.createdAt}>{when.format(new Date(entry.createdAt))}</time></td>
+                    <td className="px-4 py-3 whitespace-nowrap text-roast-600"><time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt, locale)}</time></td>
                     <td className="px-4 py-3 break-all">{entry.actorEmail}</td>
                     <td className="px-4 py-3">{before}{subject}{after}</td>
                     <td className="px-4 py-3 text-roast-600">
@@ -99,13 +98,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
           </table>
         </div>
       )}
-      {pages > 1 && (
-        <nav aria-label={t('admin.activity.pagination')} className="mt-6 flex items-center justify-between gap-4">
-          {page > 1 ? <Link to={page === 2 ? '/admin/activity' : `/admin/activity?page=${page - 1}`} className="btn-outline" rel="prev"><ChevronLeft aria-hidden="true" className="h-4 w-4" />{t('admin.activity.previous')}</Link> : <span />}
-          <span className="text-sm text-muted">{t('admin.activity.page', { page, pages })}</span>
-          {page < pages ? <Link to={`/admin/activity?page=${page + 1}`} className="btn-outline" rel="next">{t('admin.activity.next')}<ChevronRight aria-hidden="true" className="h-4 w-4" /></Link> : <span />}
-        </nav>
-      )}
+      <Pagination page={page} pages={pages} />
     </div>
   );
 }

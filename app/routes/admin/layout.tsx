@@ -1,5 +1,5 @@
-import { History, LayoutGrid, PackagePlus, ReceiptText } from 'lucide-react';
 import { NavLink, Outlet } from 'react-router';
+import { adminLinks } from '~/components/admin/admin-links';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { getMessages } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
@@ -32,22 +32,12 @@ export default function AdminLayout() {
     <div className="container-page py-8 md:py-10">
       <nav aria-label={t('manage.backOffice')} className="mb-8 flex flex-wrap items-center gap-2 border-b border-sand pb-4">
         <span className="eyebrow mr-3">{t('manage.backOffice')}</span>
-        <NavLink to="/admin/orders" className={link}>
-          <ReceiptText aria-hidden="true" className="h-4 w-4" />
-          {t('manage.orders')}
-        </NavLink>
-        <NavLink to="/admin/products" className={link}>
-          <LayoutGrid aria-hidden="true" className="h-4 w-4" />
-          {t('manage.products')}
-        </NavLink>
-        <NavLink to="/add-product" className={link}>
-          <PackagePlus aria-hidden="true" className="h-4 w-4" />
-          {t('manage.addProduct')}
-        </NavLink>
-        <NavLink to="/admin/activity" className={link}>
-          <History aria-hidden="true" className="h-4 w-4" />
-          {t('manage.activity')}
-        </NavLink>
+        {adminLinks.map(({ to, key, Icon }) => (
+          <NavLink key={to} to={to} className={link}>
+            <Icon aria-hidden="true" className="h-4 w-4" />
+            {t(key)}
+          </NavLink>
+        ))}
       </nav>
       <Outlet />
     </div>

@@ -5,7 +5,7 @@ import { ProductImage } from '~/components/catalog/product-image';
 import { appContext } from '~/context';
 import { field, readForm } from '~/http/body.server';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
-import { formatDate, formatPrice } from '~/lib/format';
+import { formatDateTime, formatPrice } from '~/lib/format';
 import { carrierNames, carriers, trackingUrl } from '~/modules/fulfilment/carriers';
 import { canMove, getOwnerOrder, moveOrder } from '~/modules/fulfilment/index.server';
 import { getT } from '~/modules/i18n/index.server';
@@ -182,7 +182,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
         <ol className="mt-4 grid gap-3 border-l-2 border-sand pl-5 text-sm" data-testid="order-timeline">
           {order.timeline.map((entry, i) => (
             <li key={`${entry.at}-${i}`}>
-              <time dateTime={entry.at} className="block text-xs text-muted">{new Intl.DateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Warsaw' }).format(new Date(entry.at))}</time>
+              <time dateTime={entry.at} className="block text-xs text-muted">{formatDateTime(entry.at, locale)}</time>
               <span className="font-medium">{t(`admin.orders.events.${entry.kind}`, { by: entry.by ?? '', detail: entry.detail ?? '' })}</span>
               {entry.detail && entry.kind !== 'mail' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
             </li>

@@ -1,5 +1,6 @@
-import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
-import { Form, Link, useSearchParams } from 'react-router';
+import { Search } from 'lucide-react';
+import { Form, Link } from 'react-router';
+import { Pagination } from '~/components/admin/pagination';
 import { statusBadge } from '~/components/orders/orders-list';
 import { appContext } from '~/context';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
@@ -27,15 +28,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 
 export default function AdminOrdersPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useI18n();
-  const [params] = useSearchParams();
   const { q, status, page, pages, total, orders } = loaderData;
-  const pageUrl = (n: number) => {
-    const next = new URLSearchParams(params);
-    if (n > 1) next.set('page', String(n));
-    else next.delete('page');
-    const search = next.toString();
-    return search ? `/admin/orders?${search}` : '/admin/orders';
-  };
   return (
     <div>
       <h1 className="text-3xl font-semibold md:text-4xl">{t('admin.orders.heading')}</h1>
@@ -104,13 +97,7 @@ export default function AdminOrdersPage({ loaderData }: Route.ComponentProps) {
         </div>
       )}
 
-      {pages > 1 && (
-        <nav aria-label={t('admin.orders.pagination')} className="mt-6 flex items-center justify-between gap-4">
-          {page > 1 ? <Link to={pageUrl(page - 1)} className="btn-outline" rel="prev"><ChevronLeft aria-hidden="true" className="h-4 w-4" />{t('admin.orders.previous')}</Link> : <span />}
-          <span className="text-sm text-muted">{t('admin.orders.page', { page, pages })}</span>
-          {page < pages ? <Link to={pageUrl(page + 1)} className="btn-outline" rel="next">{t('admin.orders.next')}<ChevronRight aria-hidden="true" className="h-4 w-4" /></Link> : <span />}
-        </nav>
-      )}
+      <Pagination page={page} pages={pages} />
     </div>
   );
 }

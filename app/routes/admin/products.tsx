@@ -1,5 +1,6 @@
-import { ChevronLeft, ChevronRight, PackagePlus, Search } from 'lucide-react';
-import { Form, Link, useSearchParams } from 'react-router';
+import { PackagePlus, Search } from 'lucide-react';
+import { Form, Link } from 'react-router';
+import { Pagination } from '~/components/admin/pagination';
 import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { ProductImage } from '~/components/catalog/product-image';
 import { appContext } from '~/context';
@@ -36,16 +37,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 
 export default function AdminProductsPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useI18n();
-  const [params] = useSearchParams();
   const { q, page, pages, total, items, deleted } = loaderData;
-  const pageUrl = (n: number) => {
-    const next = new URLSearchParams(params);
-    next.delete('deleted');
-    if (n > 1) next.set('page', String(n));
-    else next.delete('page');
-    const search = next.toString();
-    return search ? `/admin/products?${search}` : '/admin/products';
-  };
   return (
     <div>
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -128,23 +120,7 @@ export default function AdminProductsPage({ loaderData }: Route.ComponentProps) 
         </div>
       )}
 
-      {pages > 1 && (
-        <nav aria-label={t('admin.products.pagination')} className="mt-6 flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <Link to={pageUrl(page - 1)} className="btn-outline" rel="prev">
-              <ChevronLeft aria-hidden="true" className="h-4 w-4" />
-              {t('admin.products.previous')}
-            </Link>
-          ) : <span />}
-          <span className="text-sm text-muted">{t('admin.products.page', { page, pages })}</span>
-          {page < pages ? (
-            <Link to={pageUrl(page + 1)} className="btn-outline" rel="next">
-              {t('admin.products.next')}
-              <ChevronRight aria-hidden="true" className="h-4 w-4" />
-            </Link>
-          ) : <span />}
-        </nav>
-      )}
+      <Pagination page={page} pages={pages} />
     </div>
   );
 }
