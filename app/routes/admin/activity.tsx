@@ -68,7 +68,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
       {entries.length === 0 ? (
         <p className="mt-4 rounded-3xl bg-paper p-10 text-center text-muted ring-1 ring-sand">{t('admin.activity.empty')}</p>
       ) : (
-        <div className="mt-4 overflow-x-auto rounded-3xl bg-paper ring-1 ring-sand">
+        <div className="relative mt-4 overflow-x-auto rounded-3xl bg-paper ring-1 ring-sand">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <thead className="border-b border-sand text-xs tracking-wide text-muted uppercase">
               <tr>

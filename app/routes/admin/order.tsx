@@ -83,7 +83,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
       </div>
 
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-        <section aria-labelledby="order-lines" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
+        <section aria-labelledby="order-lines" className="relative overflow-x-auto rounded-3xl bg-paper p-6 ring-1 ring-sand">
           <h2 id="order-lines" className="text-lg font-semibold">{t('admin.orders.lines')}</h2>
           <table className="mt-4 w-full text-left text-sm">
             <thead className="text-xs tracking-wide text-muted uppercase">

@@ -78,7 +78,7 @@ export default function AdminProductsPage({ loaderData }: Route.ComponentProps) 
           {q ? t('admin.products.noMatch', { q }) : t('admin.products.empty')}
         </p>
       ) : (
-        <div className="mt-4 overflow-x-auto rounded-3xl bg-paper ring-1 ring-sand">
+        <div className="relative mt-4 overflow-x-auto rounded-3xl bg-paper ring-1 ring-sand">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <thead className="border-b border-sand text-xs tracking-wide text-muted uppercase">
               <tr>
