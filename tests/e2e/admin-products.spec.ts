@@ -269,6 +269,12 @@ test('the back office passes axe in English and Polish', async ({ page, expectNo
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
   }
+  // On a phone the owner's list scrolls inside its own box; the page itself does not get wider.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/admin/products');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   // The Polish texts are really Polish.
   await page.goto('/add-product');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('admin.productForm.addHeading'));
