@@ -240,7 +240,7 @@ async function countOrders(database: { kind: 'sqlite'; file: string } | { kind: 
  * A database nobody uses, reachable with `url`'s credentials: `kopi_bench_<time>` when the role may create
  * databases, otherwise a schema of that name in `url`'s database (put first on the search path).
  */
-async function freshDatabase(url: string): Promise<{ url: string; what: string; drop: () => Promise<void> }> {
+export async function freshDatabase(url: string): Promise<{ url: string; what: string; drop: () => Promise<void> }> {
   const name = `kopi_bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

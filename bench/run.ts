@@ -7,12 +7,15 @@
  *     BENCH_DATABASE_URL or TEST_DATABASE_URL is set);
  *   - how long an uploaded 4000 × 3000 JPEG takes to become the storefront's WebP variants, and the peak
  *     memory of the process doing it;
+ *   - the back office's dashboard and order list with 10,000 orders and 100,000 analytics events (SQLite, and
+ *     PostgreSQL on a second shop when one of those is set), p50 / p95 / max per page;
  *   - completed test-provider checkouts per second with 50 concurrent customers (SQLite, and PostgreSQL on a
  *     second shop when one of those is set), with paid orders and charges counted afterwards.
  * BENCH_SECONDS (default 8) sets the length of each load run.
  */
 import { chromium } from '@playwright/test';
 import { authFigures } from './auth';
+import { backofficeFigures } from './backoffice';
 import { type CheckoutRow, postgresCheckouts, printCheckouts, sqliteCheckouts } from './checkout';
 import { budgets, printTable } from './report';
 import { firstVisitAssets } from './first-visit';
@@ -24,6 +27,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const shopPort = 3211;
 const floorPort = 3212;
 const postgresShopPort = 3213;
+const backofficePorts = { sqlitePort: 3214, postgresPort: 3215 };
 
 async function main() {
   const shopData = here('test-results', 'bench-data');
@@ -95,7 +99,18 @@ async function main() {
     if (onPostgres) checkouts.push(onPostgres);
     printCheckouts(checkouts, seconds);
 
+    const backoffice = await backofficeFigures({ ...backofficePorts, dataDir: here('test-results', 'bench-backoffice') });
+    console.log(`\nBack office pages for an admin (20 requests each, one at a time, after one warm-up)`);
+    printTable(
+      ['database', 'page', 'p50', 'p95', 'max', 'HTML', 'problems'],
+      backoffice.map((r) => [r.database, r.page, `${r.p50.toFixed(0)} ms`, `${r.p95.toFixed(0)} ms`, `${r.max.toFixed(0)} ms`, `${(r.bytes / 1024).toFixed(0)} kB`, r.problems]),
+    );
+
     const ok = budgets([
+      [
+        `back office: dashboard and order list p95 ≤ 300 ms with 10,000 orders and 100,000 events (${[...new Set(backoffice.map((r) => r.database))].join(', ')})`,
+        backoffice.every((r) => r.p95 <= 300 && r.problems === ''),
+      ],
       ['first-visit JavaScript ≤ 150 kB gzip', assets.js.bytes <= 150 * 1024],
       ['search p95 ≤ 20 ms on SQLite', (search.find((s) => s.database === 'sqlite')?.p95 ?? Infinity) <= 20],
       ['/ at ≥ 25% of the floor', ratios.home >= 0.25],

@@ -25,6 +25,8 @@ export interface Database {
   order_lines: OrderLinesTable;
   payment_events: PaymentEventsTable;
   test_payments: TestPaymentsTable;
+  test_refunds: TestRefundsTable;
+  refunds: RefundsTable;
 }
 
 export interface ProductsTable {
@@ -112,6 +114,9 @@ export interface ContactMessagesTable {
   message: string;
   locale: string;
   created_at: string;
+  /** When an admin marked it handled (null: unread). */
+  handled_at: string | null;
+  handled_by: string | null;
 }
 
 export interface MailOutboxTable {
@@ -242,6 +247,9 @@ export interface OrdersTable {
   tracking_number: string | null;
   shipped_at: string | null;
   delivered_at: string | null;
+  /** The sum of the refunds made for it (migration 0010). */
+  refunded_cents: Generated<number>;
+  cancelled_at: string | null;
 }
 
 export interface OrderLinesTable {
@@ -276,4 +284,30 @@ export interface TestPaymentsTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** The last four digits of the card that paid (a refund to 4000 0000 0000 5126 fails, as on Stripe). */
+  card_last4: string | null;
+}
+
+export interface TestRefundsTable {
+  id: string;
+  idempotency_key: string;
+  payment_id: string;
+  amount_cents: number;
+  created_at: string;
+}
+
+export interface RefundsTable {
+  id: string;
+  order_id: string;
+  /** test | stripe */
+  provider: string;
+  /** The provider's refund id (Stripe `re_…`); null when known only from a charge's refunded total. */
+  provider_refund_id: string | null;
+  amount_cents: number;
+  /** pending | succeeded | failed */
+  status: string;
+  /** The admin who made it; null when it was made outside Kopi (the provider's dashboard). */
+  created_by: string | null;
+  created_at: string;
+  confirmed_at: string | null;
 }

@@ -1,11 +1,16 @@
-import { History, LayoutGrid, PackagePlus, ReceiptText } from 'lucide-react';
+import { History, Inbox, LayoutDashboard, LayoutGrid, PackagePlus, ReceiptText } from 'lucide-react';
 
-/** The back office's pages, in the order its navigation shows them; `header`: also linked from the site header. */
+/**
+ * The back office's pages, in the order its navigation shows them; `header`: also linked from the site header
+ * (kept to three so the header fits); `end`: active only on that exact path.
+ */
 export const adminLinks = [
-  { to: '/admin/orders', key: 'manage.orders', Icon: ReceiptText, header: true },
-  { to: '/admin/products', key: 'manage.products', Icon: LayoutGrid, header: true },
-  { to: '/add-product', key: 'manage.addProduct', Icon: PackagePlus, header: true },
-  { to: '/admin/activity', key: 'manage.activity', Icon: History, header: false },
+  { to: '/admin', key: 'manage.dashboard', Icon: LayoutDashboard, header: true, end: true },
+  { to: '/admin/orders', key: 'manage.orders', Icon: ReceiptText, header: true, end: false },
+  { to: '/admin/messages', key: 'manage.messages', Icon: Inbox, header: false, end: false },
+  { to: '/admin/products', key: 'manage.products', Icon: LayoutGrid, header: false, end: false },
+  { to: '/add-product', key: 'manage.addProduct', Icon: PackagePlus, header: true, end: false },
+  { to: '/admin/activity', key: 'manage.activity', Icon: History, header: false, end: false },
 ] as const;
 
 export const headerAdminLinks = adminLinks.filter((link) => link.header);

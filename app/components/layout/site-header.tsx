@@ -40,9 +40,9 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
                 </li>
               ))}
               {user?.isAdmin &&
-                headerAdminLinks.map(({ to, key, Icon }, i) => (
+                headerAdminLinks.map(({ to, key, Icon, end }, i) => (
                   <li key={to} className={i === 0 ? 'mt-2 border-t border-sand pt-2' : undefined}>
-                    <NavLink to={to} className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
+                    <NavLink to={to} end={end} className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
                       <Icon aria-hidden="true" className="h-4 w-4 text-leaf" />
                       {t(key)}
                     </NavLink>
@@ -83,9 +83,9 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
               </li>
             ))}
             {user?.isAdmin &&
-              headerAdminLinks.map(({ to, key, Icon }, i) => (
+              headerAdminLinks.map(({ to, key, Icon, end }, i) => (
                 <li key={to} className={i === 0 ? 'ml-1 border-l border-sand pl-1' : undefined}>
-                  <NavLink to={to} className={adminClass} aria-label={t(key)} title={t(key)}>
+                  <NavLink to={to} end={end} className={adminClass} aria-label={t(key)} title={t(key)}>
                     <Icon aria-hidden="true" className="h-4 w-4 text-leaf" />
                     <span className="hidden 2xl:inline">{t(key)}</span>
                   </NavLink>

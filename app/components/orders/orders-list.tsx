@@ -1,7 +1,7 @@
-import { BadgeCheck, Truck } from 'lucide-react';
+import { BadgeCheck, Truck, Undo2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
-import { formatDate } from '~/lib/format';
+import { formatDate, formatPrice } from '~/lib/format';
 import type { OrderView } from '~/modules/orders/orders.types';
 import { carrierNames, isCarrier, trackingUrl } from '~/modules/fulfilment/carriers';
 import { useI18n, useT } from '~/modules/i18n/react';
@@ -27,10 +27,16 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
                 <p className="text-sm text-muted">{t('orders.placed', { date: formatDate(order.createdAt, locale) })}</p>
               </div>
               <div className="flex flex-wrap items-center gap-2">
-                {order.paymentStatus === 'succeeded' && (
+                {order.paymentStatus === 'succeeded' && order.refundedCents === 0 && (
                   <span className="inline-flex items-center gap-1 rounded-full bg-leaf-light px-3 py-1 text-xs font-semibold text-leaf-dark">
                     <BadgeCheck aria-hidden="true" className="h-3.5 w-3.5" />
                     {t('orders.paymentSuccessful')}
+                  </span>
+                )}
+                {order.refundedCents > 0 && (
+                  <span className="inline-flex items-center gap-1 rounded-full bg-sand px-3 py-1 text-xs font-semibold text-roast" data-testid="order-refunded">
+                    <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
+                    {order.refundedCents >= order.totalCents ? t('orders.refunded') : t('orders.partlyRefunded', { amount: formatPrice(order.refundedCents, locale) })}
                   </span>
                 )}
                 <span className={`rounded-full px-3 py-1 text-xs font-semibold ${statusBadge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`} data-testid="order-status">

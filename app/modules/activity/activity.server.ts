@@ -6,9 +6,19 @@ import type { Executor } from '~/db/database.server';
 import { monotonicNow } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 
-export type Actor = { id: string; email: string };
+/** Who did it: an admin, or (id null) a payment provider acting on its own, such as a refund made in Stripe's dashboard. */
+export type Actor = { id: string | null; email: string };
 
-export type ActivityAction = 'product.created' | 'product.updated' | 'product.deleted' | 'order.shipped' | 'order.delivered';
+export type ActivityAction =
+  | 'product.created'
+  | 'product.updated'
+  | 'product.deleted'
+  | 'order.shipped'
+  | 'order.delivered'
+  | 'order.cancelled'
+  | 'order.refunded'
+  | 'message.handled'
+  | 'message.deleted';
 
 export type ActivityEntry = {
   id: string;

@@ -19,6 +19,7 @@ import {
   type NewOrderLine,
 } from '~/modules/orders/index.server';
 import { recordEvent } from '~/modules/analytics/index.server';
+import { type RefundEventOutcome, recordRefundEvent } from '~/modules/fulfilment/index.server';
 import type { CardDetails, CardErrorCode, PaymentEvent, PaymentProvider } from '~/modules/payments/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { type ShippingAddress, isAddressComplete, shippingAddressSchema } from './checkout.schema';
@@ -308,7 +309,8 @@ export type PaymentEventOutcome =
   | 'payment_failed'
   | 'amount_mismatch'
   | 'unknown_payment'
-  | 'ignored';
+  | 'ignored'
+  | RefundEventOutcome;
 
 /**
  * A verified provider event, processed once per event id (`payment_events`): a succeeded payment marks the
@@ -318,12 +320,13 @@ export type PaymentEventOutcome =
  */
 export async function handlePaymentEvent(services: PaymentServices, event: PaymentEvent): Promise<PaymentEventOutcome> {
   const { payments: provider, log } = services;
-  return settlePayment(services, async (trx, markPaid) => {
+  let mailQueued = false;
+  const outcome = await settlePayment(services, async (trx, markPaid): Promise<PaymentEventOutcome> => {
     if (!(await recordProviderEvent(trx, event.id, event.kind === 'ignored' ? event.type : event.kind, null))) return 'duplicate';
     if (event.kind === 'ignored') return 'ignored';
 
     let order = await findOrderByPayment(trx, provider.name, event.paymentId);
-    if (!order && event.orderId) {
+    if (!order && event.kind !== 'refunded' && event.orderId) {
       // The payment was created but the process stopped before it was recorded on the order.
       const candidate = await findOrderRecord(trx, event.orderId);
       if (candidate && candidate.paymentProvider === provider.name && candidate.paymentId === null && event.clientSecret) {
@@ -337,6 +340,17 @@ export async function handlePaymentEvent(services: PaymentServices, event: Payme
     }
     await trx.updateTable('payment_events').set({ order_id: order.id }).where('event_id', '=', event.id).execute();
 
+    if (event.kind === 'refunded') {
+      const outcome = await recordRefundEvent(trx, {
+        orderId: order.id,
+        provider: provider.name,
+        amountRefundedCents: event.amountRefundedCents,
+        refunds: event.refunds,
+        publicUrl: services.publicUrl,
+      });
+      if (outcome === 'order_cancelled') mailQueued = true;
+      return outcome;
+    }
     if (event.kind === 'payment_failed') {
       log?.info({ orderId: order.id, eventId: event.id }, 'payment failed; the order stays pending');
       return 'payment_failed';
@@ -351,6 +365,8 @@ export async function handlePaymentEvent(services: PaymentServices, event: Payme
     const result = await markPaid(event.paymentId);
     return result.ok && !result.alreadyPaid ? 'paid' : 'already_paid';
   });
+  if (mailQueued) services.kickMail();
+  return outcome;
 }
 
 // --- helpers ------------------------------------------------------------------------------------

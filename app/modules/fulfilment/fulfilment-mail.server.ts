@@ -1,6 +1,7 @@
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import type { OutgoingMail } from '~/modules/mail/index.server';
 import { type OrderRecord, orderLabel } from '~/modules/orders/index.server';
+import { formatPrice } from '~/lib/format';
 import { carrierNames, isCarrier, trackingUrl } from './carriers';
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -31,15 +32,45 @@ export function shippingMail(
     t('orders.mail.footer'),
     '',
   ];
-  const html = [
-    `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;color:#2b1d14">`,
-    ...lines.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`),
-    '</body></html>',
-  ].join('');
+  const html = htmlMail(locale, lines);
   return {
     to: order.userEmail,
     subject: t(status === 'shipped' ? 'orders.shippingMail.shippedSubject' : 'orders.shippingMail.deliveredSubject', { label }),
     text: lines.join('\n'),
     html,
   };
+}
+
+/** The customer's mail when their order is cancelled, with the amount refunded, in the language they ordered in. */
+export function cancellationMail(order: OrderRecord, refundedCents: number, { publicUrl }: { publicUrl?: string } = {}): OutgoingMail {
+  const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
+  const t = getT(locale);
+  const label = orderLabel(order.id);
+  const ordersUrl = publicUrl ? new URL('/profile?tab=orders', publicUrl).toString() : null;
+  const lines = [
+    t('orders.mail.greeting', { name: order.shipping.fullName }),
+    '',
+    t('orders.cancelMail.intro'),
+    '',
+    t('orders.mail.order', { label }),
+    ...(refundedCents > 0 ? ['', t('orders.cancelMail.refund', { amount: formatPrice(refundedCents, locale) })] : []),
+    '',
+    ...(ordersUrl ? [t('orders.mail.viewOrders', { url: ordersUrl }), ''] : []),
+    t('orders.mail.footer'),
+    '',
+  ];
+  return {
+    to: order.userEmail,
+    subject: t('orders.cancelMail.subject', { label }),
+    text: lines.join('\n'),
+    html: htmlMail(locale, lines),
+  };
+}
+
+function htmlMail(locale: Locale, lines: string[]): string {
+  return [
+    `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;color:#2b1d14">`,
+    ...lines.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`),
+    '</body></html>',
+  ].join('');
 }

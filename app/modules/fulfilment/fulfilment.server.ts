@@ -12,6 +12,7 @@ import { findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine 
 import { type Storage, productImage } from '~/modules/storage/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
+import { listRefunds } from './refunds.server';
 
 export const OWNER_ORDERS_PAGE_SIZE = 20;
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -80,7 +81,15 @@ export async function listOwnerOrders(
   };
 }
 
-export type TimelineEntry = { at: string; kind: 'placed' | 'paid' | 'shipped' | 'delivered' | 'mail'; by?: string; detail?: string };
+export type TimelineEntry = {
+  at: string;
+  kind: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded' | 'refund_confirmed' | 'mail';
+  by?: string;
+  detail?: string;
+  amountCents?: number;
+};
+
+const activityKinds = { 'order.shipped': 'shipped', 'order.delivered': 'delivered', 'order.cancelled': 'cancelled', 'order.refunded': 'refunded' } as const;
 
 export type OwnerOrder = {
   id: string;
@@ -96,6 +105,8 @@ export type OwnerOrder = {
   shippingStatus: string;
   carrier: string | null;
   trackingNumber: string | null;
+  refundedCents: number;
+  refunds: Awaited<ReturnType<typeof listRefunds>>;
   timeline: TimelineEntry[];
 };
 
@@ -104,10 +115,10 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
   if (!idPattern.test(id)) return null;
   const [record, row] = await Promise.all([
     findOrderRecord(db, id),
-    db.selectFrom('orders').select(['carrier', 'tracking_number', 'shipped_at', 'delivered_at']).where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
-  const [lines, activity, mails] = await Promise.all([
+  const [lines, activity, mails, refunds] = await Promise.all([
     getOrderRecordLines(db, id),
     listActivity(db, { subjectType: 'order', subjectId: id }),
     db
@@ -117,16 +128,29 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
       .where('subject', 'like', `%${orderLabel(id)}%`)
       .orderBy('created_at')
       .execute(),
+    listRefunds(db, id),
   ]);
   const timeline: TimelineEntry[] = [
     { at: record.createdAt, kind: 'placed' as const },
     ...(record.paidAt ? [{ at: record.paidAt, kind: 'paid' as const, detail: record.paymentId ?? undefined }] : []),
-    ...activity.map((entry) => ({
-      at: entry.createdAt,
-      kind: entry.action === 'order.shipped' ? ('shipped' as const) : ('delivered' as const),
-      by: entry.actorEmail,
-      detail: typeof entry.details.trackingNumber === 'string' ? `${entry.details.carrier ?? ''} ${entry.details.trackingNumber}`.trim() : undefined,
-    })),
+    ...activity.flatMap((entry) => {
+      const kind = activityKinds[entry.action as keyof typeof activityKinds];
+      if (!kind) return [];
+      const d = entry.details;
+      return [
+        {
+          at: entry.createdAt,
+          kind,
+          by: entry.actorEmail,
+          detail: typeof d.trackingNumber === 'string' ? `${d.carrier ?? ''} ${d.trackingNumber}`.trim() : undefined,
+          amountCents: typeof d.refundCents === 'number' ? d.refundCents : undefined,
+        },
+      ];
+    }),
+    // A refund the provider confirmed later than it was made (Stripe's `charge.refunded`).
+    ...refunds
+      .filter((refund) => refund.confirmedAt && refund.confirmedAt !== refund.createdAt)
+      .map((refund) => ({ at: refund.confirmedAt!, kind: 'refund_confirmed' as const, amountCents: refund.amountCents, detail: refund.providerRefundId ?? undefined })),
     ...mails.map((mail) => ({ at: mail.sent_at ?? mail.created_at, kind: 'mail' as const, detail: `${mail.subject} (${mail.status})` })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return {
@@ -143,6 +167,8 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     shippingStatus: record.shippingStatus,
     carrier: row.carrier,
     trackingNumber: row.tracking_number,
+    refundedCents: row.refunded_cents,
+    refunds,
     timeline,
   };
 }
@@ -152,7 +178,7 @@ export type MoveOutcome =
   | { ok: true }
   | { ok: false; reason: 'not_found' | 'not_allowed' | 'invalid_carrier' | 'invalid_tracking'; from?: string };
 
-/** The status each move starts from (cancelling, with its refund, comes with the refunds). */
+/** The status each move starts from (cancelling, with its refund, is `cancelOrder` in refunds.server.ts). */
 const movesFrom = { shipped: 'processing', delivered: 'shipped' } as const;
 
 export async function moveOrder(

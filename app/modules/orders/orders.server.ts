@@ -23,6 +23,7 @@ type OrderRow = {
   shipping_zip_code: string;
   carrier: string | null;
   tracking_number: string | null;
+  refunded_cents: number;
 };
 
 const orderColumns = [
@@ -38,6 +39,7 @@ const orderColumns = [
   'shipping_zip_code',
   'carrier',
   'tracking_number',
+  'refunded_cents',
 ] as const;
 
 /**
@@ -119,6 +121,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
       : 'processing',
     lines: byOrder.get(row.id) ?? [],
     parcel: row.carrier ? { carrier: row.carrier, trackingNumber: row.tracking_number } : null,
+    refundedCents: row.refunded_cents,
     shipping: {
       fullName: row.shipping_full_name,
       address: row.shipping_address,

@@ -33,6 +33,8 @@ export type OrderView = {
   shipping: ShippingAddress;
   /** How it was shipped, once it was (a carrier id of app/modules/fulfilment/carriers.ts). */
   parcel: { carrier: string; trackingNumber: string | null } | null;
+  /** How much was given back (cancelled orders are refunded in full). */
+  refundedCents: number;
 };
 
 export const orderLabel = (id: string) => id.slice(-6).toUpperCase();

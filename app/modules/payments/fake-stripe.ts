@@ -13,6 +13,9 @@ export type FakeStripe = {
   intents: Map<string, Record<string, unknown>>;
   /** Makes the next requests fail with this HTTP status (0 = answer normally). */
   failWith: number;
+  refunds: Map<string, Record<string, unknown>>;
+  /** The status new refunds get (Stripe answers `pending` for some payment methods, `succeeded` for cards). */
+  refundStatus: 'succeeded' | 'pending';
   setStatus(id: string, status: string, amountReceived?: number): void;
   close(): Promise<void>;
 };
@@ -61,15 +64,63 @@ export function paymentIntentJson(fields: { id: string; amount: number; currency
   };
 }
 
+/** A Refund object as in Stripe's API reference. */
+export function refundJson(fields: { id: string; amount: number; currency: string; paymentIntent: string; metadata: Record<string, string>; status: string }) {
+  return {
+    id: fields.id,
+    object: 'refund',
+    amount: fields.amount,
+    balance_transaction: `txn_${fields.id.slice(3)}`,
+    charge: chargeId(fields.paymentIntent),
+    created: 1692942318,
+    currency: fields.currency,
+    destination_details: { card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' }, type: 'card' },
+    metadata: fields.metadata,
+    payment_intent: fields.paymentIntent,
+    reason: 'requested_by_customer',
+    receipt_number: null,
+    source_transfer_reversal: null,
+    status: fields.status,
+    transfer_reversal: null,
+  };
+}
+
+export const chargeId = (paymentIntent: string) => `ch_${paymentIntent.slice(3)}`;
+
+/** A Charge object (the `charge.refunded` event's data) as in Stripe's API reference, refunds not expanded. */
+export function chargeJson(fields: { paymentIntent: string; amount: number; amountRefunded: number; currency?: string }) {
+  return {
+    id: chargeId(fields.paymentIntent),
+    object: 'charge',
+    amount: fields.amount,
+    amount_captured: fields.amount,
+    amount_refunded: fields.amountRefunded,
+    balance_transaction: 'txn_3MmlLrLkdIwHu7ix0uke3Ezy',
+    captured: true,
+    created: 1679090539,
+    currency: fields.currency ?? 'eur',
+    livemode: false,
+    metadata: {},
+    paid: true,
+    payment_intent: fields.paymentIntent,
+    payment_method: 'pm_1MmlLrLkdIwHu7ixIJwJnvSd',
+    refunded: fields.amountRefunded >= fields.amount,
+    status: 'succeeded',
+  };
+}
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const intents = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, string>();
   let counter = 0;
+  const refunds = new Map<string, Record<string, unknown>>();
   const fake: FakeStripe = {
     url: '',
     requests,
     intents,
+    refunds,
+    refundStatus: 'succeeded',
     failWith: 0,
     setStatus(id, status, amountReceived) {
       const intent = intents.get(id);
@@ -112,6 +163,36 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         intents.set(id, intent);
         if (key) byKey.set(key, id);
         return send(200, intent);
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+        const key = String(req.headers['idempotency-key'] ?? '');
+        const existing = key ? byKey.get(key) : undefined;
+        if (existing) return send(200, refunds.get(existing));
+        const intentId = String(body.get('payment_intent'));
+        const intent = intents.get(intentId);
+        if (!intent) return send(400, { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_intent', message: `No such payment_intent: '${intentId}'` } });
+        if (intent.status !== 'succeeded') {
+          return send(400, { error: { type: 'invalid_request_error', code: 'charge_not_refundable', message: 'This PaymentIntent does not have a successful charge to refund.' } });
+        }
+        const received = Number(intent.amount_received);
+        const already = [...refunds.values()].filter((r) => r.payment_intent === intentId && r.status !== 'failed').reduce((sum, r) => sum + Number(r.amount), 0);
+        const amount = body.has('amount') ? Number(body.get('amount')) : received - already;
+        if (already >= received) {
+          return send(400, { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${chargeId(intentId)} has already been refunded.` } });
+        }
+        if (amount > received - already) {
+          return send(400, { error: { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount', message: `Refund amount (€${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (€${((received - already) / 100).toFixed(2)})` } });
+        }
+        const metadata: Record<string, string> = {};
+        for (const [k, v] of body) {
+          const m = /^metadata\[(.+)\]$/.exec(k);
+          if (m) metadata[m[1]] = v;
+        }
+        const id = `re_3Mtw${String(++counter).padStart(4, '0')}LkdIwHu7ix0rxM7nKd`;
+        const refund = refundJson({ id, amount, currency: String(intent.currency), paymentIntent: intentId, metadata, status: fake.refundStatus });
+        refunds.set(id, refund);
+        if (key) byKey.set(key, id);
+        return send(200, refund);
       }
       const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'GET' && retrieve) {

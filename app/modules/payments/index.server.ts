@@ -14,8 +14,11 @@ export {
   type PaymentEvent,
   type PaymentProvider,
   type PaymentStatus,
+  type ProviderRefund,
+  type RefundInput,
+  type RefundResult,
 } from './provider.server';
-export { TEST_CARDS, createTestPaymentProvider, validateTestCard } from './test-provider.server';
+export { TEST_CARDS, TEST_REFUND_FAILS_LAST4, createTestPaymentProvider, validateTestCard } from './test-provider.server';
 export { createStripePaymentProvider, type StripePaymentProvider, type StripeProviderOptions } from './stripe-provider.server';
 export { passesLuhn } from './luhn';
 

@@ -17,11 +17,24 @@ export type CardDetails = { number: string; expMonth: number; expYear: number; c
 export type CardErrorCode = 'card_declined' | 'insufficient_funds' | 'invalid_number' | 'invalid_expiry' | 'invalid_cvc' | 'already_paid';
 export type CardResult = { ok: true } | { ok: false; code: CardErrorCode | 'payment_not_found' };
 
+export type RefundInput = {
+  paymentId: string;
+  orderId: string;
+  amountCents: number;
+  /** The same key always yields the same refund (two admins clicking at once, a retry). */
+  idempotencyKey: string;
+};
+/** A refund the provider made: `pending` until the provider confirms it (Stripe's `charge.refunded`). */
+export type ProviderRefund = { id: string; amountCents: number; status: 'pending' | 'succeeded' | 'failed' };
+/** `message` is the provider's own explanation, shown to the owner as it came. */
+export type RefundResult = ({ ok: true } & ProviderRefund) | { ok: false; code: 'declined' | 'not_refundable'; message: string };
+
 /**
  * What a provider tells the shop about a payment, in Kopi's terms (the provider's own event types stay in
  * its file). `id` is the provider's event id: each is processed once.
  */
 export type PaymentEvent =
+  | { id: string; kind: 'refunded'; paymentId: string; amountRefundedCents: number; refunds: ProviderRefund[] | null }
   | { id: string; kind: 'payment_succeeded'; paymentId: string; amountCents: number; currency: string; orderId: string | null; clientSecret: string | null }
   | { id: string; kind: 'payment_failed'; paymentId: string; orderId: string | null; clientSecret: string | null }
   | { id: string; kind: 'ignored'; type: string };
@@ -43,6 +56,8 @@ export interface PaymentProvider {
    * Stripe's cards are confirmed in the browser by its Payment Element).
    */
   confirmCard?(db: Executor, input: { paymentId: string; card: CardDetails }): Promise<CardResult>;
+  /** Gives money back to the card that paid. Throws PaymentUnavailableError when the provider cannot be reached. */
+  refund(input: RefundInput): Promise<RefundResult>;
   /** Verifies a webhook's signature and returns its event; throws on a forged or stale one. */
   parseWebhook?(rawBody: Buffer, signature: string): PaymentEvent;
 }

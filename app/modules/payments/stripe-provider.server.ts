@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentEvent, PaymentProvider, PaymentStatus } from './provider.server';
+import type { PaymentEvent, PaymentProvider, PaymentStatus, ProviderRefund, RefundResult } from './provider.server';
 import { PaymentUnavailableError } from './provider.server';
 
 export type StripeProviderOptions = {
@@ -65,6 +65,26 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
       return { status: toStatus(intent.status), amountCents: intent.amount_received || intent.amount };
     },
 
+    async refund({ paymentId, orderId, amountCents, idempotencyKey }): Promise<RefundResult> {
+      if (!Number.isInteger(amountCents) || amountCents <= 0) throw new Error('refund amount must be a positive integer of cents');
+      let refund: Stripe.Refund;
+      try {
+        refund = await stripe.refunds.create(
+          { payment_intent: paymentId, amount: amountCents, reason: 'requested_by_customer', metadata: { order_id: orderId } },
+          { idempotencyKey },
+        );
+      } catch (error) {
+        // Stripe answered and said no (already refunded, more than was paid, the card refused): say why.
+        if (error instanceof Stripe.errors.StripeCardError) return { ok: false, code: 'declined', message: error.message };
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) return { ok: false, code: 'not_refundable', message: error.message };
+        throw new PaymentUnavailableError('Stripe did not create the refund', { cause: error });
+      }
+      if (refund.status === 'failed' || refund.status === 'canceled') {
+        return { ok: false, code: 'declined', message: refund.failure_reason ?? refund.status };
+      }
+      return { ok: true, ...toRefund(refund) };
+    },
+
     async checkHealth() {
       if (Date.now() < healthyUntil) return true;
       try {
@@ -85,6 +105,14 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
 
 /** A verified Stripe event in Kopi's terms. */
 export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
+  if (event.type === 'charge.refunded') {
+    const charge = event.data.object as Stripe.Charge;
+    const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : (charge.payment_intent?.id ?? null);
+    if (!intent) return { id: event.id, kind: 'ignored', type: event.type };
+    // Since API version 2022-11-15 a charge carries its refunds only when expanded; the total is always there.
+    const refunds = charge.refunds?.data ? charge.refunds.data.map(toRefund) : null;
+    return { id: event.id, kind: 'refunded', paymentId: intent, amountRefundedCents: charge.amount_refunded, refunds };
+  }
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') {
     return { id: event.id, kind: 'ignored', type: event.type };
   }
@@ -92,6 +120,11 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
   const common = { id: event.id, paymentId: intent.id, orderId: intent.metadata?.order_id ?? null, clientSecret: intent.client_secret ?? null };
   if (event.type === 'payment_intent.payment_failed') return { ...common, kind: 'payment_failed' };
   return { ...common, kind: 'payment_succeeded', amountCents: intent.amount_received || intent.amount, currency: intent.currency ?? '' };
+}
+
+function toRefund(refund: Stripe.Refund): ProviderRefund {
+  const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
+  return { id: refund.id, amountCents: refund.amount, status };
 }
 
 function toStatus(status: Stripe.PaymentIntent.Status): PaymentStatus {

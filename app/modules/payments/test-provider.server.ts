@@ -1,19 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { type Executor, now } from '~/db/database.server';
 import { passesLuhn } from './luhn';
-import type { CardDetails, CardErrorCode, CardResult, PaymentProvider, PaymentStatus } from './provider.server';
+import type { CardDetails, CardErrorCode, CardResult, PaymentProvider, PaymentStatus, RefundInput, RefundResult } from './provider.server';
 
 /**
  * The built-in test provider: simulated PaymentIntents stored in `test_payments`, confirmed on the server
  * by `chargeTestCard`. No money moves. Cards follow Stripe's test numbers: 4242 4242 4242 4242 succeeds,
  * 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 fails for insufficient funds; any other number that
- * passes the Luhn check succeeds.
+ * passes the Luhn check succeeds. Refunds are recorded in `test_refunds`; as on Stripe, a payment made with
+ * 4000 0000 0000 5126 cannot be refunded.
  */
 export const TEST_CARDS = {
   success: '4242424242424242',
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
+  refundFails: '4000000000005126',
 } as const;
+
+export const TEST_REFUND_FAILS_LAST4 = TEST_CARDS.refundFails.slice(-4);
 
 
 export function createTestPaymentProvider(db: Executor): PaymentProvider {
@@ -56,7 +60,45 @@ export function createTestPaymentProvider(db: Executor): PaymentProvider {
       return true;
     },
     confirmCard: (trx, input) => chargeTestCard(trx, input),
+    refund: (input) => refundTestPayment(db, input),
   };
+}
+
+/**
+ * Gives back part or all of a succeeded test payment, at once (the test provider has nothing to confirm
+ * later). The idempotency key makes a repeated request return the first refund; the refunds of a payment
+ * never exceed what was paid.
+ */
+export async function refundTestPayment(db: Executor, { paymentId, amountCents, idempotencyKey }: RefundInput): Promise<RefundResult> {
+  if (!Number.isInteger(amountCents) || amountCents <= 0) throw new Error('refund amount must be a positive integer of cents');
+  const existing = await db.selectFrom('test_refunds').select(['id', 'amount_cents']).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+  if (existing) return { ok: true, id: existing.id, amountCents: existing.amount_cents, status: 'succeeded' };
+  const payment = await db.selectFrom('test_payments').select(['status', 'amount_cents', 'card_last4']).where('id', '=', paymentId).executeTakeFirst();
+  if (!payment || payment.status !== 'succeeded') return { ok: false, code: 'not_refundable', message: 'This payment has not succeeded, so there is nothing to refund.' };
+  if (payment.card_last4 === TEST_REFUND_FAILS_LAST4) return { ok: false, code: 'declined', message: "The card's bank refused the refund." };
+  // Insert first, then check the total: two requests racing with the same key get the one refund, and two
+  // with different keys can never give back more than was paid (at worst both are refused).
+  const id = `tr_${randomBytes(12).toString('base64url')}`;
+  const inserted = await db
+    .insertInto('test_refunds')
+    .values({ id, idempotency_key: idempotencyKey, payment_id: paymentId, amount_cents: amountCents, created_at: now() })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) {
+    const row = await db.selectFrom('test_refunds').select(['id', 'amount_cents']).where('idempotency_key', '=', idempotencyKey).executeTakeFirstOrThrow();
+    return { ok: true, id: row.id, amountCents: row.amount_cents, status: 'succeeded' };
+  }
+  const refunded = await db
+    .selectFrom('test_refunds')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('n'))
+    .where('payment_id', '=', paymentId)
+    .executeTakeFirstOrThrow();
+  if (Number(refunded.n) > payment.amount_cents) {
+    await db.deleteFrom('test_refunds').where('id', '=', id).execute();
+    return { ok: false, code: 'not_refundable', message: 'The refund is larger than what is left of the payment.' };
+  }
+  return { ok: true, id, amountCents, status: 'succeeded' };
 }
 
 /** Checks a card the way a card network would, without the network. */
@@ -100,7 +142,7 @@ export async function chargeTestCard(
   }
   const result = await db
     .updateTable('test_payments')
-    .set({ status: 'succeeded', last_error: null, updated_at: now() })
+    .set({ status: 'succeeded', last_error: null, card_last4: String(card.number ?? '').replace(/[\s-]/g, '').slice(-4), updated_at: now() })
     .where('id', '=', paymentId)
     .where('status', '<>', 'succeeded')
     .executeTakeFirst();

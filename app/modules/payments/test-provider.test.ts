@@ -83,4 +83,26 @@ describe.each(testDatabases())('test provider on %s', (_kind, open) => {
     expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'succeeded', amountCents: 2500 });
     expect(await chargeTestCard(handle.db, { paymentId: 'tp_nope', card: card(TEST_CARDS.success) })).toEqual({ ok: false, code: 'payment_not_found' });
   });
+
+  it('refunds once per idempotency key, even racing, and never more than was paid', async () => {
+    const provider = createTestPaymentProvider(handle.db);
+    const { paymentId } = await newPayment('k4', 2000);
+    expect(await chargeTestCard(handle.db, { paymentId, card: card(TEST_CARDS.success) })).toEqual({ ok: true });
+    for (let round = 0; round < 5; round++) {
+      const key = `r-${round}`;
+      const same = await Promise.all(Array.from({ length: 4 }, () => provider.refund({ paymentId, amountCents: 300, idempotencyKey: key })));
+      expect(same.every((r) => r.ok)).toBe(true);
+      expect(new Set(same.map((r) => (r.ok ? r.id : '')))).toHaveLength(1);
+    }
+    // 1,500 of 2,000 given back; three different 300s racing for the last 500: at most one gets through.
+    const racing = await Promise.all(['x', 'y', 'z'].map((k) => provider.refund({ paymentId, amountCents: 300, idempotencyKey: k })));
+    expect(racing.filter((r) => r.ok).length).toBeLessThanOrEqual(1);
+    for (const r of racing.filter((r) => !r.ok)) expect(r).toMatchObject({ ok: false, code: 'not_refundable' });
+    const total = await handle.db
+      .selectFrom('test_refunds')
+      .select((eb) => eb.fn.sum<number>('amount_cents').as('n'))
+      .where('payment_id', '=', paymentId)
+      .executeTakeFirstOrThrow();
+    expect(Number(total.n)).toBeLessThanOrEqual(2000);
+  });
 });

@@ -46,6 +46,9 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   if (d.descriptionPl) out.push(t('admin.activity.descriptionPl'));
   const images = pair('images');
   if (images) out.push(t('admin.activity.images', { from: (images[0] as unknown[]).length, to: (images[1] as unknown[]).length }));
+  if ((entry.action === 'order.cancelled' || entry.action === 'order.refunded') && typeof d.refundCents === 'number' && d.refundCents > 0) {
+    out.push(t('admin.activity.refund', { amount: formatPrice(d.refundCents, locale) }));
+  }
   if (entry.action === 'order.shipped' && typeof d.trackingNumber === 'string') {
     out.push(t('admin.activity.parcel', { carrier: isCarrier(d.carrier) ? carrierNames[d.carrier] : '', number: d.trackingNumber }).trim());
   }
@@ -57,6 +60,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
   const { entries, total, page, pages } = loaderData;
   const subjectLink = (entry: ActivityEntry) => {
     if (entry.subjectType === 'order' && entry.subjectId) return `/admin/orders/${entry.subjectId}`;
+    if (entry.subjectType === 'message' && entry.action !== 'message.deleted') return '/admin/messages?show=all';
     if (entry.subjectType === 'product' && entry.subjectId && entry.action !== 'product.deleted') return `/edit-product/${entry.subjectId}`;
     return null;
   };

@@ -6,15 +6,21 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { routeArgs } from '~/http/test-args';
+import { getT } from '~/modules/i18n/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
 import * as activity from './activity';
 import * as addProduct from './add-product';
+import * as dashboard from './dashboard';
+import * as layout from './layout';
+import * as messages from './messages';
+import * as ordersExport from './orders-export';
 import * as deleteProduct from './delete-product';
 import * as editProduct from './edit-product';
 import * as order from './order';
 import * as orders from './orders';
 import * as products from './products';
 
+const en = getT('en');
 const admin = { id: 'u-admin', email: 'owner@kopi.test', displayName: 'Owner', isAdmin: true, photoUrl: null };
 const customer = { ...admin, id: 'u-customer', isAdmin: false };
 const log = pino({ level: 'silent' });
@@ -54,9 +60,27 @@ describe('back-office routes', () => {
         ['activity loader', () => activity.loader(args(get('/admin/activity'), user) as never)],
         ['order loader', () => order.loader(args(get('/admin/orders/o1'), user, { id: 'o1' }) as never)],
         ['order action', () => order.action(args(post('/admin/orders/o1', { intent: 'ship', carrier: 'dhl' }), user, { id: 'o1' }) as never)],
+        ['cancel action', () => order.action(args(post('/admin/orders/o1', { intent: 'cancel' }), user, { id: 'o1' }) as never)],
+        ['layout loader', () => layout.loader(args(get('/admin'), user) as never)],
+        ['dashboard loader', () => dashboard.loader(args(get('/admin?period=30d'), user) as never)],
+        ['export loader', () => ordersExport.loader(args(get('/admin/orders/export?from=2026-01-01&to=2026-01-31'), user) as never)],
+        ['messages loader', () => messages.loader(args(get('/admin/messages'), user) as never)],
+        ['messages action', () => messages.action(args(post('/admin/messages', { intent: 'delete', id: 'm1' }), user) as never)],
       );
     }
     for (const [name, call] of calls) expect(await redirectOf(call), name).toBe('/');
+  });
+
+  it('answer a bad CSV date range with a translated 400, before reading anything', async () => {
+    for (const [query, key] of [
+      ['?from=2026-02-30&to=2026-03-01', 'invalidDates'],
+      ['?from=nonsense', 'invalidDates'],
+      ['?from=2026-03-02&to=2026-03-01', 'reversedDates'],
+      ['?from=2020-01-01&to=2026-03-01', 'rangeTooLong'],
+    ] as const) {
+      const response = (await ordersExport.loader(args(get(`/admin/orders/export${query}`), admin) as never)) as Response;
+      expect([response.status, (await response.text()).trim()], query).toEqual([400, en(`admin.dashboard.errors.${key}`)]);
+    }
   });
 
   it('says "Invalid product ID" for a malformed id and "Failed to load product details" when loading fails', async () => {

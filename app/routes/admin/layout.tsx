@@ -1,6 +1,8 @@
 import { NavLink, Outlet } from 'react-router';
 import { adminLinks } from '~/components/admin/admin-links';
+import { appContext } from '~/context';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
+import { countUnreadMessages } from '~/modules/contact/index.server';
 import { getMessages } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/layout';
@@ -21,21 +23,30 @@ export const middleware: Route.MiddlewareFunction[] = [
 export async function loader({ context }: Route.LoaderArgs) {
   const shopper = context.get(shopperContext);
   requireAdmin(shopper);
-  return { messages: getMessages(shopper.locale, 'admin', 'orders', 'product') };
+  // Read on every back-office navigation, so the count follows what the owner just did (one indexed count).
+  const unread = await countUnreadMessages(context.get(appContext).db);
+  return { messages: getMessages(shopper.locale, 'admin', 'orders', 'product'), unread };
 }
 
-export default function AdminLayout() {
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const t = useT();
+  const { unread } = loaderData;
   const link = ({ isActive }: { isActive: boolean }) =>
     `inline-flex items-center gap-2 rounded-full px-4 py-2 text-sm font-semibold transition-colors ${isActive ? 'bg-roast text-cream' : 'text-roast-600 hover:bg-roast/5'}`;
   return (
     <div className="container-page py-8 md:py-10">
       <nav aria-label={t('manage.backOffice')} className="mb-8 flex flex-wrap items-center gap-2 border-b border-sand pb-4">
         <span className="eyebrow mr-3">{t('manage.backOffice')}</span>
-        {adminLinks.map(({ to, key, Icon }) => (
-          <NavLink key={to} to={to} className={link}>
+        {adminLinks.map(({ to, key, Icon, end }) => (
+          <NavLink key={to} to={to} end={end} className={link}>
             <Icon aria-hidden="true" className="h-4 w-4" />
             {t(key)}
+            {to === '/admin/messages' && unread > 0 && (
+              <span className="rounded-full bg-leaf px-2 py-0.5 text-xs font-bold text-white tabular-nums" data-testid="unread-count">
+                <span aria-hidden="true">{unread}</span>
+                <span className="sr-only">{t('admin.nav.unread', { count: unread })}</span>
+              </span>
+            )}
           </NavLink>
         ))}
       </nav>

@@ -1,13 +1,13 @@
-import { ArrowLeft, PackageCheck, Truck } from 'lucide-react';
+import { ArrowLeft, Ban, PackageCheck, Truck } from 'lucide-react';
 import { Form, Link, data, useNavigation } from 'react-router';
 import { statusBadge } from '~/components/orders/orders-list';
 import { ProductImage } from '~/components/catalog/product-image';
-import { appContext } from '~/context';
+import { type AppContext, appContext } from '~/context';
 import { field, readForm } from '~/http/body.server';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { formatDateTime, formatPrice } from '~/lib/format';
 import { carrierNames, carriers, trackingUrl } from '~/modules/fulfilment/carriers';
-import { canMove, getOwnerOrder, moveOrder } from '~/modules/fulfilment/index.server';
+import { canCancel, canMove, cancelOrder, getOwnerOrder, moveOrder } from '~/modules/fulfilment/index.server';
 import { getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/order';
@@ -18,18 +18,28 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   requireAdmin(shopper);
   const order = await getOwnerOrder(app.db, app.storage, params.id);
   if (!order) throw data(null, { status: 404 });
-  return { title: getT(shopper.locale)('admin.meta.orderTitle', { label: order.label }), order, canShip: canMove(order.shippingStatus, 'shipped'), canDeliver: canMove(order.shippingStatus, 'delivered') };
+  return {
+    title: getT(shopper.locale)('admin.meta.orderTitle', { label: order.label }),
+    order,
+    canShip: canMove(order.shippingStatus, 'shipped'),
+    canDeliver: canMove(order.shippingStatus, 'delivered'),
+    canCancel: canCancel(order.shippingStatus),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
 
-type Result = { ok: true; moved: 'shipped' | 'delivered' } | { ok: false; error: string; status?: string };
+type Result =
+  | { ok: true; moved: 'shipped' | 'delivered' }
+  | { ok: true; moved: 'cancelled'; refundedCents: number }
+  | { ok: false; error: string; status?: string; message?: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const app = context.get(appContext);
   const user = requireAdmin(context.get(shopperContext));
   const form = await readForm(request);
   const intent = field(form, 'intent');
+  if (intent === 'cancel') return cancel(app, user, params.id);
   if (intent !== 'ship' && intent !== 'deliver') return data<Result>({ ok: false, error: 'failed' }, { status: 400 });
   try {
     const outcome = await moveOrder(
@@ -50,11 +60,27 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
+async function cancel(app: AppContext, user: { id: string; email: string }, id: string) {
+  try {
+    const outcome = await cancelOrder({ db: app.db, payments: app.payments, publicUrl: app.config.publicUrl.href, log: app.log }, user, id);
+    if (outcome.ok) {
+      app.kickMail();
+      return data<Result>({ ok: true, moved: 'cancelled', refundedCents: outcome.refundedCents });
+    }
+    if (outcome.reason === 'refund_failed') return data<Result>({ ok: false, error: 'refund_failed', message: outcome.message }, { status: 502 });
+    if (outcome.reason === 'refund_unavailable') return data<Result>({ ok: false, error: 'refund_unavailable' }, { status: 503 });
+    return data<Result>({ ok: false, error: outcome.reason, status: outcome.from }, { status: outcome.reason === 'not_found' ? 404 : 409 });
+  } catch (error) {
+    app.log.error({ err: error }, 'cancelling an order failed');
+    return data<Result>({ ok: false, error: 'failed' }, { status: 503 });
+  }
+}
+
 export default function AdminOrderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t, locale } = useI18n();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
-  const { order, canShip, canDeliver } = loaderData;
+  const { order, canShip, canDeliver, canCancel } = loaderData;
   const result = actionData as Result | undefined;
   const statusText = (s: string) => t(`orders.status.${s}`);
   const parcelUrl = trackingUrl(order.carrier, order.trackingNumber);
@@ -73,17 +99,21 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
 
       <div aria-live="polite">
         {result?.ok && (
-          <p role="status" className="rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20">{t(`admin.orders.moved.${result.moved}`)}</p>
+          <p role="status" className="rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20">
+            {result.moved === 'cancelled' && result.refundedCents > 0
+              ? t('admin.orders.moved.cancelledRefunded', { amount: formatPrice(result.refundedCents, locale) })
+              : t(`admin.orders.moved.${result.moved}`)}
+          </p>
         )}
         {result && !result.ok && (
           <p role="alert" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20">
-            {t(`admin.orders.errors.${result.error}`, { status: result.status ? statusText(result.status) : '' })}
+            {t(`admin.orders.errors.${result.error}`, { status: result.status ? statusText(result.status) : '', message: result.message ?? '' })}
           </p>
         )}
       </div>
 
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-        <section aria-labelledby="order-lines" className="relative overflow-x-auto rounded-3xl bg-paper p-6 ring-1 ring-sand">
+        <section aria-labelledby="order-lines" className="relative self-start overflow-x-auto rounded-3xl bg-paper p-6 ring-1 ring-sand">
           <h2 id="order-lines" className="text-lg font-semibold">{t('admin.orders.lines')}</h2>
           <table className="mt-4 w-full text-left text-sm">
             <thead className="text-xs tracking-wide text-muted uppercase">
@@ -161,6 +191,24 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               </Form>
             )}
             {!canShip && !canDeliver && <p className="mt-3 text-sm text-muted">{t('admin.orders.nothingToDo', { status: statusText(order.shippingStatus) })}</p>}
+            {canCancel && (
+              <details className="group mt-6 border-t border-sand pt-4">
+                <summary className="inline-flex cursor-pointer items-center gap-2 rounded-full text-sm font-semibold text-cherry hover:underline">
+                  <Ban aria-hidden="true" className="h-4 w-4" />
+                  {t('admin.orders.cancel')}
+                </summary>
+                <p className="mt-3 text-sm leading-relaxed text-roast-800">
+                  {t('admin.orders.cancelExplain', { amount: formatPrice(order.totalCents - order.refundedCents, locale), language: t(`admin.orders.languages.${order.locale}`) })}
+                </p>
+                <Form method="post" className="mt-4">
+                  <input type="hidden" name="intent" value="cancel" />
+                  <button type="submit" className="btn w-full bg-cherry text-white hover:bg-cherry/90" disabled={busy}>
+                    <Ban aria-hidden="true" className="h-4 w-4" />
+                    {t('admin.orders.confirmCancel', { amount: formatPrice(order.totalCents - order.refundedCents, locale) })}
+                  </button>
+                </Form>
+              </details>
+            )}
           </section>
 
           <section aria-labelledby="order-customer" className="rounded-3xl bg-paper p-6 text-sm ring-1 ring-sand">
@@ -173,6 +221,20 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
             <h3 className="mt-5 font-sans text-sm font-semibold">{t('admin.orders.paymentHeading')}</h3>
             <p className="mt-1">{t('admin.orders.provider')}: {order.paymentProvider}</p>
             <p className="break-all">{t('admin.orders.paymentReference')}: <span className="font-mono">{order.paymentReference}</span></p>
+            {order.refunds.length > 0 && (
+              <>
+                <h3 className="mt-5 font-sans text-sm font-semibold">{t('admin.orders.refundsHeading')}</h3>
+                <ul className="mt-1 grid gap-1" data-testid="order-refunds">
+                  {order.refunds.map((refund) => (
+                    <li key={refund.id}>
+                      <span className="font-semibold tabular-nums">{formatPrice(refund.amountCents, locale)}</span>{' '}
+                      <span className="text-muted">· {t(`admin.orders.refundStatus.${refund.status}`)}</span>
+                      {refund.providerRefundId && <span className="block font-mono text-xs break-all text-muted">{refund.providerRefundId}</span>}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
           </section>
         </div>
       </div>
@@ -183,7 +245,9 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
           {order.timeline.map((entry, i) => (
             <li key={`${entry.at}-${i}`}>
               <time dateTime={entry.at} className="block text-xs text-muted">{formatDateTime(entry.at, locale)}</time>
-              <span className="font-medium">{t(`admin.orders.events.${entry.kind}`, { by: entry.by ?? '', detail: entry.detail ?? '' })}</span>
+              <span className="font-medium">
+                {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind}`, { by: entry.by ?? '', detail: entry.detail ?? '', amount: entry.amountCents ? formatPrice(entry.amountCents, locale) : '' })}
+              </span>
               {entry.detail && entry.kind !== 'mail' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
             </li>
           ))}

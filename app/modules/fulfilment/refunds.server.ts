@@ -1,0 +1,187 @@
+/**
+ * Cancelling a paid order gives the money back through the provider that took it. The refund is asked for
+ * first (with an idempotency key fixed by the order's state, so two admins clicking at once get one refund);
+ * only when the provider has made it does one transaction cancel the order, record the refund and the
+ * activity, and queue the customer's mail. A refused or unreachable refund leaves the order as it was.
+ * Stripe confirms each refund later with a signed `charge.refunded` event (`recordRefundEvent`), which also
+ * records refunds made outside Kopi, such as in Stripe's dashboard.
+ */
+import type { Logger } from 'pino';
+import { type Executor, inTransaction, now } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
+import { type Actor, recordActivity } from '~/modules/activity/index.server';
+import { queueMail } from '~/modules/mail/index.server';
+import { findOrderRecord, orderLabel } from '~/modules/orders/index.server';
+import { type PaymentProvider, PaymentUnavailableError, type ProviderRefund } from '~/modules/payments/index.server';
+import { cancellationMail } from './fulfilment-mail.server';
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+/** The statuses an order can be cancelled from. */
+export const cancellableFrom = ['processing', 'shipped'] as const;
+export const canCancel = (from: string) => (cancellableFrom as readonly string[]).includes(from);
+
+export type CancelOutcome =
+  | { ok: true; refundedCents: number }
+  | { ok: false; reason: 'not_found' | 'not_allowed'; from?: string }
+  | { ok: false; reason: 'refund_failed'; code: 'declined' | 'not_refundable'; message: string }
+  | { ok: false; reason: 'refund_unavailable' };
+
+export type RefundServices = { db: Executor; payments: PaymentProvider; publicUrl?: string; log?: Logger };
+
+export async function cancelOrder(services: RefundServices, actor: Actor, id: string): Promise<CancelOutcome> {
+  if (!idPattern.test(id)) return { ok: false, reason: 'not_found' };
+  const { db, payments, log } = services;
+  const order = await db
+    .selectFrom('orders')
+    .select(['payment_status', 'shipping_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!order || order.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' };
+  if (!canCancel(order.shipping_status)) return { ok: false, reason: 'not_allowed', from: order.shipping_status };
+
+  const amountCents = order.total_cents - order.refunded_cents;
+  let refund: ProviderRefund | null = null;
+  if (amountCents > 0) {
+    if (order.payment_provider !== payments.name || !order.payment_intent_id) {
+      log?.error({ orderId: id, paidWith: order.payment_provider, configured: payments.name }, 'the order was paid through another payment provider');
+      return { ok: false, reason: 'refund_unavailable' };
+    }
+    try {
+      const result = await payments.refund({
+        paymentId: order.payment_intent_id,
+        orderId: id,
+        amountCents,
+        idempotencyKey: `kopi-cancel-${id}-${order.refunded_cents}`,
+      });
+      if (!result.ok) return { ok: false, reason: 'refund_failed', code: result.code, message: result.message };
+      refund = { id: result.id, amountCents: result.amountCents, status: result.status };
+    } catch (error) {
+      if (!(error instanceof PaymentUnavailableError)) throw error;
+      log?.warn({ orderId: id, errorName: error.name, cause: (error.cause as Error)?.message }, 'refund failed: the payment service did not answer');
+      return { ok: false, reason: 'refund_unavailable' };
+    }
+  }
+
+  return inTransaction(db, async (trx) => {
+    const at = now();
+    const updated = await trx
+      .updateTable('orders')
+      .set({ shipping_status: 'cancelled', cancelled_at: at, refunded_cents: order.refunded_cents + (refund?.amountCents ?? 0) })
+      .where('id', '=', id)
+      .where('payment_status', '=', 'succeeded')
+      .where('shipping_status', 'in', cancellableFrom)
+      .where('refunded_cents', '=', order.refunded_cents)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) {
+      // Another admin (or the provider's refund event) got there first, with the same refund.
+      const current = await trx.selectFrom('orders').select('shipping_status').where('id', '=', id).executeTakeFirstOrThrow();
+      return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
+    }
+    if (refund) await insertRefund(trx, { orderId: id, provider: payments.name, refund, createdBy: actor.id, at });
+    await recordActivity(trx, actor, {
+      action: 'order.cancelled',
+      subjectType: 'order',
+      subjectId: id,
+      subjectLabel: orderLabel(id),
+      details: { from: order.shipping_status, to: 'cancelled', refundCents: refund?.amountCents ?? 0, refundId: refund?.id ?? null },
+    });
+    const record = (await findOrderRecord(trx, id))!;
+    await queueMail(trx, cancellationMail(record, refund?.amountCents ?? 0, { publicUrl: services.publicUrl }));
+    return { ok: true, refundedCents: refund?.amountCents ?? 0 } as const;
+  });
+}
+
+export type RefundEventOutcome = 'refund_confirmed' | 'refund_recorded' | 'order_cancelled';
+
+/**
+ * The provider says how much of a payment is refunded (and, when it lists them, which refunds): Kopi's
+ * pending refunds become confirmed; a refund Kopi did not make (the provider's dashboard, or a process that
+ * stopped between the provider's answer and its commit) is recorded; a fully refunded order that is still
+ * open is cancelled and its customer told. Runs inside the event's transaction.
+ */
+export async function recordRefundEvent(
+  trx: Executor,
+  { orderId, provider, amountRefundedCents, refunds, publicUrl }: { orderId: string; provider: string; amountRefundedCents: number; refunds: ProviderRefund[] | null; publicUrl?: string },
+): Promise<RefundEventOutcome> {
+  const at = now();
+  const providerActor: Actor = { id: null, email: provider === 'stripe' ? 'Stripe' : provider };
+  if (refunds) {
+    for (const refund of refunds) {
+      const known = await trx
+        .updateTable('refunds')
+        .set({ status: refund.status, confirmed_at: refund.status === 'pending' ? null : at })
+        .where('provider_refund_id', '=', refund.id)
+        .executeTakeFirst();
+      if (Number(known.numUpdatedRows) === 0 && refund.status !== 'failed') {
+        await insertRefund(trx, { orderId, provider, refund, createdBy: null, at });
+      }
+    }
+  } else {
+    await trx.updateTable('refunds').set({ status: 'succeeded', confirmed_at: at }).where('order_id', '=', orderId).where('status', '=', 'pending').execute();
+  }
+  const known = await trx
+    .selectFrom('refunds')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('n'))
+    .where('order_id', '=', orderId)
+    .where('status', '<>', 'failed')
+    .executeTakeFirstOrThrow();
+  const unknownCents = amountRefundedCents - Number(known.n);
+  if (unknownCents > 0) {
+    await insertRefund(trx, { orderId, provider, refund: { id: '', amountCents: unknownCents, status: 'succeeded' }, createdBy: null, at });
+  }
+  const order = await trx.selectFrom('orders').select(['total_cents', 'refunded_cents', 'shipping_status']).where('id', '=', orderId).executeTakeFirstOrThrow();
+  const refundedCents = Math.max(order.refunded_cents, amountRefundedCents);
+  if (refundedCents === order.refunded_cents) return 'refund_confirmed';
+
+  const closes = refundedCents >= order.total_cents && canCancel(order.shipping_status);
+  await trx
+    .updateTable('orders')
+    .set({ refunded_cents: refundedCents, ...(closes ? { shipping_status: 'cancelled', cancelled_at: at } : {}) })
+    .where('id', '=', orderId)
+    .execute();
+  await recordActivity(trx, providerActor, {
+    action: closes ? 'order.cancelled' : 'order.refunded',
+    subjectType: 'order',
+    subjectId: orderId,
+    subjectLabel: orderLabel(orderId),
+    details: { refundCents: refundedCents - order.refunded_cents, ...(closes ? { from: order.shipping_status, to: 'cancelled' } : {}) },
+  });
+  if (!closes) return 'refund_recorded';
+  const record = (await findOrderRecord(trx, orderId))!;
+  await queueMail(trx, cancellationMail(record, refundedCents - order.refunded_cents, { publicUrl }));
+  return 'order_cancelled';
+}
+
+/** The refunds of one order, oldest first (the order's page and timeline). */
+export async function listRefunds(db: Executor, orderId: string) {
+  const rows = await db.selectFrom('refunds').selectAll().where('order_id', '=', orderId).orderBy('created_at').execute();
+  return rows.map((r) => ({
+    id: r.id,
+    providerRefundId: r.provider_refund_id,
+    amountCents: r.amount_cents,
+    status: r.status as ProviderRefund['status'],
+    createdAt: r.created_at,
+    confirmedAt: r.confirmed_at,
+  }));
+}
+
+async function insertRefund(
+  trx: Executor,
+  { orderId, provider, refund, createdBy, at }: { orderId: string; provider: string; refund: ProviderRefund; createdBy: string | null; at: string },
+): Promise<void> {
+  await trx
+    .insertInto('refunds')
+    .values({
+      id: newId(),
+      order_id: orderId,
+      provider,
+      provider_refund_id: refund.id || null,
+      amount_cents: refund.amountCents,
+      status: refund.status,
+      created_by: createdBy,
+      created_at: at,
+      confirmed_at: refund.status === 'succeeded' ? at : null,
+    })
+    .onConflict((oc) => oc.column('provider_refund_id').doNothing())
+    .execute();
+}

@@ -1,0 +1,5 @@
+/** Reports for the back office: the dashboard's figures and the orders export. */
+export { getDashboard, type Dashboard, type DayFigures, type Funnel, type TopProduct } from './dashboard.server';
+export { isPeriod, periods, type Period } from './periods';
+export { exportOrdersCsv } from './orders-csv.server';
+export { addDays, isShopDay, shopDayOf, startOfShopDay, type ShopDay } from './shop-days';

@@ -1,0 +1,71 @@
+/**
+ * The accountant's export: one row per order line of the orders paid between two shop days (inclusive), in
+ * the owner's language. English files use commas and a decimal point; Polish files semicolons and a decimal
+ * comma, as a spreadsheet set to that language expects; both start with a UTF-8 byte-order mark so
+ * spreadsheet programs read ą, ł and € correctly. Text that a spreadsheet would run as a formula is defused.
+ */
+import type { Executor } from '~/db/database.server';
+import { getT, type Locale } from '~/modules/i18n/index.server';
+import { orderLabel } from '~/modules/orders/index.server';
+import { type ShopDay, addDays, startOfShopDay } from './shop-days';
+
+const formats: Record<Locale, { separator: string; decimal: string }> = {
+  en: { separator: ',', decimal: '.' },
+  pl: { separator: ';', decimal: ',' },
+};
+
+export async function exportOrdersCsv(
+  db: Executor,
+  { from, to, timeZone, locale }: { from: ShopDay; to: ShopDay; timeZone: string; locale: Locale },
+): Promise<string> {
+  const t = getT(locale);
+  const { separator, decimal } = formats[locale];
+  const start = startOfShopDay(from, timeZone).toISOString();
+  const end = startOfShopDay(addDays(to, 1), timeZone).toISOString();
+  const rows = await db
+    .selectFrom('orders')
+    .innerJoin('order_lines', 'order_lines.order_id', 'orders.id')
+    .where('orders.payment_status', '=', 'succeeded')
+    .where('orders.paid_at', '>=', start)
+    .where('orders.paid_at', '<', end)
+    .select([
+      'orders.id',
+      'orders.paid_at',
+      'orders.shipping_full_name',
+      'orders.user_email',
+      'orders.shipping_status',
+      'order_lines.title',
+      'order_lines.quantity',
+      'order_lines.unit_price_cents',
+    ])
+    .orderBy('orders.paid_at')
+    .orderBy('orders.id')
+    .orderBy('order_lines.position')
+    .execute();
+
+  const dateTime = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const money = (cents: number) => `${Math.trunc(cents / 100)}${decimal}${String(Math.abs(cents % 100)).padStart(2, '0')}`;
+  const cell = (value: string) => {
+    // A leading = + - @ (or a tab / carriage return) makes a spreadsheet evaluate the cell: keep it text.
+    const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+    return /["\r\n]/.test(text) || text.includes(separator) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  const header = ['order', 'date', 'customer', 'email', 'product', 'quantity', 'unitPrice', 'lineTotal', 'status'].map((key) => t(`admin.csv.${key}`));
+  const lines = [header.map(cell).join(separator)];
+  for (const row of rows) {
+    lines.push(
+      [
+        cell(orderLabel(row.id)),
+        cell(dateTime.format(new Date(row.paid_at!))),
+        cell(row.shipping_full_name),
+        cell(row.user_email),
+        cell(row.title || t('orders.mail.unnamed')),
+        String(row.quantity),
+        money(row.unit_price_cents),
+        money(row.unit_price_cents * row.quantity),
+        cell(t(`orders.status.${row.shipping_status}`)),
+      ].join(separator),
+    );
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,166 @@
+/**
+ * The dashboard's figures and the CSV export against a scripted set of orders, refunds and analytics events
+ * on SQLite and PostgreSQL: exact numbers, and days that begin at midnight Warsaw time (winter +1 h, summer
+ * +2 h, and the 25-hour day when the clocks go back).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
+import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { createCoffee, createUser } from '~/modules/checkout/test-fixtures';
+import { nullStorage } from '~/modules/storage/null-storage';
+import { exportOrdersCsv, getDashboard, startOfShopDay } from './index.server';
+
+const zone = 'Europe/Warsaw';
+// "Now" is 23 November 2026, 10:00 in Warsaw (09:00 UTC).
+const now = new Date('2026-11-23T09:00:00Z');
+
+describe.each(testDatabases())('reports on %s', (_kind, open) => {
+  let handle: TestDatabase;
+  let db: DB;
+  let gayo: string;
+  let toraja: string;
+  let userId: string;
+
+  async function order(paidAt: string, lines: Array<[productId: string, title: string, unitCents: number, quantity: number]>, extra: { status?: string; name?: string; payment?: string } = {}) {
+    const id = newId();
+    const total = lines.reduce((sum, [, , unit, qty]) => sum + unit * qty, 0);
+    await db
+      .insertInto('orders')
+      .values({
+        id,
+        user_id: userId,
+        user_email: 'ola@example.com',
+        locale: 'pl',
+        cart_id: null,
+        total_cents: total,
+        currency: 'EUR',
+        payment_provider: 'test',
+        payment_intent_id: `tp_${id}`,
+        payment_client_secret: null,
+        cart_fingerprint: id,
+        payment_status: extra.payment ?? 'succeeded',
+        shipping_status: extra.status ?? 'processing',
+        shipping_full_name: extra.name ?? 'Ola Nowak',
+        shipping_address: 'ul. Kwiatowa 5',
+        shipping_city: 'Kraków',
+        shipping_zip_code: '30-001',
+        created_at: paidAt,
+        paid_at: extra.payment === 'pending' ? null : paidAt,
+        visitor_id: null,
+      })
+      .execute();
+    for (const [position, [productId, title, unit, quantity]] of lines.entries()) {
+      await db.insertInto('order_lines').values({ order_id: id, position, product_id: productId, title, unit_price_cents: unit, quantity, image: null }).execute();
+    }
+    return id;
+  }
+
+  const event = (name: string, visitor: string, at: string) =>
+    db.insertInto('analytics_events').values({ id: newId(), name, props: '{}', path: '/', visitor_id: visitor, user_id: null, created_at: at }).execute();
+
+  beforeAll(async () => {
+    handle = await open();
+    db = handle.db;
+    gayo = await createCoffee(db, 'Gayo', 1250);
+    toraja = await createCoffee(db, 'Toraja', 2000);
+    userId = (await createUser(db)).id;
+
+    // Today (23 Nov, Warsaw): from 22 Nov 23:00 UTC.
+    await order('2026-11-22T23:00:00.000Z', [[gayo, 'Gayo', 1250, 2]]); // 00:00 Warsaw: today
+    await order('2026-11-23T08:59:59.000Z', [[toraja, 'Toraja PL', 2000, 1], [gayo, 'Gayo', 1250, 1]]);
+    await order('2026-11-22T22:59:59.999Z', [[toraja, 'Toraja', 2000, 3]]); // 23:59:59 on the 22nd: yesterday
+    // Six days ago (17 Nov) is inside 7 days; seven days ago (16 Nov) is not.
+    const cancelled = await order('2026-11-16T23:30:00.000Z', [[gayo, 'Gayo', 1300, 1]], { status: 'cancelled', name: '=HYPERLINK("x")' });
+    await order('2026-11-16T22:30:00.000Z', [[gayo, 'Gayo', 1000, 1]]);
+    // 25 October (the clocks went back): 24 Oct 22:00 UTC to 25 Oct 23:00 UTC, 25 hours; 30 days back from today is 25 Oct.
+    await order('2026-10-25T22:30:00.000Z', [[toraja, 'Toraja', 2000, 1]]);
+    await order('2026-10-24T21:59:00.000Z', [[toraja, 'Toraja', 9900, 1]]); // 23:59 on the 24th: outside 30 days
+    // A pending order counts nowhere.
+    await order('2026-11-23T08:00:00.000Z', [[gayo, 'Gayo', 1250, 10]], { payment: 'pending' });
+    // A refund today of the cancelled order; a failed one that does not count.
+    for (const [amount, status] of [[1300, 'succeeded'], [500, 'failed']] as const) {
+      await db.insertInto('refunds').values({ id: newId(), order_id: cancelled, provider: 'test', provider_refund_id: null, amount_cents: amount, status, created_by: null, created_at: '2026-11-23T07:00:00.000Z', confirmed_at: null }).execute();
+    }
+
+    // Funnel today: a, b, c viewed; a and b added; a began checkout and bought; d bought without viewing (not
+    // counted); e viewed yesterday only; a's duplicate events count once.
+    for (const visitor of ['a', 'b', 'c']) await event('page_view', visitor, '2026-11-23T08:00:00.000Z');
+    await event('page_view', 'a', '2026-11-23T08:01:00.000Z');
+    for (const visitor of ['a', 'b']) await event('add_to_cart', visitor, '2026-11-23T08:02:00.000Z');
+    await event('begin_checkout', 'a', '2026-11-23T08:03:00.000Z');
+    await event('purchase', 'a', '2026-11-23T08:04:00.000Z');
+    await event('purchase', 'd', '2026-11-23T08:04:00.000Z');
+    await event('page_view', 'e', '2026-11-22T22:59:00.000Z');
+    await event('add_to_cart', 'c', '2026-11-22T22:59:00.000Z'); // c added yesterday, not today
+  });
+  afterAll(() => handle.close());
+
+  it('today: exact revenue, orders, average, refunds, funnel and top products; midnight Warsaw time is the boundary', async () => {
+    const d = await getDashboard(db, nullStorage, { period: 'today', timeZone: zone, locale: 'en', now });
+    expect(d).toMatchObject({ from: '2026-11-23', to: '2026-11-23', revenueCents: 2500 + 3250, orders: 2, averageOrderCents: 2875, refundedCents: 1300, refunds: 1 });
+    expect(d.funnel).toEqual({ visitors: 3, addedToCart: 2, beganCheckout: 1, purchased: 1 });
+    expect(d.topProducts).toEqual([
+      { productId: gayo, name: 'Gayo', revenueCents: 3750, quantity: 3 },
+      { productId: toraja, name: 'Toraja', revenueCents: 2000, quantity: 1 },
+    ]);
+    // "Today" still draws a week.
+    expect(d.days).toHaveLength(7);
+    expect(d.days.at(-1)).toEqual({ day: '2026-11-23', revenueCents: 5750, orders: 2 });
+    expect(d.days.at(-2)).toEqual({ day: '2026-11-22', revenueCents: 6000, orders: 1 });
+  });
+
+  it('7 and 30 days: the right days in, the day before out, the 25-hour day counted whole', async () => {
+    const week = await getDashboard(db, nullStorage, { period: '7d', timeZone: zone, locale: 'pl', now });
+    expect(week).toMatchObject({ from: '2026-11-17', revenueCents: 5750 + 6000 + 1300, orders: 4, averageOrderCents: Math.round(13050 / 4) });
+    expect(week.days.map((x) => x.day)).toEqual(['2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23']);
+    expect(week.days[0]).toEqual({ day: '2026-11-17', revenueCents: 1300, orders: 1 });
+    expect(week.topProducts[0]).toMatchObject({ productId: toraja, name: 'Toraja PL', quantity: 4, revenueCents: 8000 });
+    // Over the week c counts as having added to the cart (yesterday), and e as a visitor.
+    expect(week.funnel).toEqual({ visitors: 4, addedToCart: 3, beganCheckout: 1, purchased: 1 });
+
+    const month = await getDashboard(db, nullStorage, { period: '30d', timeZone: zone, locale: 'en', now });
+    expect(month.from).toBe('2026-10-25');
+    expect(month.days).toHaveLength(30);
+    expect(month.days[0]).toEqual({ day: '2026-10-25', revenueCents: 2000, orders: 1 });
+    expect(month).toMatchObject({ revenueCents: 13050 + 1000 + 2000, orders: 6 });
+    expect(month.days.reduce((sum, x) => sum + x.revenueCents, 0)).toBe(month.revenueCents);
+    expect(month.days.find((x) => x.day === '2026-11-16')).toEqual({ day: '2026-11-16', revenueCents: 1000, orders: 1 });
+  });
+
+  it('an empty period is zeros, not errors', async () => {
+    const d = await getDashboard(db, nullStorage, { period: 'today', timeZone: zone, locale: 'en', now: new Date('2027-06-01T12:00:00Z') });
+    expect(d).toMatchObject({ revenueCents: 0, orders: 0, averageOrderCents: 0, refundedCents: 0, refunds: 0, topProducts: [] });
+    expect(d.funnel).toEqual({ visitors: 0, addedToCart: 0, beganCheckout: 0, purchased: 0 });
+  });
+
+  it('the CSV: one row per line, shop-time dates, each language’s separators and decimals, formulas defused', async () => {
+    const en = await exportOrdersCsv(db, { from: '2026-11-16', to: '2026-11-22', timeZone: zone, locale: 'en' });
+    expect(en.startsWith('\uFEFF')).toBe(true);
+    const rows = en.slice(1).trimEnd().split('\r\n');
+    expect(rows[0]).toBe('Order,Date,Customer,Email,Product,Quantity,Unit price (EUR),Line total (EUR),Status');
+    expect(rows).toHaveLength(1 + 3);
+    // A label is the id's last six characters; one that starts with "-" is defused like any formula.
+    const label = "(?:[A-Z0-9_][A-Z0-9_-]{5}|'-[A-Z0-9_-]{5})";
+    expect(rows[1]).toMatch(new RegExp(`^${label},2026-11-16 23:30,Ola Nowak,ola@example.com,Gayo,1,10.00,10.00,Processing$`));
+    expect(rows[2]).toMatch(new RegExp(`^${label},2026-11-17 00:30,"'=HYPERLINK\\(""x""\\)",ola@example.com,Gayo,1,13.00,13.00,Cancelled$`));
+    expect(rows[3]).toMatch(/,2026-11-22 23:59,Ola Nowak,ola@example.com,Toraja,3,20.00,60.00,Processing$/);
+
+    const pl = await exportOrdersCsv(db, { from: '2026-11-23', to: '2026-11-23', timeZone: zone, locale: 'pl' });
+    const plRows = pl.slice(1).trimEnd().split('\r\n');
+    expect(plRows[0]).toBe('Zamówienie;Data;Klient;E-mail;Produkt;Ilość;Cena jedn. (EUR);Wartość (EUR);Status');
+    expect(plRows.slice(1).map((r) => r.split(';').slice(1).join(';'))).toEqual([
+      '2026-11-23 00:00;Ola Nowak;ola@example.com;Gayo;2;12,50;25,00;W realizacji',
+      '2026-11-23 09:59;Ola Nowak;ola@example.com;Toraja PL;1;20,00;20,00;W realizacji',
+      '2026-11-23 09:59;Ola Nowak;ola@example.com;Gayo;1;12,50;12,50;W realizacji',
+    ]);
+  });
+
+  it('finds midnight in Warsaw in winter, in summer and around the changes of clock', () => {
+    expect(startOfShopDay('2026-11-23', zone).toISOString()).toBe('2026-11-22T23:00:00.000Z');
+    expect(startOfShopDay('2026-07-01', zone).toISOString()).toBe('2026-06-30T22:00:00.000Z');
+    expect(startOfShopDay('2026-03-29', zone).toISOString()).toBe('2026-03-28T23:00:00.000Z');
+    expect(startOfShopDay('2026-03-30', zone).toISOString()).toBe('2026-03-29T22:00:00.000Z');
+    expect(startOfShopDay('2026-10-26', zone).toISOString()).toBe('2026-10-25T23:00:00.000Z');
+  });
+});

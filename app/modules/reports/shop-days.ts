@@ -1,0 +1,58 @@
+/**
+ * Calendar days in the shop's time zone, as UTC instants (orders and events store ISO-8601 UTC text, so a day
+ * is a half-open range of strings that compares the same on SQLite and PostgreSQL). Daylight-saving days
+ * are 23 or 25 hours long; midnight is found by asking Intl for the zone's offset, not by adding 24 hours.
+ */
+export type ShopDay = string; // YYYY-MM-DD
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+const partFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The shop's calendar day of an instant. */
+export function shopDayOf(instant: Date, timeZone: string): ShopDay {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(instant);
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds (Warsaw: +1 h in winter, +2 h in summer). */
+function offsetAt(instant: number, timeZone: string): number {
+  let format = partFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    partFormats.set(timeZone, format);
+  }
+  const p = Object.fromEntries(format.formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/** The UTC instant at which `day` begins in the shop's zone. */
+export function startOfShopDay(day: ShopDay, timeZone: string): Date {
+  const [y, m, d] = day.split('-').map(Number);
+  const wall = Date.UTC(y, m - 1, d);
+  let instant = wall - offsetAt(wall, timeZone);
+  // Near a change of offset the first guess uses the wrong side's offset: correct once.
+  const again = wall - offsetAt(instant, timeZone);
+  if (again !== instant) instant = again;
+  return new Date(instant);
+}
+
+export function addDays(day: ShopDay, n: number): ShopDay {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+export const isShopDay = (value: string): value is ShopDay => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+
+/** `count` consecutive days ending with `last`, each with its UTC start; `end` is when the last one ends. */
+export function shopDays(last: ShopDay, count: number, timeZone: string): { days: { day: ShopDay; start: string }[]; start: string; end: string } {
+  const days = Array.from({ length: count }, (_, i) => {
+    const day = addDays(last, i - count + 1);
+    return { day, start: startOfShopDay(day, timeZone).toISOString() };
+  });
+  return { days, start: days[0].start, end: startOfShopDay(addDays(last, 1), timeZone).toISOString() };
+}
