@@ -48,7 +48,13 @@ async function main() {
       logger.info('bye');
       process.exit(0);
     });
+    // Requests in flight finish; their keep-alive connections close as soon as they fall idle (otherwise
+    // each would hold the process until its keep-alive timeout), and their answers say so.
+    server.on('request', (_req, res) => {
+      if (!res.headersSent) res.setHeader('connection', 'close');
+    });
     server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 50).unref();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

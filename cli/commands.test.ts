@@ -34,6 +34,33 @@ describe('kopi command', () => {
     expect(lines.at(-1)).toMatch(/Unknown command/);
   }, 60_000);
 
+  it('backs up a SQLite shop with its pictures and restores it; refuses PostgreSQL and a missing --to', async () => {
+    expect(await run(['create-admin', '--email', 'owner@example.com', '--password', 'a long password'], out)).toBe(0);
+    fs.mkdirSync(path.join(dir, 'uploads', 'products', 'p1'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'uploads', 'products', 'p1', 'k-320.webp'), 'webp');
+    const backups = path.join(dir, 'backups');
+    expect(await run(['backup', '--to', backups], out)).toBe(0);
+    expect(lines.at(-1)).toMatch(/^Backed up the database \([\d.]+ MB\) and 1 picture files to .*kopi-backup-/);
+    const [made] = fs.readdirSync(backups);
+
+    // The shop loses its admin and its pictures; the backup brings both back.
+    fs.rmSync(path.join(dir, 'uploads'), { recursive: true });
+    expect(await run(['revoke-admin', '--email', 'owner@example.com'], out)).toBe(0);
+    expect(await run(['restore', '--from', path.join(backups, made)], out)).toBe(0);
+    expect(lines.at(-1)).toMatch(/^Restored .* The database it replaced is kept as .*kopi\.db\.before-restore-/);
+    expect((await account('owner@example.com')).user?.isAdmin).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'uploads', 'products', 'p1', 'k-320.webp'), 'utf8')).toBe('webp');
+
+    expect(await run(['backup'], out)).toBe(1);
+    expect(lines.at(-1)).toMatch(/^backup needs --to DIR/);
+    expect(await run(['restore', '--from', path.join(dir, 'nowhere')], out)).toBe(1);
+    expect(lines.at(-1)).toMatch(/is not a Kopi backup/);
+    process.env.DATABASE_URL = 'postgres://kopi:kopi@127.0.0.1:5432/kopi_test';
+    process.env.SESSION_SECRET = 'x'.repeat(40);
+    expect(await run(['backup', '--to', backups], out)).toBe(1);
+    expect(lines.at(-1)).toMatch(/is for SQLite.*pg_dump/);
+  }, 60_000);
+
   /** Reads the account back from the database the command wrote. */
   async function account(email: string, password?: string) {
     const database = openDatabase({ kind: 'sqlite', file: path.join(dir, 'kopi.db') });

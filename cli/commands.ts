@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig, prepareDataDir } from '~/config/env.server';
 import { type DB, migrateToLatest, openDatabase } from '~/db/database.server';
+import { BackupError, backupSqlite, restoreSqlite } from '~/db/backup.server';
 import { seedDemoCatalogue } from '~/db/seed.server';
 import { authLimits, createAdmin, parseLogInForm, setAdmin } from '~/modules/accounts/index.server';
 import { countProducts } from '~/modules/catalog/index.server';
@@ -16,13 +18,19 @@ Commands:
                                                 account an admin and set its password
   grant-admin --email E                         make an existing account an admin
   revoke-admin --email E                        take the admin role away from an account
+  backup --to DIR                               copy a running SQLite shop (database and pictures)
+                                                into DIR/kopi-backup-<time>/
+  restore --from DIR                            put a backup in place (stop the shop first); what it
+                                                replaces is kept beside it
   help                                          show this text`;
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
 /** What a command needs, checked before the database is opened. */
 type Work = (ctx: { db: DB; kind: string; config: Config }) => Promise<{ code: number; message: string }>;
-type Task = { error: string } | { work: Work };
+/** A command that works on the files rather than through an open database (backup, restore). */
+type Standalone = (config: Config) => Promise<{ code: number; message: string }>;
+type Task = { error: string } | { work: Work } | { standalone: Standalone };
 
 const commands: Record<string, (args: string[]) => Task> = {
   migrate: (args) => noArguments('migrate', args, async ({ kind }) => ({ code: 0, message: `Database is up to date (${kind}).` })),
@@ -59,6 +67,32 @@ const commands: Record<string, (args: string[]) => Task> = {
       },
     };
   },
+  backup: (args) => {
+    const parsed = options('backup', args, ['to']);
+    if ('error' in parsed) return parsed;
+    const { to } = parsed.values;
+    if (!to) return { error: 'backup needs --to DIR.' };
+    return {
+      standalone: sqliteOnly('backup', async (file, config) => {
+        const uploadsDir = config.s3 ? null : path.join(config.dataDir, 'uploads');
+        const result = await backupSqlite({ file, uploadsDir, to: path.resolve(to) });
+        const size = `${(result.databaseBytes / 1024 / 1024).toFixed(1)} MB`;
+        return `Backed up the database (${size})${uploadsDir ? ` and ${result.pictures} picture files` : ''} to ${result.dir}${uploadsDir ? '' : ' (the pictures are in the S3 bucket)'}.`;
+      }),
+    };
+  },
+  restore: (args) => {
+    const parsed = options('restore', args, ['from']);
+    if ('error' in parsed) return parsed;
+    const { from } = parsed.values;
+    if (!from) return { error: 'restore needs --from DIR (a kopi-backup-<time> directory).' };
+    return {
+      standalone: sqliteOnly('restore', async (file, config) => {
+        const { keptAs } = restoreSqlite({ from: path.resolve(from), file, uploadsDir: config.s3 ? null : path.join(config.dataDir, 'uploads') });
+        return `Restored ${path.resolve(from)}.${keptAs ? ` The database it replaced is kept as ${keptAs}.` : ''} Start the shop again.`;
+      }),
+    };
+  },
   'grant-admin': (args) => roleChange('grant-admin', args, true),
   'revoke-admin': (args) => roleChange('revoke-admin', args, false),
 };
@@ -89,6 +123,11 @@ export async function run(argv: string[], out: Output = console): Promise<number
     }
     throw error;
   }
+  if ('standalone' in task) {
+    const { code, message } = await task.standalone(config);
+    (code === 0 ? out.log : out.error)(message);
+    return code;
+  }
   const database = openDatabase(config.database);
   try {
     await migrateToLatest(database.db);
@@ -116,6 +155,21 @@ function roleChange(command: string, args: string[], isAdmin: boolean): Task {
             code: 1,
             message: `No account has the email ${who}.${isAdmin ? ' To create one: npm run kopi -- create-admin --email E --password P' : ''}`,
           },
+  };
+}
+
+/** Backups of PostgreSQL belong to PostgreSQL's own tools; BackupError's message is the whole answer. */
+function sqliteOnly(command: string, work: (file: string, config: Config) => Promise<string>): Standalone {
+  return async (config) => {
+    if (config.database.kind !== 'sqlite') {
+      return { code: 1, message: `kopi ${command} is for SQLite. With PostgreSQL use pg_dump and pg_restore, and copy the bucket (README, "Backups").` };
+    }
+    try {
+      return { code: 0, message: await work(config.database.file, config) };
+    } catch (error) {
+      if (error instanceof BackupError) return { code: 1, message: error.message };
+      throw error;
+    }
   };
 }
 

@@ -140,6 +140,14 @@ function endpoints(productId: string): Endpoint[] {
       as: 'admin',
     },
     {
+      name: 'POST /admin/messages (unknown messages, as an admin)',
+      path: '/admin/messages',
+      fields: { intent: (r) => r.pick(['handle', 'unread', 'delete', '', 'spam']), id: bad },
+      defects: [breakField('intent'), breakField('id')],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
       name: 'POST /admin/products/:id/delete (as a customer)',
       path: `/admin/products/${productId}/delete`,
       fields: { redirectTo: () => '/' },
@@ -311,7 +319,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/'];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/orders/export', '/admin/orders/'];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';
@@ -329,6 +337,9 @@ function generatePage(r: Random, sessionCookie: string, adminCookie: string): Ge
     '?tab=orders&page=NaN',
     '?checkout=%0d%0a',
     '?%',
+    '?period=%ff&show=%00',
+    '?from=2026-02-31&to=9999-99-99',
+    '?from=%ff&to=',
   ]);
   const data = r.chance(0.2) && !segment ? (page === '/' ? '_.data' : '.data') : '';
   const headers: Record<string, string> = {};

@@ -96,4 +96,48 @@ describe('node server.js', () => {
     expect(await exit).toBe(0);
     expect(text()).toContain('shutting down');
   });
+
+  it('finishes the requests in flight on SIGTERM with whole pages, exits without waiting out keep-alive connections, and leaves unsent mail queued', async () => {
+    const data = fs.mkdtempSync(path.join(dir, 'drain-'));
+    // Mail cannot be delivered (nothing listens there): the contact message's mail stays in the outbox.
+    const child = start({ PORT: '0', DATA_DIR: data, SEED_DEMO: 'true', SMTP_URL: 'smtp://127.0.0.1:9', CONTACT_TO: 'shop@kopi.test' });
+    const text = output(child);
+    let port = 0;
+    for (let i = 0; i < 300 && !port; i++) {
+      port = Number(/"port":(\d+)/.exec(text())?.[1] ?? 0);
+      if (!port) await new Promise((r) => setTimeout(r, 100));
+    }
+    const base = `http://127.0.0.1:${port}`;
+    const sent = await fetch(`${base}/contact`, {
+      method: 'POST',
+      body: new URLSearchParams({ name: 'Ola', email: 'ola@example.com', subject: 'Before the restart', message: 'Hello' }),
+      redirect: 'manual',
+    });
+    expect(sent.status, (await sent.clone().text()).slice(0, 300)).toBeLessThan(400);
+    // Rendered pages (a cookie keeps them out of the page cache), sent just before the signal. Every answer
+    // the node gives is whole; a connection it had not yet accepted when it stopped listening is refused at
+    // the TCP level (a load balancer retries that on another node), never answered with an error or cut off.
+    let killedAt = Infinity;
+    const inFlight = Array.from({ length: 24 }, (_, i) =>
+      fetch(`${base}/${['', 'about', 'categories'][i % 3]}`, { headers: { cookie: 'lang=en' } }).then(async (r) => ({ status: r.status, body: await r.text(), at: Date.now() })),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    const exit = exitOf(child);
+    child.kill('SIGTERM');
+    killedAt = Date.now();
+    const settled = await Promise.allSettled(inFlight);
+    const answered = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(answered.map((a) => a.status)).toEqual(answered.map(() => 200));
+    expect(answered.every((a) => a.body.trimEnd().endsWith('</html>')), 'every answer is a whole page').toBe(true);
+    expect(answered.filter((a) => a.at > killedAt).length, 'requests in flight at SIGTERM were still answered').toBeGreaterThan(0);
+    expect(await exit).toBe(0);
+    // New connections are refused once it is gone (a load balancer sends them to another node).
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(path.join(data, 'kopi.db'), { readOnly: true });
+    const mail = db.prepare("select status from mail_outbox where subject like '%Before the restart%'").all() as { status: string }[];
+    db.close();
+    expect(mail).toEqual([{ status: 'queued' }]);
+  }, 60_000);
 });
