@@ -90,12 +90,12 @@ describe.each(testDatabases())('test provider on %s', (_kind, open) => {
     expect(await chargeTestCard(handle.db, { paymentId, card: card(TEST_CARDS.success) })).toEqual({ ok: true });
     for (let round = 0; round < 5; round++) {
       const key = `r-${round}`;
-      const same = await Promise.all(Array.from({ length: 4 }, () => provider.refund({ paymentId, amountCents: 300, idempotencyKey: key })));
+      const same = await Promise.all(Array.from({ length: 4 }, () => provider.refund({ orderId: 'order-k4', paymentId, amountCents: 300, idempotencyKey: key })));
       expect(same.every((r) => r.ok)).toBe(true);
       expect(new Set(same.map((r) => (r.ok ? r.id : '')))).toHaveLength(1);
     }
     // 1,500 of 2,000 given back; three different 300s racing for the last 500: at most one gets through.
-    const racing = await Promise.all(['x', 'y', 'z'].map((k) => provider.refund({ paymentId, amountCents: 300, idempotencyKey: k })));
+    const racing = await Promise.all(['x', 'y', 'z'].map((k) => provider.refund({ orderId: 'order-k4', paymentId, amountCents: 300, idempotencyKey: k })));
     expect(racing.filter((r) => r.ok).length).toBeLessThanOrEqual(1);
     for (const r of racing.filter((r) => !r.ok)) expect(r).toMatchObject({ ok: false, code: 'not_refundable' });
     const total = await handle.db
