@@ -26,9 +26,12 @@ async function main() {
   }
 
   const { config, logger } = kopi;
-  const server = kopi.app.listen(config.port, config.host, () => {
+  const server = kopi.app.listen(config.port, config.host, async () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    // /readyz answers 503 until the storefront has been rendered a few times (not in development).
+    const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    if (!development) await kopi.warmUp(`http://${host}:${port}`);
     logger.info({ port, node: process.version, env: config.env }, `Kopi is ready at http://localhost:${port}`);
   });
   server.keepAliveTimeout = 65_000;

@@ -19,6 +19,8 @@ export type AppContext = {
   /** The client's address (behind a proxy, from X-Forwarded-For via Express's trust proxy). */
   clientIp: string;
   nonce: string;
+  /** Unique to this response (also when it comes from the page cache): keys the "Add to cart" forms without JS. */
+  formKey: string;
   /** The shop's cookies (made once per process with the configured secrets). */
   cookies: KopiCookies;
   /** The abuse limits (sign-up, contact, login, reset), scaled by RATE_LIMIT_FACTOR. */

@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from 'react-router';
 import { appContext } from '~/context';
+import { FormKeyContext } from '~/lib/form-key';
 import { NonceContext } from '~/lib/nonce';
 import { shopperContext } from '~/http/shopper.server';
 import { defaultLocale } from '~/modules/i18n/index.server';
@@ -24,9 +25,11 @@ export default function handleRequest(
     // store complete documents with their final status code.
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RequestLocaleContext.Provider value={requestLocale(loadContext)}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </RequestLocaleContext.Provider>
+        <FormKeyContext.Provider value={app.formKey}>
+          <RequestLocaleContext.Provider value={requestLocale(loadContext)}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </RequestLocaleContext.Provider>
+        </FormKeyContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

@@ -16,6 +16,7 @@ import pg from 'pg';
 import { openDatabase } from '~/db/database.server';
 import { percentile, startShop, stopShop } from './http';
 import { printTable } from './report';
+import { type Customer, checkOutOnce, signUpCustomers } from './shopper';
 
 export type CheckoutRow = {
   database: 'sqlite' | 'postgres';
@@ -36,8 +37,6 @@ export type CheckoutRow = {
 type Options = { seconds: number; customers?: number };
 
 const CUSTOMERS = 50;
-const ADDRESS = { fullName: 'Bench Customer', address: 'ul. Długa 5', city: 'Gdańsk', zipCode: '80-827' };
-const CARD_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
 /** The figures for the running SQLite shop at `base` whose DATA_DIR is `dataDir`. */
 export async function sqliteCheckouts(base: string, dataDir: string, options: Options): Promise<CheckoutRow> {
@@ -101,66 +100,13 @@ type LoadRun = {
   emailPrefix: string;
 };
 
-class Customer {
-  private cookies = new Map<string, string>();
-  constructor(
-    private readonly base: string,
-    readonly email: string,
-  ) {}
-
-  /** A form post as a browser without JavaScript sends it; redirects are not followed. */
-  async post(path: string, fields: Record<string, string>): Promise<{ status: number; location: string; body: string }> {
-    const response = await fetch(this.base + path, {
-      method: 'POST',
-      headers: {
-        origin: this.base,
-        'content-type': 'application/x-www-form-urlencoded',
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-      },
-      body: new URLSearchParams(fields),
-      redirect: 'manual',
-    });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const eq = pair.indexOf('=');
-      const value = pair.slice(eq + 1);
-      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) this.cookies.delete(pair.slice(0, eq));
-      else this.cookies.set(pair.slice(0, eq), value);
-    }
-    // Only a page is read; anything else is let go, so the connection is free for the next request.
-    let body = '';
-    if (response.status === 200) body = await response.text();
-    else await response.body?.cancel();
-    return { status: response.status, location: response.headers.get('location') ?? '', body };
-  }
-
-  get signedIn() {
-    return this.cookies.has('kopi_session');
-  }
-}
-
 async function checkoutLoad(base: string, { seconds, customers: count = CUSTOMERS }: Options): Promise<LoadRun> {
   const home = await (await fetch(`${base}/`)).text();
   const productIds = [...new Set([...home.matchAll(/href="\/product\/([\w-]+)"/g)].map((m) => m[1]))];
   if (productIds.length === 0) throw new Error(`no product links on ${base}/`);
 
-  // Sign-ups hash a password with argon2id each: eight at a time.
   const emailPrefix = `bench-checkout-${Date.now()}-`;
-  const customers = Array.from({ length: count }, (_, i) => new Customer(base, `${emailPrefix}${i}@example.test`));
-  for (let i = 0; i < customers.length; i += 8) {
-    await Promise.all(
-      customers.slice(i, i + 8).map(async (customer) => {
-        const answer = await customer.post('/auth?mode=signup', {
-          intent: 'signup',
-          name: 'Bench Customer',
-          email: customer.email,
-          password: 'bench-password-123',
-          redirectTo: '/',
-        });
-        if (answer.status !== 302 || !customer.signedIn) throw new Error(`sign-up of ${customer.email} failed (${answer.status})`);
-      }),
-    );
-  }
+  const customers = await signUpCustomers(base, emailPrefix, count);
 
   const problems = new Map<string, number>();
   const problem = (what: string) => problems.set(what, (problems.get(what) ?? 0) + 1);
@@ -171,23 +117,10 @@ async function checkoutLoad(base: string, { seconds, customers: count = CUSTOMER
 
   /** One checkout; true when it completed, otherwise the step that failed is counted in `problems`. */
   const checkOut = async (customer: Customer, productId: string): Promise<boolean> => {
-    const add = await customer.post('/cart', { intent: 'add', productId, quantity: '1', redirectTo: '/cart' });
-    if (add.status !== 302) {
-      problem(`add to cart ${add.status}`);
-      return false;
-    }
-    const proceed = await customer.post('/checkout', { intent: 'proceed', ...ADDRESS });
-    const orderId = /name="orderId" value="([^"]+)"/.exec(proceed.body)?.[1];
-    if (proceed.status !== 200 || !orderId) {
-      problem(`proceed ${proceed.status}${orderId ? '' : ' without an order id'}`);
-      return false;
-    }
-    const pay = await customer.post('/checkout', { intent: 'pay', orderId, cardNumber: '4242 4242 4242 4242', cardExpiry: CARD_EXPIRY, cardCvc: '123' });
-    if (pay.status !== 302 || pay.location !== `/checkout?step=done&order=${orderId}`) {
-      problem(`pay ${pay.status}${pay.location ? ` → ${pay.location}` : ''}`);
-      return false;
-    }
-    return true;
+    const outcome = await checkOutOnce(customer, productId);
+    if (outcome.ok) return true;
+    problem(outcome.problem);
+    return false;
   };
 
   await Promise.all(

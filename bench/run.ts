@@ -10,7 +10,11 @@
  *   - the back office's dashboard and order list with 10,000 orders and 100,000 analytics events (SQLite, and
  *     PostgreSQL on a second shop when one of those is set), p50 / p95 / max per page;
  *   - completed test-provider checkouts per second with 50 concurrent customers (SQLite, and PostgreSQL on a
- *     second shop when one of those is set), with paid orders and charges counted afterwards.
+ *     second shop when one of those is set), with paid orders and charges counted afterwards;
+ *   - a node's first 30 s after /readyz said ready next to its next 30 s, at 40 requests/s from shoppers with
+ *     cookies and first visitors (p99 within 2×);
+ *   - mail at peak: 10 checkouts/s for MAIL_BENCH_SECONDS (default 60) against a local SMTP server, paid →
+ *     mail accepted p50 / p99 / max and how soon the queue is empty after the load (SQLite and PostgreSQL).
  * BENCH_SECONDS (default 8) sets the length of each load run.
  */
 import { chromium } from '@playwright/test';
@@ -20,6 +24,8 @@ import { type CheckoutRow, postgresCheckouts, printCheckouts, sqliteCheckouts } 
 import { budgets, printTable } from './report';
 import { firstVisitAssets } from './first-visit';
 import { imageFigures } from './images';
+import { mailFigures } from './mail';
+import { warmStartFigures } from './warm-start';
 import { here, load, startFloor, startShop, stopShop } from './http';
 import { searchLatency } from './search';
 
@@ -28,6 +34,9 @@ const shopPort = 3211;
 const floorPort = 3212;
 const postgresShopPort = 3213;
 const backofficePorts = { sqlitePort: 3214, postgresPort: 3215 };
+const mailPorts = { sqlitePort: 3216, postgresPort: 3217 };
+const warmPort = 3218;
+const mailSeconds = Number(process.env.MAIL_BENCH_SECONDS ?? 60);
 
 async function main() {
   const shopData = here('test-results', 'bench-data');
@@ -106,7 +115,37 @@ async function main() {
       backoffice.map((r) => [r.database, r.page, `${r.p50.toFixed(0)} ms`, `${r.p95.toFixed(0)} ms`, `${r.max.toFixed(0)} ms`, `${(r.bytes / 1024).toFixed(0)} kB`, r.problems]),
     );
 
+    const warm = await warmStartFigures({ port: warmPort, dataDir: here('test-results', 'bench-warm') });
+    console.log('\nA restarted node, from the moment /readyz says ready: 40 requests/s (signed in, in Polish, first visits) for 60 s');
+    printTable(
+      ['period', 'requests', 'p50', 'p99', 'max', 'errors'],
+      warm.map((r) => [r.period, String(r.requests), `${r.p50.toFixed(0)} ms`, `${r.p99.toFixed(0)} ms`, `${r.max.toFixed(0)} ms`, String(r.errors)]),
+    );
+
+    const mail = await mailFigures({ ...mailPorts, dataDir: here('test-results', 'bench-mail'), seconds: mailSeconds, rate: 10 });
+    console.log(`\nMail at peak: 10 checkouts/s for ${mailSeconds} s, two messages each, to an SMTP server on this machine`);
+    printTable(
+      ['database', 'checkouts', 'checkouts/s', 'messages', 'paid → accepted p50', 'p99', 'max', 'queue empty after load', 'received twice', 'problems'],
+      mail.map((r) => [
+        r.database,
+        String(r.checkouts),
+        r.perSecond.toFixed(1),
+        String(r.messages),
+        `${(r.p50 / 1000).toFixed(2)} s`,
+        `${(r.p99 / 1000).toFixed(2)} s`,
+        `${(r.max / 1000).toFixed(2)} s`,
+        `${(r.drainMs / 1000).toFixed(2)} s`,
+        String(r.duplicates),
+        r.problems,
+      ]),
+    );
+
     const ok = budgets([
+      [`a restarted node's first 30 s: p99 within 2× of the next 30 s (${warm[0].p99.toFixed(0)} ms vs ${warm[1].p99.toFixed(0)} ms)`, warm[0].p99 <= 2 * warm[1].p99 && warm.every((r) => r.errors === 0)],
+      [
+        `mail at 10 checkouts/s: paid → accepted p99 ≤ 5 s and the queue empty ≤ 5 s after the load (${mail.map((r) => r.database).join(', ')})`,
+        mail.every((r) => r.p99 <= 5000 && r.drainMs <= 5000 && r.messages === 2 * r.checkouts && r.perSecond >= 9 && r.problems === ''),
+      ],
       [
         `back office: dashboard and order list p95 ≤ 300 ms with 10,000 orders and 100,000 events (${[...new Set(backoffice.map((r) => r.database))].join(', ')})`,
         backoffice.every((r) => r.p95 <= 300 && r.problems === ''),

@@ -12,6 +12,7 @@ import { type Config, loadConfig, prepareDataDir, requireSharedSecret } from '~/
 import { migrateToLatest, openDatabase } from '~/db/database.server';
 import { seedDemoCatalogue } from '~/db/seed.server';
 import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.server';
+import { pruneCartRequests } from '~/modules/cart/index.server';
 import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';
 import { scaledLimits } from '~/modules/limits/index.server';
 import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
@@ -24,7 +25,7 @@ import { bodyLimit } from './body-limit';
 import { errorHandler, sendFailure } from './errors';
 import { imagesRouter } from './images';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
-import { PageCache, isCacheableRequest, withNonce } from './page-cache';
+import { PageCache, isCacheableRequest, withTokens } from './page-cache';
 import { rateLimit } from './rate-limit';
 import { isCrossSiteWrite } from './same-origin';
 import { stripeWebhookRouter } from './webhooks';
@@ -42,6 +43,8 @@ export type KopiServer = {
   app: express.Express;
   config: Config;
   logger: Logger;
+  /** Renders the storefront at `base` (this server, listening) while /readyz answers 503. */
+  warmUp: (base: string) => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -66,9 +69,10 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
 
   const payments = createPaymentProvider(config, database.db);
   const transport = createMailTransport(config, logger);
-  const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger });
-  // Expired sessions, used reset links and old rate-limit records are removed hourly.
-  const prune = () => pruneAccountData(database.db).catch((error) => logger.warn({ err: error }, 'account clean-up failed'));
+  const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger, concurrency: config.mailConcurrency });
+  // Expired sessions, used reset links, old rate-limit records and day-old cart request keys are removed hourly.
+  const prune = () =>
+    Promise.all([pruneAccountData(database.db), pruneCartRequests(database.db)]).catch((error) => logger.warn({ err: error }, 'clean-up failed'));
   const pruneTimer = setInterval(prune, 60 * 60 * 1000);
   pruneTimer.unref();
   void prune();
@@ -91,6 +95,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       ? { scripts: ['https://js.stripe.com'], frames: ['https://js.stripe.com', 'https://hooks.stripe.com'], connect: ['https://api.stripe.com'] }
       : { scripts: [], frames: [], connect: [] };
 
+  let warming = false;
   const app = express();
   app.disable('x-powered-by');
   // Which proxies may say who the client is (X-Forwarded-For); by default none, so nobody can claim an address.
@@ -100,6 +105,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     const incoming = req.get('x-request-id');
     res.locals.requestId = incoming && /^[\w.-]{8,100}$/.test(incoming) ? incoming : randomUUID();
     res.locals.nonce = randomBytes(16).toString('base64');
+    res.locals.formKey = randomBytes(16).toString('base64url');
     res.setHeader('x-request-id', res.locals.requestId);
     next();
   });
@@ -107,7 +113,11 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     pinoHttp({
       logger,
       genReqId: (_req, res) => (res as ExpressResponse).locals.requestId,
-      autoLogging: { ignore: (req) => /^\/(healthz|readyz|assets\/)/.test(req.url ?? '') },
+      // Health checks, assets and the start-up warm-up (from this machine) are not logged one by one.
+      autoLogging: {
+        ignore: (req) =>
+          /^\/(healthz|readyz|assets\/)/.test(req.url ?? '') || (req.headers['x-kopi-warm-up'] === '1' && isLoopback(req.socket.remoteAddress)),
+      },
       quietReqLogger: true,
       // One short line per request: no headers (cookies, tokens) in the logs.
       serializers: {
@@ -159,6 +169,10 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
+    if (warming) {
+      res.status(503).json({ status: 'starting', database: database.kind });
+      return;
+    }
     try {
       await Promise.race([
         sql`select 1`.execute(database.db),
@@ -203,7 +217,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     if (!config.pageCache || !isCacheableRequest(req.method, req.path, req.get('cookie'))) return next();
     const page = pageCache.get(req.originalUrl);
     if (!page) return next();
-    const body = withNonce(page, res.locals.nonce);
+    const body = withTokens(page, { nonce: res.locals.nonce, formKey: res.locals.formKey });
     res.status(page.status);
     for (const [key, value] of page.headers) res.setHeader(key, value);
     res.setHeader('content-length', body.length);
@@ -233,6 +247,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       requestId: res.locals.requestId,
       clientIp: req.ip ?? 'unknown',
       nonce: res.locals.nonce,
+      formKey: res.locals.formKey,
       cookies,
       limits,
       kickMail: mailWorker.kick,
@@ -244,7 +259,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       const type = response.headers.get('content-type') ?? '';
       if (cacheable && response.status === 200 && type.startsWith('text/html') && !response.headers.has('set-cookie')) {
         const body = await response.text();
-        pageCache.set(req.originalUrl, { status: 200, headers: [...response.headers], body, nonce: context.nonce }, version);
+        pageCache.set(req.originalUrl, { status: 200, headers: [...response.headers], body, tokens: { nonce: context.nonce, formKey: context.formKey } }, version);
         await sendFetchResponse(res, response, body);
       } else {
         await sendFetchResponse(res, response);
@@ -260,6 +275,23 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     app,
     config,
     logger,
+    /**
+     * Renders the storefront before /readyz says ready: a new process pays for its first renders (modules
+     * initialised, code not yet optimised, statements not yet prepared) with requests of 100–400 ms; here
+     * its own requests pay instead, and the page cache starts full.
+     */
+    async warmUp(base: string) {
+      warming = true;
+      const started = performance.now();
+      try {
+        await warmUpPages(base);
+        logger.info({ ms: Math.round(performance.now() - started) }, 'warmed up');
+      } catch (error) {
+        logger.warn({ err: error }, 'warm-up failed; serving anyway');
+      } finally {
+        warming = false;
+      }
+    },
     close: async () => {
       clearInterval(pruneTimer);
       stopWatching();
@@ -285,3 +317,26 @@ function permissionsPolicy(stripe: boolean): string {
 function requestOrigin(req: ExpressRequest): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
+
+/**
+ * The pages shoppers ask for most, each as a first visitor (filling the page cache), as a shopper with a
+ * cookie (the rendered path) and in Polish, a few rounds, four at a time.
+ */
+async function warmUpPages(base: string): Promise<void> {
+  const home = await (await fetch(`${base}/`, { headers: { 'x-kopi-warm-up': '1' } })).text();
+  const products = [...new Set([...home.matchAll(/href="(\/product\/[\w-]+)"/g)].map((m) => m[1]))].slice(0, 4);
+  const paths = ['/', ...products, '/categories', '/categories?category=wholeBean', '/?q=coffee', '/about', '/contact', '/cart', '/auth', '/profile'];
+  const variants = [undefined, 'kopi_warm_up=1', 'lang=pl; kopi_warm_up=1'];
+  const requests = [1, 2, 3].flatMap(() => paths.flatMap((path) => variants.map((cookie) => ({ path, cookie }))));
+  let next = 0;
+  const lane = async () => {
+    while (next < requests.length) {
+      const { path, cookie } = requests[next++];
+      const response = await fetch(base + path, { headers: { 'x-kopi-warm-up': '1', ...(cookie ? { cookie } : {}) }, redirect: 'manual' });
+      await response.arrayBuffer();
+    }
+  };
+  await Promise.all([lane(), lane(), lane(), lane()]);
+}
+
+const isLoopback = (address: string | undefined) => address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';

@@ -157,7 +157,12 @@ function endpoints(productId: string): Endpoint[] {
     {
       name: 'POST /cart',
       path: '/cart',
-      fields: { intent: (r) => r.pick(['add', 'increment', 'decrement', 'remove', 'set']), productId: unknownId, quantity: (r) => r.pick(['1', '0', '-1', '1e9', 'abc', '']) },
+      fields: {
+        intent: (r) => r.pick(['add', 'increment', 'decrement', 'remove', 'set']),
+        productId: unknownId,
+        quantity: (r) => r.pick(['1', '0', '-1', '1e9', 'abc', '']),
+        requestKey: (r) => r.pick(['', 'short', 'a'.repeat(22), 'ä'.repeat(22), 'x'.repeat(65), '../../etc/passwd-0123456789']),
+      },
       // Never a real product id: every cart request is about a product that does not exist, or malformed.
       defects: [breakField('intent'), (f, r) => void (f.productId = unknownId(r))],
       signedIn: 'sometimes',

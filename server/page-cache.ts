@@ -2,13 +2,19 @@
  * Rendered HTML for visitors without cookies, per URL (a cookie-less visitor always gets English and an
  * empty cart, so nothing personal can be in it). An entry is valid while the catalogue version it was
  * rendered at is current, and for `ttlMs` at most (other processes may change the catalogue too).
- * Each hit swaps the nonce the page was rendered with for the response's fresh one.
+ * Each hit swaps the per-response tokens the page was rendered with (the CSP nonce, the form key of the
+ * "Add to cart" forms) for the response's fresh ones, so no two responses share them.
  */
+
+/** What a response renders that must differ from every other response's: the CSP nonce and the form key. */
+export type ResponseTokens = { nonce: string; formKey: string };
 export type CachedPage = {
   status: number;
   headers: [string, string][];
-  /** The body split where the rendering's nonce stood, pre-encoded, so a hit is a few memory copies. */
+  /** The body split where the rendering's tokens stood, pre-encoded, so a hit is a few memory copies. */
   chunks: Buffer[];
+  /** Which token stood after each chunk but the last. */
+  slots: Array<keyof ResponseTokens>;
   version: number;
   storedAt: number;
 };
@@ -33,7 +39,7 @@ export class PageCache {
 
   set(
     key: string,
-    page: { status: number; headers: [string, string][]; body: string; nonce: string },
+    page: { status: number; headers: [string, string][]; body: string; tokens: ResponseTokens },
     version: number,
     now = Date.now(),
   ): void {
@@ -42,8 +48,8 @@ export class PageCache {
       const oldest = this.pages.keys().next().value;
       if (oldest !== undefined) this.pages.delete(oldest);
     }
-    const chunks = (page.nonce ? page.body.split(page.nonce) : [page.body]).map((part) => Buffer.from(part));
-    this.pages.set(key, { status: page.status, headers: page.headers, chunks, version, storedAt: now });
+    const { chunks, slots } = splitAtTokens(page.body, page.tokens);
+    this.pages.set(key, { status: page.status, headers: page.headers, chunks, slots, version, storedAt: now });
   }
 
   clear(): void {
@@ -65,13 +71,32 @@ export function isCacheableRequest(method: string, path: string, cookieHeader: s
   return !/^\/(api|images|assets|webhooks|healthz|readyz)(\/|$)/.test(path);
 }
 
-/** The cached body with a fresh nonce where the original one stood. */
-export function withNonce(page: CachedPage, fresh: string): Buffer {
+function splitAtTokens(body: string, tokens: ResponseTokens): { chunks: Buffer[]; slots: Array<keyof ResponseTokens> } {
+  const names = (Object.keys(tokens) as Array<keyof ResponseTokens>).filter((name) => tokens[name]);
+  const chunks: Buffer[] = [];
+  const slots: Array<keyof ResponseTokens> = [];
+  if (names.length > 0) {
+    const pattern = new RegExp(names.map((name) => tokens[name].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+    let last = 0;
+    for (const match of body.matchAll(pattern)) {
+      chunks.push(Buffer.from(body.slice(last, match.index)));
+      slots.push(names.find((name) => tokens[name] === match[0])!);
+      last = match.index + match[0].length;
+    }
+    chunks.push(Buffer.from(body.slice(last)));
+  } else {
+    chunks.push(Buffer.from(body));
+  }
+  return { chunks, slots };
+}
+
+/** The cached body with this response's tokens where the rendering's stood. */
+export function withTokens(page: CachedPage, fresh: ResponseTokens): Buffer {
   if (page.chunks.length === 1) return page.chunks[0];
-  const nonce = Buffer.from(fresh);
+  const encoded = { nonce: Buffer.from(fresh.nonce), formKey: Buffer.from(fresh.formKey) };
   const parts: Buffer[] = [];
   page.chunks.forEach((chunk, i) => {
-    if (i > 0) parts.push(nonce);
+    if (i > 0) parts.push(encoded[page.slots[i - 1]]);
     parts.push(chunk);
   });
   return Buffer.concat(parts);

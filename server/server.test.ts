@@ -97,6 +97,32 @@ describe('node server.js', () => {
     expect(text()).toContain('shutting down');
   });
 
+  it('says ready only once it has rendered the storefront: the first visitor meets a warm node', async () => {
+    const port = 3391;
+    const child = start({ PORT: String(port), DATA_DIR: path.join(dir, 'warm'), SEED_DEMO: 'false' });
+    const text = output(child);
+    const answers: string[] = [];
+    for (let i = 0; i < 1000 && !answers.includes('ready'); i++) {
+      try {
+        answers.push(((await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as { status: string }).status);
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(answers[0]).toBe('starting'); // listening, 503 while warming up
+    expect(answers.at(-1)).toBe('ready');
+    expect(text()).toMatch(/"msg":"warmed up"[^]*"msg":"Kopi is ready/);
+    expect(text()).not.toContain('x-kopi-warm-up');
+    // The page cache is already full, and the warm-up's own requests were not logged one by one.
+    const home = await fetch(`http://127.0.0.1:${port}/`);
+    expect(home.headers.get('x-page-cache')).toBe('hit');
+    expect(text().match(/"msg":"request completed"/g) ?? []).toHaveLength(0);
+    const exit = exitOf(child);
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
   it('finishes the requests in flight on SIGTERM with whole pages, exits without waiting out keep-alive connections, and leaves unsent mail queued', async () => {
     const data = fs.mkdtempSync(path.join(dir, 'drain-'));
     // Mail cannot be delivered (nothing listens there): the contact message's mail stays in the outbox.

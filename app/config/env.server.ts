@@ -26,6 +26,7 @@ const envSchema = z
       .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
       .optional(),
     MAIL_FROM: z.string().default('Kopi <hello@kopi.local>'),
+    MAIL_CONCURRENCY: z.coerce.number().int('must be a whole number').min(1).max(32).default(4),
     CONTACT_TO: z.string().default('shop@kopi.local'),
     PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
     STRIPE_SECRET_KEY: z.string().optional(),
@@ -94,6 +95,8 @@ export type Config = {
   seedDemo: boolean;
   smtpUrl?: string;
   mailFrom: string;
+  /** Messages in flight at once per node (and pooled SMTP connections). */
+  mailConcurrency: number;
   contactTo: string;
   payments: {
     provider: 'test' | 'stripe';
@@ -142,6 +145,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
     seedDemo: env.SEED_DEMO,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    mailConcurrency: env.MAIL_CONCURRENCY,
     contactTo: env.CONTACT_TO,
     payments: {
       provider: env.PAYMENT_PROVIDER,

@@ -10,6 +10,7 @@ export interface Database {
   product_images: ProductImagesTable;
   carts: CartsTable;
   cart_lines: CartLinesTable;
+  cart_requests: CartRequestsTable;
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
   analytics_events: AnalyticsEventsTable;
@@ -99,6 +100,13 @@ export interface CartsTable {
   updated_at: string;
 }
 
+/** "Add to cart" requests already applied, by request key, kept for a day (a re-sent add changes nothing). */
+export interface CartRequestsTable {
+  request_key: string;
+  cart_id: string;
+  created_at: string;
+}
+
 export interface CartLinesTable {
   cart_id: string;
   product_id: string;
@@ -133,6 +141,8 @@ export interface MailOutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** The token of the worker whose lease holds the message (null when nobody holds it). */
+  claim_token: string | null;
 }
 
 export interface AnalyticsEventsTable {

@@ -9,7 +9,7 @@ import { useHydrated } from '~/lib/use-hydrated';
 import { cartFormSchema } from '~/modules/cart/cart.schema';
 import { readForm } from '~/http/body.server';
 import { keepGuestCart, shopperContext } from '~/http/shopper.server';
-import { addToCart, changeLineQuantity, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
+import { addToCart, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
@@ -48,13 +48,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (input.intent === 'add') {
     const target = user ? await ensureUserCart(app.db, user.id) : cartId;
-    const result = await addToCart(app.db, target, input.productId, input.quantity);
+    const result = await addToCart(app.db, target, input.productId, input.quantity, input.requestKey);
     if (!result.ok) return data({ ok: false as const, error: result.reason }, { status: 404 });
-    if (!user && result.cartId !== cartId) keepGuestCart(shopper, result.cartId);
+    // A repeated add answers like the first one; a guest whose first answer (and cookie) was lost gets the
+    // cart it went to, but a cart already in the cookie is never swapped for another.
+    if (!user && result.cartId !== cartId && !(result.repeated && cartId)) keepGuestCart(shopper, result.cartId);
   } else if (cartId) {
-    if (input.intent === 'increment') await changeLineQuantity(app.db, cartId, input.productId, 1);
-    else if (input.intent === 'decrement') await changeLineQuantity(app.db, cartId, input.productId, -1);
-    else if (input.intent === 'remove') await removeFromCart(app.db, cartId, input.productId);
+    if (input.intent === 'remove') await removeFromCart(app.db, cartId, input.productId);
     else if (input.intent === 'set') await setLineQuantity(app.db, cartId, input.productId, input.quantity);
   }
 

@@ -146,6 +146,7 @@ test('a refund the card’s bank refuses leaves the order as it was and says why
 });
 
 test('customers are sent home from every back-office page and action; the pages pass axe in both languages', async ({ page, browser, expectNoSeriousA11yViolations }, testInfo) => {
+  test.slow(); // every back-office page through axe, twice: about 30 s on a 2-core machine
   const order = await paidOrder(page, testInfo, catalogue[1]);
   for (const path of ['/admin', '/admin/orders', `/admin/orders/${order.id}`, '/admin/messages', '/admin/activity', '/admin/orders/export?from=2026-01-01&to=2026-12-31']) {
     await page.goto(path);

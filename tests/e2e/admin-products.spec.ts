@@ -248,6 +248,7 @@ test('guests and customers are sent home from every back-office page and action,
 });
 
 test('the back office passes axe in English and Polish', async ({ page, expectNoSeriousA11yViolations }, testInfo) => {
+  test.slow(); // every back-office page through axe, twice: about 30 s on a 2-core machine
   await signUpAdmin(page, testInfo);
   const name = unique(testInfo, 'Bali Kintamani');
   const id = await addProduct(page, name, [await picture('a.jpg', '#884422')]);

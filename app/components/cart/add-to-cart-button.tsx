@@ -2,6 +2,7 @@ import { Check, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useFetcher, useLocation } from 'react-router';
 import { track } from '~/lib/analytics';
+import { newRequestKey, useFormKey } from '~/lib/form-key';
 import { useHydrated } from '~/lib/use-hydrated';
 import { useT } from '~/modules/i18n/react';
 
@@ -11,6 +12,10 @@ type AddResult = { ok: true } | { ok: false; error: string };
 /**
  * Adds one product to the cart. Without JavaScript it is a plain form post that comes back to this page;
  * with it, a fetcher (no navigation) and an "Added" label for 2 s.
+ *
+ * Each add carries a request key, so a re-sent request (a browser retry, a double submit) adds once: without
+ * JavaScript the response's form key (fresh in every response, cached pages included), with it a key per
+ * click, renewed when the add has answered, so a deliberate second click adds a second bag.
  */
 export function AddToCartButton({
   productId,
@@ -28,11 +33,14 @@ export function AddToCartButton({
   const location = useLocation();
   const hydrated = useHydrated();
   const [added, setAdded] = useState(false);
+  const formKey = useFormKey();
+  const [clickKey, setClickKey] = useState(newRequestKey);
   const lastData = useRef<AddResult | undefined>(undefined);
 
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data || fetcher.data === lastData.current) return;
     lastData.current = fetcher.data;
+    setClickKey(newRequestKey());
     if (!fetcher.data.ok) return;
     setAdded(true);
     track('add_to_cart', { product_id: productId, quantity: 1, value: priceCents });
@@ -48,6 +56,8 @@ export function AddToCartButton({
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="quantity" value="1" />
+      {/* The server's key stays in the page until hydration (the client never learns it), then the click's. */}
+      <input type="hidden" name="requestKey" value={hydrated ? clickKey : formKey} suppressHydrationWarning />
       {!hydrated && <input type="hidden" name="redirectTo" value={location.pathname + location.search} />}
       <button
         type="submit"

@@ -7,37 +7,41 @@ import { useHydrated } from '~/lib/use-hydrated';
 import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.types';
 import { useI18n } from '~/modules/i18n/react';
 
-/** One cart line: +/− and Remove post to /cart (fetchers with JS, plain forms without). */
+/**
+ * One cart line: − and + set the quantity they lead to, Remove removes (fetchers with JS, plain forms
+ * without); a re-sent request therefore lands where the first one did.
+ */
 export function CartLine({ line }: { line: Line }) {
   const { t, locale } = useI18n();
   const fetcher = useFetcher({ key: `cart-line:${line.productId}` });
   const hydrated = useHydrated();
   const name = line.name || t('product.unnamed');
   const pending = fetcher.formData;
-  const intent = pending?.get('intent');
   const quantity =
-    intent === 'increment' ? line.quantity + 1 : intent === 'decrement' ? line.quantity - 1 : intent === 'remove' ? 0 : line.quantity;
+    pending?.get('intent') === 'remove' ? 0 : pending?.get('intent') === 'set' ? Number(pending.get('quantity')) : line.quantity;
   if (quantity <= 0 && fetcher.state !== 'idle') return null;
 
-  const form = (value: string, label: string, icon: React.ReactNode, extra = '') => (
+  /** A form for the quantity `target` (0 removes); `action` says which button it is. */
+  const form = (action: 'decrease' | 'increase' | 'remove', target: number, label: string, icon: React.ReactNode, extra = '') => (
     <fetcher.Form
       method="post"
       action="/cart"
       onSubmit={() => {
-        if (value === 'remove' || (value === 'decrement' && line.quantity === 1)) {
-          track('remove_from_cart', { product_id: line.productId, quantity: value === 'remove' ? line.quantity : 1 });
-        } else if (value === 'increment') {
-          track('add_to_cart', { product_id: line.productId, quantity: 1, value: line.unitPriceCents });
+        if (target < quantity) {
+          track('remove_from_cart', { product_id: line.productId, quantity: quantity - target });
+        } else {
+          track('add_to_cart', { product_id: line.productId, quantity: target - quantity, value: line.unitPriceCents });
         }
       }}
     >
-      <input type="hidden" name="intent" value={value} />
+      <input type="hidden" name="intent" value={action === 'remove' ? 'remove' : 'set'} />
       <input type="hidden" name="productId" value={line.productId} />
+      {action !== 'remove' && <input type="hidden" name="quantity" value={target} />}
       {!hydrated && <input type="hidden" name="redirectTo" value="/cart" />}
       <button
         type="submit"
         aria-label={label}
-        disabled={value === 'increment' && quantity >= MAX_LINE_QUANTITY}
+        disabled={action === 'increase' && quantity >= MAX_LINE_QUANTITY}
         className={`flex h-9 items-center justify-center rounded-full transition-colors disabled:opacity-40 ${extra}`}
       >
         {icon}
@@ -63,11 +67,11 @@ export function CartLine({ line }: { line: Line }) {
         </div>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 sm:flex-col sm:flex-nowrap sm:items-end sm:gap-3">
           <div className="flex items-center rounded-full border border-sand-dark bg-paper" role="group" aria-label={t('cart.quantityOf', { name })}>
-            {form('decrement', t('cart.decrease', { name }), <Minus aria-hidden="true" className="h-4 w-4" />, 'w-9 hover:bg-sand/60')}
+            {form('decrease', quantity - 1, t('cart.decrease', { name }), <Minus aria-hidden="true" className="h-4 w-4" />, 'w-9 hover:bg-sand/60')}
             <output className="min-w-8 text-center text-sm font-semibold tabular-nums" aria-live="polite" data-testid="line-quantity">
               {quantity}
             </output>
-            {form('increment', t('cart.increase', { name }), <Plus aria-hidden="true" className="h-4 w-4" />, 'w-9 hover:bg-sand/60')}
+            {form('increase', Math.min(quantity + 1, MAX_LINE_QUANTITY), t('cart.increase', { name }), <Plus aria-hidden="true" className="h-4 w-4" />, 'w-9 hover:bg-sand/60')}
           </div>
           <p className="font-semibold tabular-nums" data-testid="line-total">
             <span className="sr-only">{t('cart.lineTotal')}: </span>
@@ -75,6 +79,7 @@ export function CartLine({ line }: { line: Line }) {
           </p>
           {form(
             'remove',
+            0,
             t('cart.removeItem', { name }),
             <>
               <Trash2 aria-hidden="true" className="h-4 w-4" />

@@ -9,6 +9,7 @@ import * as catalogState from './0007-catalog-state';
 import * as fulfilment from './0008-fulfilment';
 import * as outboxRecipient from './0009-outbox-recipient';
 import * as refundsMessages from './0010-refunds-messages';
+import * as rush from './0011-rush';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-fulfilment': fulfilment,
   '0009-outbox-recipient': outboxRecipient,
   '0010-refunds-messages': refundsMessages,
+  '0011-rush': rush,
 };

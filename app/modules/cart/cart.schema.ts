@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { MAX_LINE_QUANTITY } from './cart.types';
 
 const productId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+/** One per click (with JavaScript) or per rendered page (without): a re-sent add with it changes nothing. */
+const requestKey = z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[A-Za-z0-9_-]{16,64}$/).optional());
 /** A form number; '' or a missing field takes `fallback` (no fallback: required). */
 const quantity = (min: number, fallback?: number) =>
   z.preprocess(
@@ -12,13 +14,12 @@ const quantity = (min: number, fallback?: number) =>
   );
 
 /**
- * What the /cart action accepts, switched on a hidden `intent` field:
+ * What the /cart action accepts, switched on a hidden `intent` field. A line's +/− buttons `set` the number
+ * they show, so a re-sent request cannot move the quantity twice:
  *   cartFormSchema.safeParse(Object.fromEntries(await readForm(request)))
  */
 export const cartFormSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('add'), productId, quantity: quantity(1, 1) }),
-  z.object({ intent: z.literal('increment'), productId }),
-  z.object({ intent: z.literal('decrement'), productId }),
+  z.object({ intent: z.literal('add'), productId, quantity: quantity(1, 1), requestKey }),
   z.object({ intent: z.literal('remove'), productId }),
   z.object({ intent: z.literal('set'), productId, quantity: quantity(0) }),
 ]);

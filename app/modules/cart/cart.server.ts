@@ -81,18 +81,38 @@ export async function countCartItems(db: Executor, cartId: string | null): Promi
 /**
  * Adds `quantity` of a product (an existing line grows, up to 99). Creates the cart when `cartId` is null
  * or names no cart; the returned `cartId` is the one to keep in the cookie.
+ *
+ * With a `requestKey` (one per click, or per rendered page and product without JavaScript) the add happens
+ * once: the key is recorded in the same transaction, and a request carrying a key already applied changes
+ * nothing and answers with the cart it went to (so a retry whose first answer was lost still finds the cart).
  */
 export async function addToCart(
   db: Executor,
   cartId: string | null,
   productId: string,
   quantity = 1,
-): Promise<{ ok: true; cartId: string } | { ok: false; reason: 'product_not_found' }> {
+  requestKey?: string,
+): Promise<{ ok: true; cartId: string; repeated: boolean } | { ok: false; reason: 'product_not_found' }> {
   if (!(await productExists(db, productId))) return { ok: false, reason: 'product_not_found' };
   const amount = clamp(quantity, 1);
-  const id = await inTransaction(db, async (trx) => {
+  const key = requestKey ? `${requestKey}:${productId}` : null;
+  return inTransaction(db, async (trx) => {
     const existing = cartId ? await trx.selectFrom('carts').select('id').where('id', '=', cartId).executeTakeFirst() : undefined;
-    const id = existing?.id ?? (await createCart(trx, null));
+    const id = existing?.id ?? newId();
+    if (key) {
+      // Concurrent requests with one key: the second insert waits for the first to commit, then does nothing.
+      const first = await trx
+        .insertInto('cart_requests')
+        .values({ request_key: key, cart_id: id, created_at: now() })
+        .onConflict((oc) => oc.column('request_key').doNothing())
+        .returning('cart_id')
+        .executeTakeFirst();
+      if (!first) {
+        const applied = await trx.selectFrom('cart_requests').select('cart_id').where('request_key', '=', key).executeTakeFirstOrThrow();
+        return { ok: true as const, cartId: applied.cart_id, repeated: true };
+      }
+    }
+    if (!existing) await createCart(trx, null, id);
     await trx
       .insertInto('cart_lines')
       .values({ cart_id: id, product_id: productId, quantity: amount, added_at: monotonicNow() })
@@ -101,9 +121,15 @@ export async function addToCart(
       )
       .execute();
     if (existing) await touch(trx, id);
-    return id;
+    return { ok: true as const, cartId: id, repeated: false };
   });
-  return { ok: true, cartId: id };
+}
+
+/** Forgets applied "Add to cart" keys older than a day (a browser retries within seconds). */
+export async function pruneCartRequests(db: Executor, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
+  const result = await db.deleteFrom('cart_requests').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** Sets a line's quantity (capped at 99); 0 removes the line. Returns false when the cart has no such line. */
@@ -232,8 +258,7 @@ function cappedSum(amount: ReturnType<typeof sql.ref> | ReturnType<typeof sql.li
 const clamp = (quantity: number, min: number) =>
   Number.isFinite(quantity) ? Math.min(MAX_LINE_QUANTITY, Math.max(min, Math.trunc(quantity))) : min;
 
-async function createCart(db: Executor, userId: string | null): Promise<string> {
-  const id = newId();
+async function createCart(db: Executor, userId: string | null, id = newId()): Promise<string> {
   const timestamp = now();
   await db.insertInto('carts').values({ id, user_id: userId, created_at: timestamp, updated_at: timestamp }).execute();
   return id;

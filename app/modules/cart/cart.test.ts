@@ -12,6 +12,7 @@ import {
   ensureUserCart,
   countCartItems,
   getCart,
+  pruneCartRequests,
   removeFromCart,
   setLineQuantity,
 } from './index.server';
@@ -58,7 +59,7 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
   it('creates a cart on the first add and grows the line on the next', async () => {
     const cartId = await newCart(db, gayo);
     expect(cartId).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(await addToCart(db, cartId, gayo)).toEqual({ ok: true, cartId });
+    expect(await addToCart(db, cartId, gayo)).toEqual({ ok: true, cartId, repeated: false });
     expect(await lines(cartId)).toEqual([['Gayo', 2]]);
     expect(await countCartItems(db, cartId)).toBe(2);
   });
@@ -190,6 +191,31 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
     expect(new Set(stamps).size).toBe(stamps.length);
   });
 
+  it('adds once per request key, also when the same request races itself; a new key adds again', async () => {
+    const cartId = await newCart(db, java);
+    const same = await Promise.all(Array.from({ length: 4 }, () => addToCart(db, cartId, gayo, 1, 'k'.repeat(20))));
+    expect(same.every((r) => r.ok && r.cartId === cartId)).toBe(true);
+    expect(same.filter((r) => r.ok && !r.repeated)).toHaveLength(1);
+    expect(await lines(cartId)).toEqual([['Java', 1], ['Gayo', 1]]);
+    // One key covers one product: the same page's key on another product's form is another add.
+    await addToCart(db, cartId, java, 1, 'k'.repeat(20));
+    await addToCart(db, cartId, gayo, 1, 'n'.repeat(20));
+    expect(await lines(cartId)).toEqual([['Java', 2], ['Gayo', 2]]);
+
+    // A first add without a cart: the repeat answers with the cart it made.
+    const first = await addToCart(db, null, gayo, 1, 'x'.repeat(20));
+    const repeat = await addToCart(db, null, gayo, 1, 'x'.repeat(20));
+    expect(first.ok && repeat.ok && repeat.repeated && repeat.cartId === first.cartId).toBe(true);
+  });
+
+  it('forgets request keys after a day', async () => {
+    const cartId = await newCart(db, java);
+    await addToCart(db, cartId, gayo, 1, 'old-key-0123456789ab');
+    const tomorrow = new Date(Date.now() + 25 * 60 * 60 * 1000);
+    expect(await pruneCartRequests(db, tomorrow)).toBeGreaterThanOrEqual(1);
+    expect(await db.selectFrom('cart_requests').select('request_key').where('request_key', 'like', 'old-key-%').execute()).toEqual([]);
+  });
+
   it('runs inside a caller transaction', async () => {
     const cartId = await db.transaction().execute(async (trx) => {
       const result = await addToCart(trx, null, gayo, 2);
@@ -249,8 +275,12 @@ describe('cartFormSchema', () => {
       productId: 'abc',
       quantity: 3,
     });
-    expect(parse({ intent: 'increment', productId: 'abc' }).data).toEqual({ intent: 'increment', productId: 'abc' });
-    expect(parse({ intent: 'decrement', productId: 'abc' }).data).toEqual({ intent: 'decrement', productId: 'abc' });
+    expect(parse({ intent: 'add', productId: 'abc', requestKey: 'k'.repeat(22) }).data).toEqual({
+      intent: 'add',
+      productId: 'abc',
+      quantity: 1,
+      requestKey: 'k'.repeat(22),
+    });
     expect(parse({ intent: 'remove', productId: 'abc' }).data).toEqual({ intent: 'remove', productId: 'abc' });
     expect(parse({ intent: 'set', productId: 'abc', quantity: '0' }).data).toEqual({
       intent: 'set',
@@ -261,6 +291,9 @@ describe('cartFormSchema', () => {
 
   it('rejects bad input', () => {
     expect(parse({ intent: 'buy', productId: 'abc' }).success).toBe(false);
+    expect(parse({ intent: 'increment', productId: 'abc' }).success).toBe(false);
+    expect(parse({ intent: 'add', productId: 'abc', requestKey: 'short' }).success).toBe(false);
+    expect(parse({ intent: 'add', productId: 'abc', requestKey: 'a b'.repeat(10) }).success).toBe(false);
     expect(parse({ intent: 'add', productId: '' }).success).toBe(false);
     expect(parse({ intent: 'add', productId: '../x' }).success).toBe(false);
     expect(parse({ intent: 'add', productId: 'abc', quantity: '0' }).success).toBe(false);

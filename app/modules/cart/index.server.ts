@@ -7,6 +7,7 @@ export {
   ensureUserCart,
   countCartItems,
   getCart,
+  pruneCartRequests,
   removeFromCart,
   setLineQuantity,
 } from './cart.server';

@@ -1,21 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
-import { type DB, type Executor, now as nowIso } from '~/db/database.server';
+import { type DB, type Executor, databaseKind, now as nowIso } from '~/db/database.server';
+import type { MailOutboxTable } from '~/db/schema';
 import { newId } from '~/db/ids.server';
 import type { OutgoingMail } from './mailer.server';
 import type { MailTransport } from './transport.server';
 
 /**
  * Mail goes through the `mail_outbox` table: it is written in the same transaction as whatever caused it,
- * and a worker delivers it afterwards, retrying with backoff until the server accepts it. Nothing is dropped.
- * Delivery is at-least-once: a process that dies between the SMTP "250 OK" and marking the row sent will
- * send that message again after its lease runs out.
+ * and workers deliver it afterwards, retrying with backoff until the server accepts it. Nothing is dropped.
+ *
+ * A worker claims a batch of due messages in one statement (PostgreSQL skips rows another node is claiming),
+ * under a short lease it renews while sending, with its own claim token: only the holder renews or marks a
+ * message sent. Delivery is at least once: a process that dies between the SMTP "250 OK" and marking the row
+ * sent sends it again once the lease lapses, seconds later, with the same Message-ID (the row's id, fixed
+ * when it was queued), so mail clients show it once. See docs/decisions/0012-mail-at-peak.md.
  */
 
-/** How long a claimed message stays invisible to other workers; well above the worst SMTP round trip. */
-const LEASE_MS = 5 * 60_000;
+/** How long a claim hides a message from other workers: seconds, so a crash delays a message by seconds. */
+export const LEASE_MS = 15_000;
+/** How often a worker renews the lease of the messages it is still sending. */
+const RENEW_MS = 5_000;
 const FIRST_RETRY_MS = 15_000;
 const MAX_RETRY_MS = 30 * 60_000;
-const BATCH_SIZE = 20;
+/** Messages in flight at once, per worker, unless configured (MAIL_CONCURRENCY). */
+export const DEFAULT_CONCURRENCY = 4;
 
 /** Queues a message for delivery. Pass a transaction to queue it together with the change that caused it. */
 export async function queueMail(db: Executor, mail: OutgoingMail): Promise<string> {
@@ -43,42 +53,83 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
 }
 
-export type DeliverOptions = { from: string; log: Logger; now?: Date; batchSize?: number };
+/**
+ * A message's Message-ID: its outbox id, given when it was queued, at the sender's domain. Every attempt, on
+ * every node, sends the same one.
+ */
+export function messageIdFor(id: string, from: string): string {
+  const domain = /@([^\s>]+)>?\s*$/.exec(from)?.[1] ?? 'kopi.local';
+  return `<${id}@${domain}>`;
+}
+
+type OutboxRow = Selectable<MailOutboxTable>;
 
 /**
- * Sends the queued messages that are due. Each one is claimed first with a conditional update that moves
- * `next_attempt_at` forward by a lease; only the caller whose update changed the row sends it, so several
- * processes (or overlapping runs) never send the same message twice.
+ * Claims up to `limit` due messages for one worker in a single statement: their lease moves forward and
+ * carries the worker's token. On PostgreSQL rows another worker is claiming at the same moment are skipped
+ * (FOR UPDATE SKIP LOCKED), so nodes share the queue without waiting on each other; SQLite runs one writer at
+ * a time, so the statement alone is enough.
+ */
+export async function claimDueMail(db: DB, { now, limit, token }: { now: Date; limit: number; token: string }): Promise<OutboxRow[]> {
+  const at = now.toISOString();
+  const lease = { next_attempt_at: new Date(now.getTime() + LEASE_MS).toISOString(), claim_token: token };
+  const due = (qb: typeof db) =>
+    qb
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('status', '=', 'queued')
+      .where('next_attempt_at', '<=', at)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(limit);
+  const rows =
+    databaseKind(db) === 'postgres'
+      ? // A materialized CTE: the locked selection is made once (an `IN (subquery)` may be re-run by the
+        // planner and claim more than `limit`, some rows twice over).
+        await db
+          .with((cte) => cte('due').materialized(), (qb) => due(qb as typeof db).forUpdate().skipLocked())
+          .updateTable('mail_outbox')
+          .from('due')
+          .set(lease)
+          .whereRef('mail_outbox.id', '=', 'due.id')
+          .where('mail_outbox.status', '=', 'queued')
+          .returningAll('mail_outbox')
+          .execute()
+      : await db.updateTable('mail_outbox').set(lease).where('id', 'in', due(db)).where('status', '=', 'queued').returningAll().execute();
+  return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+export type DeliverOptions = { from: string; log: Logger; now?: Date; batchSize?: number; concurrency?: number };
+
+/**
+ * Sends the queued messages that are due: one batched claim, then at most `concurrency` messages in flight,
+ * each marked sent as soon as the server accepts it, the lease of the rest renewed while they wait.
  */
 export async function deliverDueMail(
   db: DB,
   transport: MailTransport,
-  { from, log, now = new Date(), batchSize = BATCH_SIZE }: DeliverOptions,
+  { from, log, now = new Date(), concurrency = DEFAULT_CONCURRENCY, batchSize = concurrency * 5 }: DeliverOptions,
 ): Promise<{ sent: number; failed: number }> {
-  const at = now.toISOString();
-  const due = await db
-    .selectFrom('mail_outbox')
-    .selectAll()
-    .where('status', '=', 'queued')
-    .where('next_attempt_at', '<=', at)
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(batchSize)
-    .execute();
+  const token = randomBytes(12).toString('base64url');
+  const rows = await claimDueMail(db, { now, limit: batchSize, token });
+  if (rows.length === 0) return { sent: 0, failed: 0 };
+
+  // The worker's clock: the caller's `now` moved on by the time that really passed (tests pass a fixed now).
+  const startedAt = Date.now();
+  const clock = () => new Date(now.getTime() + (Date.now() - startedAt));
+  const renew = setInterval(() => {
+    db.updateTable('mail_outbox')
+      .set({ next_attempt_at: new Date(clock().getTime() + LEASE_MS).toISOString() })
+      .where('claim_token', '=', token)
+      .where('status', '=', 'queued')
+      .execute()
+      .catch((error) => log.warn({ error: describeError(error) }, 'mail lease renewal failed'));
+  }, RENEW_MS);
+  renew.unref();
 
   let sent = 0;
   let failed = 0;
-  for (const row of due) {
-    const leaseUntil = new Date(now.getTime() + LEASE_MS).toISOString();
-    const claim = await db
-      .updateTable('mail_outbox')
-      .set({ next_attempt_at: leaseUntil })
-      .where('id', '=', row.id)
-      .where('status', '=', 'queued')
-      .where('next_attempt_at', '=', row.next_attempt_at)
-      .executeTakeFirst();
-    if (Number(claim.numUpdatedRows) !== 1) continue; // another worker has it
-
+  const deliver = async (row: OutboxRow) => {
     try {
       await transport.send({
         from,
@@ -87,30 +138,41 @@ export async function deliverDueMail(
         text: row.text_body,
         html: row.html_body ?? undefined,
         replyTo: row.reply_to ?? undefined,
+        messageId: messageIdFor(row.id, from),
       });
     } catch (error) {
       const attempts = row.attempts + 1;
       const lastError = describeError(error);
       await db
         .updateTable('mail_outbox')
-        .set({
-          attempts,
-          last_error: lastError,
-          next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
-        })
+        .set({ attempts, last_error: lastError, claim_token: null, next_attempt_at: new Date(clock().getTime() + retryDelayMs(attempts)).toISOString() })
         .where('id', '=', row.id)
+        .where('claim_token', '=', token)
         .execute();
       log.warn({ mailId: row.id, attempts, error: lastError }, 'mail delivery failed, will retry');
       failed++;
-      continue;
+      return;
     }
-    await db
+    const marked = await db
       .updateTable('mail_outbox')
-      .set({ status: 'sent', sent_at: nowIso(), last_error: null })
+      .set({ status: 'sent', sent_at: nowIso(), last_error: null, claim_token: null })
       .where('id', '=', row.id)
-      .execute();
-    log.info({ mailId: row.id }, 'mail sent');
+      .where('claim_token', '=', token)
+      .executeTakeFirst();
+    // A lease that lapsed (a stalled process) lets another worker send it too, with the same Message-ID.
+    if (Number(marked.numUpdatedRows) !== 1) log.warn({ mailId: row.id }, 'mail sent after its lease had lapsed');
+    else log.info({ mailId: row.id }, 'mail sent');
     sent++;
+  };
+
+  try {
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(concurrency, rows.length) }, async () => {
+      while (next < rows.length) await deliver(rows[next++]);
+    });
+    await Promise.all(lanes);
+  } finally {
+    clearInterval(renew);
   }
   return { sent, failed };
 }
@@ -137,12 +199,14 @@ export function startMailWorker({
   from,
   log,
   intervalMs = 5000,
+  concurrency = DEFAULT_CONCURRENCY,
 }: {
   db: DB;
   transport: MailTransport;
   from: string;
   log: Logger;
   intervalMs?: number;
+  concurrency?: number;
 }): MailWorker {
   let running: Promise<void> | null = null;
   let again = false;
@@ -160,8 +224,9 @@ export function startMailWorker({
     do {
       again = false;
       try {
-        const { sent, failed } = await deliverDueMail(db, transport, { from, log, batchSize: BATCH_SIZE });
-        if (sent + failed >= BATCH_SIZE) again = true; // more may be waiting
+        const batchSize = concurrency * 5;
+        const { sent, failed } = await deliverDueMail(db, transport, { from, log, concurrency, batchSize });
+        if (sent + failed >= batchSize) again = true; // more may be waiting
       } catch (error) {
         log.error({ error: describeError(error) }, 'mail worker pass failed');
       }

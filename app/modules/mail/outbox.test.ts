@@ -3,7 +3,7 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { deliverDueMail, queueMail, retryDelayMs, startMailWorker } from './outbox.server';
+import { LEASE_MS, claimDueMail, deliverDueMail, messageIdFor, queueMail, retryDelayMs, startMailWorker } from './outbox.server';
 import { createMailTransport, type MailTransport } from './transport.server';
 
 const log = pino({ level: 'silent' });
@@ -121,7 +121,10 @@ describe.each(testDatabases())('mail outbox on %s', (_kind, open) => {
       expect(failed.status).toBe('queued');
       expect(failed.attempts).toBe(1);
       expect(failed.last_error).toMatch(/ECONNREFUSED/);
-      expect(failed.next_attempt_at).toBe(new Date(start.getTime() + 15_000).toISOString());
+      // 15 s after the failure (the worker's clock is the pass's `now` moved on by the time that passed).
+      const retryAt = Date.parse(failed.next_attempt_at) - start.getTime();
+      expect(retryAt).toBeGreaterThanOrEqual(15_000);
+      expect(retryAt).toBeLessThan(16_000);
 
       // Not due yet: nothing happens even though the server is back.
       const up = await startSmtpServer(port);
@@ -161,6 +164,75 @@ describe.each(testDatabases())('mail outbox on %s', (_kind, open) => {
     expect(results.reduce((n, r) => n + r.sent, 0)).toBe(2);
     expect(smtp.received).toHaveLength(2);
     expect(smtp.received.map((m) => /^Subject: (.*)\r$/m.exec(m.raw)?.[1]).sort()).toEqual(['Also once', 'Only once']);
+  });
+
+  it('two workers sharing one queue claim in batches and send every message exactly once', async () => {
+    for (let i = 0; i < 60; i++) await queueMail(handle.db, { to: `c${i}@kopi.test`, subject: `Order ${i}`, text: 'Thanks.' });
+    // Two claims at the same moment never hold the same message.
+    const [a, b] = await Promise.all([
+      claimDueMail(handle.db, { now: new Date(), limit: 25, token: 'a' }),
+      claimDueMail(handle.db, { now: new Date(), limit: 25, token: 'b' }),
+    ]);
+    expect(a.length + b.length).toBe(50);
+    expect(new Set([...a, ...b].map((r) => r.id)).size).toBe(50);
+    expect(a.every((r) => r.claim_token === 'a') && b.every((r) => r.claim_token === 'b')).toBe(true);
+    await handle.db.updateTable('mail_outbox').set({ next_attempt_at: new Date(0).toISOString(), claim_token: null }).execute();
+
+    const second = createMailTransport({ smtpUrl: `smtp://127.0.0.1:${smtp.port}`, dataDir: '/nonexistent', mailConcurrency: 4 }, log);
+    try {
+      const passes = await Promise.all(
+        [transport, second, transport, second].map((t) => deliverDueMail(handle.db, t, { from, log, concurrency: 4, batchSize: 10 })),
+      );
+      let sent = passes.reduce((n, r) => n + r.sent, 0);
+      while (sent < 60) sent += (await deliverDueMail(handle.db, second, { from, log, concurrency: 4 })).sent;
+      expect(sent).toBe(60);
+    } finally {
+      second.close();
+    }
+    const subjects = smtp.received.map((m) => /^Subject: (.*)\r$/m.exec(m.raw)?.[1]);
+    expect(subjects).toHaveLength(60);
+    expect(new Set(subjects).size).toBe(60);
+    expect((await outbox()).every((row) => row.status === 'sent' && row.claim_token === null)).toBe(true);
+  });
+
+  it('keeps its Message-ID from the queue to every attempt, also after a crash', async () => {
+    const id = await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Same message', text: 'Once, as far as you can tell.' });
+    expect(messageIdFor(id, from)).toBe(`<${id}@kopi.test>`);
+    expect(messageIdFor(id, 'hello@shop.example')).toBe(`<${id}@shop.example>`);
+
+    // A worker claims it, the server accepts it, and the process dies before marking it sent.
+    const start = new Date();
+    const [claimed] = await claimDueMail(handle.db, { now: start, limit: 10, token: 'dead-worker' });
+    await transport.send({ from, to: claimed.to_address, subject: claimed.subject, text: claimed.text_body, messageId: messageIdFor(claimed.id, from) });
+    // Hidden for the lease (seconds, not minutes), then sent again with the same Message-ID.
+    expect(LEASE_MS).toBeLessThanOrEqual(30_000);
+    expect(await deliverDueMail(handle.db, transport, { from, log, now: new Date(start.getTime() + LEASE_MS - 1000) })).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverDueMail(handle.db, transport, { from, log, now: new Date(start.getTime() + LEASE_MS + 1) })).toEqual({ sent: 1, failed: 0 });
+    const ids = smtp.received.map((m) => /^Message-ID: (.*)\r$/m.exec(m.raw)?.[1]);
+    expect(ids).toEqual([`<${id}@kopi.test>`, `<${id}@kopi.test>`]);
+    // The dead worker's token no longer marks anything.
+    expect((await outbox())[0]).toMatchObject({ status: 'sent', claim_token: null });
+  });
+
+  it('renews the lease while a slow message is being sent, so nobody else takes it', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    try {
+      await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Slow server', text: 'Wait for it.' });
+      let release!: () => void;
+      const slow: MailTransport = { describe: 'slow', close() {}, send: () => new Promise<void>((resolve) => (release = resolve)) };
+      const pass = deliverDueMail(handle.db, slow, { from, log });
+      await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+      const before = Date.parse((await outbox())[0].next_attempt_at);
+      // Twelve seconds of sending: the lease was renewed, so another worker then still finds nothing due.
+      await vi.advanceTimersByTimeAsync(12_000);
+      await vi.waitFor(async () => expect(Date.parse((await outbox())[0].next_attempt_at)).toBeGreaterThan(before));
+      expect(await deliverDueMail(handle.db, transport, { from, log, now: new Date(before + 1000) })).toEqual({ sent: 0, failed: 0 });
+      release();
+      expect(await pass).toEqual({ sent: 1, failed: 0 });
+      expect(smtp.received).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('queues inside a caller transaction and rolls back with it', async () => {

@@ -109,7 +109,14 @@ export function chargeJson(fields: { paymentIntent: string; amount: number; amou
   };
 }
 
-export async function startFakeStripe(): Promise<FakeStripe> {
+/**
+ * `port` 0 picks a free one. `control` sees every request first (the crash test's stand-in adds its own
+ * endpoints with it) and answers it when it returns true.
+ */
+export async function startFakeStripe({
+  port = 0,
+  control,
+}: { port?: number; control?: (req: http.IncomingMessage, url: URL, body: URLSearchParams, send: (status: number, json: unknown) => void) => boolean } = {}): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const intents = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, string>();
@@ -139,6 +146,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++counter}` });
         res.end(JSON.stringify(json));
       };
+      if (control?.(req, url, body, send)) return;
       if (fake.failWith) return send(fake.failWith, { error: { type: 'api_error', message: 'Simulated outage' } });
       if (req.headers.authorization !== 'Bearer sk_test_kopi') {
         return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
@@ -205,7 +213,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       send(404, { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }

@@ -1,0 +1,283 @@
+/**
+ * `npm run test:crash`: checkouts while the shop is killed. The production server runs as a child process
+ * against a Stripe stand-in and an SMTP server, each in its own process; eight customers check out over HTTP
+ * (add to cart, proceed, confirm the PaymentIntent as Stripe.js would, come back to /success), retrying each
+ * step as a browser would while the shop is down; the shop is SIGKILLed at random moments (every 2–6 s) and
+ * restarted, CRASH_KILLS times (default 30). Then everything settles and is reconciled:
+ *   - every charge (a succeeded PaymentIntent) has exactly one paid order, and every paid order its charge;
+ *   - no order is left pending with a succeeded charge;
+ *   - every paid order holds the one bag that was added (a re-sent "Add to cart" adds once);
+ *   - every paid order's two mails (the confirmation and the shop's notice) reached the SMTP server; messages
+ *     received more than once are counted by Message-ID (at least once is the promise; see
+ *     docs/decisions/0012-mail-at-peak.md).
+ * Runs on SQLite, then on PostgreSQL when TEST_DATABASE_URL is set (CRASH_DATABASES=sqlite,postgres chooses).
+ * Exits non-zero on any lost or doubled order or lost mail.
+ */
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openDatabase } from '~/db/database.server';
+import { freshDatabase } from '../../bench/checkout';
+import { ADDRESS, Customer } from '../../bench/shopper';
+
+const KILLS = Number(process.env.CRASH_KILLS ?? 30);
+const CUSTOMERS = Number(process.env.CRASH_CUSTOMERS ?? 8);
+const PORTS = { shop: 3521, stripe: 3522, smtp: 3523 };
+const WEBHOOK_SECRET = 'whsec_kopi_crash_test';
+const SHOP_ADDRESS = 'shop@kopi.test';
+const base = `http://127.0.0.1:${PORTS.shop}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (...parts: unknown[]) => console.log(`[crash ${new Date().toISOString().slice(11, 19)}]`, ...parts);
+
+type Outcome = { database: string; failures: string[]; counts: Record<string, number> };
+
+async function main() {
+  if (!fs.existsSync('build/server/index.js')) throw new Error('run `npm run build` first (npm run test:crash does)');
+  const url = process.env.TEST_DATABASE_URL;
+  const wanted = (process.env.CRASH_DATABASES ?? (url ? 'sqlite,postgres' : 'sqlite')).split(',');
+  const outcomes: Outcome[] = [];
+  for (const database of wanted) {
+    if (database === 'postgres') {
+      if (!url) throw new Error('CRASH_DATABASES names postgres but TEST_DATABASE_URL is not set');
+      const fresh = await freshDatabase(url);
+      try {
+        outcomes.push(await crashRun('postgres', fresh.url));
+      } finally {
+        await fresh.drop();
+      }
+    } else {
+      outcomes.push(await crashRun('sqlite'));
+    }
+  }
+  console.log('\nCrash test');
+  for (const outcome of outcomes) {
+    console.log(`  ${outcome.database}: ${Object.entries(outcome.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    for (const failure of outcome.failures) console.log(`    FAIL ${failure}`);
+  }
+  const failed = outcomes.some((o) => o.failures.length > 0);
+  console.log(failed ? '\nFAIL: orders or mail were lost or doubled' : '\nPASS: every charge has one paid order, every mail arrived');
+  process.exitCode = failed ? 1 : 0;
+}
+
+async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): Promise<Outcome> {
+  const dataDir = path.resolve('test-results', `crash-${database}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const mailLog = path.join(dataDir, 'received-mail.jsonl');
+  log(`${database}: ${KILLS} kills, ${CUSTOMERS} customers`);
+
+  const smtp = await startHelper('smtp-sink.ts', [String(PORTS.smtp), mailLog]);
+  const stripe = await startHelper('stripe-stand-in.ts', [String(PORTS.stripe), `${base}/webhooks/stripe`, WEBHOOK_SECRET]);
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    NODE_ENV: 'production',
+    PORT: String(PORTS.shop),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+    DATA_DIR: path.join(dataDir, 'data'),
+    SESSION_SECRET: 'the-crash-test-signs-its-cookies-with-this',
+    LOG_LEVEL: process.env.CRASH_LOG_LEVEL ?? 'warn',
+    RATE_LIMIT_FACTOR: '100000',
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_kopi',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_kopi',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: `http://127.0.0.1:${PORTS.stripe}`,
+    SMTP_URL: `smtp://127.0.0.1:${PORTS.smtp}`,
+    CONTACT_TO: SHOP_ADDRESS,
+  };
+  delete env.TEST_DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+
+  let shop = await startShop(env);
+  const emailPrefix = `crash-${database}-${Date.now()}-`;
+  const customers: Customer[] = [];
+  for (let i = 0; i < CUSTOMERS; i++) customers.push(await signUp(new Customer(base, `${emailPrefix}${i}@example.test`)));
+  const home = await untilAnswered(() => fetch(`${base}/`).then(async (r) => ({ status: r.status, body: await r.text() })));
+  const productIds = [...new Set([...home.body.matchAll(/href="\/product\/([\w-]+)"/g)].map((m) => m[1]))];
+
+  // The killer: SIGKILL at a random moment 2–6 s after the shop is ready, restart, KILLS times.
+  let kills = 0;
+  let stopping = false;
+  const killer = (async () => {
+    while (kills < KILLS) {
+      await sleep(2000 + Math.random() * 4000);
+      const exited = new Promise((resolve) => shop.once('exit', resolve));
+      shop.kill('SIGKILL');
+      await exited;
+      kills++;
+      if (kills % 10 === 0) log(`${database}: ${kills} kills`);
+      shop = await startShop(env);
+    }
+    await sleep(3000);
+    stopping = true;
+  })();
+
+  const counts = { checkouts: 0, abandoned: 0 };
+  const problems: string[] = [];
+  const workers = customers.map(async (customer, w) => {
+    for (let n = w; !stopping; n++) {
+      const result = await checkOut(customer, productIds[n % productIds.length]);
+      if (result === 'paid') counts.checkouts++;
+      else {
+        counts.abandoned++;
+        if (problems.length < 20) problems.push(result);
+      }
+    }
+  });
+  await killer;
+  await Promise.all(workers);
+  log(`${database}: ${counts.checkouts} checkouts, ${counts.abandoned} abandoned; settling`);
+
+  // Settle: every webhook delivered and every queued mail sent.
+  const { db, close } = openDatabase(databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: path.join(env.DATA_DIR, 'kopi.db') });
+  const settleBy = Date.now() + 90_000;
+  let settled = false;
+  while (Date.now() < settleBy) {
+    const state = await stripeState();
+    const queued = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'queued').executeTakeFirstOrThrow();
+    if (state.undelivered === 0 && Number(queued.n) === 0) {
+      settled = true;
+      break;
+    }
+    await sleep(250);
+  }
+
+  // Reconcile.
+  const failures: string[] = [];
+  if (!settled) failures.push('webhooks or mail still waiting 90 s after the load');
+  const state = await stripeState();
+  const charges = state.intents.filter((i) => i.status === 'succeeded');
+  const orders = await db.selectFrom('orders').select(['id', 'payment_status', 'payment_intent_id', 'user_email']).where('user_email', 'like', `${emailPrefix}%`).execute();
+  const paid = orders.filter((o) => o.payment_status === 'succeeded');
+  const ordersById = new Map(orders.map((o) => [o.id, o]));
+  for (const charge of charges) {
+    const order = ordersById.get(charge.metadata.order_id);
+    if (!order) failures.push(`charge ${charge.id} has no order`);
+    else if (order.payment_status !== 'succeeded') failures.push(`order ${order.id} is ${order.payment_status} although its charge ${charge.id} succeeded`);
+    else if (order.payment_intent_id !== charge.id) failures.push(`order ${order.id} is paid by ${order.payment_intent_id}, not by its charge ${charge.id}`);
+  }
+  const charged = new Set(charges.map((c) => c.metadata.order_id));
+  for (const order of paid) if (!charged.has(order.id)) failures.push(`order ${order.id} is paid without a charge`);
+  if (paid.length !== charges.length) failures.push(`${charges.length} charges but ${paid.length} paid orders`);
+
+  const bags = paid.length
+    ? await db.selectFrom('order_lines').select(['order_id', (eb) => eb.fn.sum<number>('quantity').as('n')]).where('order_id', 'in', paid.map((o) => o.id)).groupBy('order_id').execute()
+    : [];
+  const doubled = bags.filter((b) => Number(b.n) !== 1);
+  if (doubled.length) failures.push(`${doubled.length} paid orders hold more than the one bag added (e.g. ${doubled[0].order_id}: ${doubled[0].n})`);
+
+  const outbox = await db.selectFrom('mail_outbox').select(['id', 'to_address', 'status', 'attempts', 'last_error', 'next_attempt_at', 'claim_token']).execute();
+  const received = fs.existsSync(mailLog)
+    ? fs.readFileSync(mailLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { messageId: string; to: string[] })
+    : [];
+  const timesReceived = new Map<string, number>();
+  for (const mail of received) timesReceived.set(mail.messageId, (timesReceived.get(mail.messageId) ?? 0) + 1);
+  const idOf = (mail: string) => /^<([^@>]+)@/.exec(mail)?.[1] ?? mail;
+  const receivedIds = new Set([...timesReceived.keys()].map(idOf));
+  const lost = outbox.filter((row) => !receivedIds.has(row.id));
+  if (lost.length) {
+    failures.push(`${lost.length} queued mails never arrived (at ${new Date().toISOString()}), e.g.:`);
+    for (const row of lost.slice(0, 3)) failures.push(`  ${JSON.stringify(row)}`);
+  }
+  const toCustomers = outbox.filter((row) => row.to_address.startsWith(emailPrefix)).length;
+  const toShop = outbox.filter((row) => row.to_address === SHOP_ADDRESS).length;
+  if (toCustomers !== paid.length) failures.push(`${paid.length} paid orders but ${toCustomers} confirmation mails`);
+  if (toShop !== paid.length) failures.push(`${paid.length} paid orders but ${toShop} order notices to the shop`);
+  const duplicates = [...timesReceived.values()].filter((n) => n > 1).length;
+  if (problems.length) log(`${database}: abandoned checkouts, first ones: ${problems.slice(0, 5).join('; ')}`);
+
+  await close();
+  shop.kill('SIGTERM');
+  await new Promise((resolve) => (shop.exitCode !== null ? resolve(null) : shop.once('exit', resolve)));
+  stripe.kill();
+  smtp.kill();
+  return {
+    database,
+    failures,
+    counts: {
+      kills,
+      checkouts: counts.checkouts,
+      abandoned: counts.abandoned,
+      charges: charges.length,
+      'paid orders': paid.length,
+      'pending orders': orders.length - paid.length,
+      'mails queued': outbox.length,
+      'mails received': received.length,
+      'received twice (same Message-ID)': duplicates,
+    },
+  };
+
+  /** One checkout as a browser would retry it; 'paid' or what stopped it. */
+  async function checkOut(customer: Customer, productId: string): Promise<string> {
+    const requestKey = randomBytes(16).toString('base64url');
+    const add = await untilAnswered(() => customer.post('/cart', { intent: 'add', productId, quantity: '1', redirectTo: '/cart', requestKey }));
+    if (add.status !== 302) return `add to cart answered ${add.status}`;
+    const proceed = await untilAnswered(() => customer.post('/checkout', { intent: 'proceed', ...ADDRESS }));
+    const paymentId = /(pi_\w+?)_secret_/.exec(proceed.body)?.[1];
+    if (proceed.status !== 200 || !paymentId) return `proceed answered ${proceed.status}`;
+    // The Payment Element confirms with Stripe directly (the stand-in outlives the kills).
+    const intent = (await (await fetch(`http://127.0.0.1:${PORTS.stripe}/__confirm/${paymentId}`, { method: 'POST' })).json()) as { metadata: { order_id: string } };
+    const done = await untilAnswered(() => customer.get(`/success?order=${encodeURIComponent(intent.metadata.order_id)}&payment_intent=${paymentId}`));
+    return done.status === 200 ? 'paid' : `success page answered ${done.status}`;
+  }
+
+  async function stripeState() {
+    const response = await fetch(`http://127.0.0.1:${PORTS.stripe}/__state`);
+    return (await response.json()) as { intents: Array<{ id: string; status: string; metadata: Record<string, string> }>; undelivered: number };
+  }
+
+  async function signUp(customer: Customer): Promise<Customer> {
+    const answer = await untilAnswered(() =>
+      customer.post('/auth?mode=signup', { intent: 'signup', name: 'Crash Customer', email: customer.email, password: 'crash-password-123', redirectTo: '/' }),
+    );
+    if (answer.status !== 302 || !customer.signedIn) throw new Error(`sign-up of ${customer.email} failed (${answer.status})`);
+    return customer;
+  }
+}
+
+/** Repeats a request while the shop is down (refused, reset, 502/503), as a browser's user would; 120 s at most. */
+async function untilAnswered<T extends { status: number }>(request: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      const answer = await request();
+      if ((answer.status !== 502 && answer.status !== 503) || Date.now() > deadline) return answer;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await sleep(200);
+  }
+}
+
+/** Starts the production server and waits for /readyz. */
+async function startShop(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['server.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the shop exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${base}/readyz`);
+      if (response.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  child.kill('SIGKILL');
+  throw new Error('the shop did not become ready within 60 s');
+}
+
+/** A helper process (the Stripe stand-in, the SMTP server), ready when it says so. */
+async function startHelper(file: string, args: string[]): Promise<ChildProcess> {
+  const child = fork(path.resolve('tests/crash', file), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`${file} exited with code ${code}`)));
+  });
+  return child;
+}
+
+await main();
