@@ -24,6 +24,11 @@ export const LEASE_MS = 15_000;
 const RENEW_MS = 5_000;
 const FIRST_RETRY_MS = 15_000;
 const MAX_RETRY_MS = 30 * 60_000;
+/**
+ * The longest a send may take before it counts as failed and is retried later: the transport has its own
+ * socket timeouts, but a worker must never wait for ever on one message while the rest of the queue waits.
+ */
+const SEND_TIMEOUT_MS = 60_000;
 /** Messages in flight at once, per worker, unless configured (MAIL_CONCURRENCY). */
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -99,7 +104,7 @@ export async function claimDueMail(db: DB, { now, limit, token }: { now: Date; l
   return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
 
-export type DeliverOptions = { from: string; log: Logger; now?: Date; batchSize?: number; concurrency?: number };
+export type DeliverOptions = { from: string; log: Logger; now?: Date; batchSize?: number; concurrency?: number; sendTimeoutMs?: number };
 
 /**
  * Sends the queued messages that are due: one batched claim, then at most `concurrency` messages in flight,
@@ -108,7 +113,7 @@ export type DeliverOptions = { from: string; log: Logger; now?: Date; batchSize?
 export async function deliverDueMail(
   db: DB,
   transport: MailTransport,
-  { from, log, now = new Date(), concurrency = DEFAULT_CONCURRENCY, batchSize = concurrency * 5 }: DeliverOptions,
+  { from, log, now = new Date(), concurrency = DEFAULT_CONCURRENCY, batchSize = concurrency * 5, sendTimeoutMs = SEND_TIMEOUT_MS }: DeliverOptions,
 ): Promise<{ sent: number; failed: number }> {
   const token = randomBytes(12).toString('base64url');
   const rows = await claimDueMail(db, { now, limit: batchSize, token });
@@ -130,16 +135,22 @@ export async function deliverDueMail(
   let sent = 0;
   let failed = 0;
   const deliver = async (row: OutboxRow) => {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await transport.send({
-        from,
-        to: row.to_address,
-        subject: row.subject,
-        text: row.text_body,
-        html: row.html_body ?? undefined,
-        replyTo: row.reply_to ?? undefined,
-        messageId: messageIdFor(row.id, from),
-      });
+      await Promise.race([
+        transport.send({
+          from,
+          to: row.to_address,
+          subject: row.subject,
+          text: row.text_body,
+          html: row.html_body ?? undefined,
+          replyTo: row.reply_to ?? undefined,
+          messageId: messageIdFor(row.id, from),
+        }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer from the mail server in ${sendTimeoutMs / 1000} s`)), sendTimeoutMs);
+        }),
+      ]);
     } catch (error) {
       const attempts = row.attempts + 1;
       const lastError = describeError(error);
@@ -152,6 +163,8 @@ export async function deliverDueMail(
       log.warn({ mailId: row.id, attempts, error: lastError }, 'mail delivery failed, will retry');
       failed++;
       return;
+    } finally {
+      clearTimeout(timer);
     }
     const marked = await db
       .updateTable('mail_outbox')

@@ -235,6 +235,20 @@ describe.each(testDatabases())('mail outbox on %s', (_kind, open) => {
     }
   });
 
+  it('gives up on a send that never answers, so one stuck message cannot hold up the queue', async () => {
+    await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Stuck', text: 'No answer.' });
+    await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Fine', text: 'Goes out.' });
+    const half: MailTransport = {
+      describe: 'half stuck',
+      close() {},
+      send: (mail) => (mail.subject === 'Stuck' ? new Promise<void>(() => {}) : transport.send(mail)),
+    };
+    expect(await deliverDueMail(handle.db, half, { from, log, sendTimeoutMs: 200 })).toEqual({ sent: 1, failed: 1 });
+    const stuck = (await outbox()).find((row) => row.subject === 'Stuck')!;
+    expect(stuck).toMatchObject({ status: 'queued', attempts: 1, claim_token: null });
+    expect(stuck.last_error).toMatch(/no answer from the mail server/);
+  });
+
   it('queues inside a caller transaction and rolls back with it', async () => {
     await expect(
       handle.db.transaction().execute(async (trx) => {
