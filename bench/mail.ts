@@ -152,6 +152,7 @@ async function startSmtpServer() {
       });
     },
   });
+  server.on('error', () => {}); // a connection reset by a stopping shop ends that connection, not the server
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.server.address() as AddressInfo).port,

@@ -2,8 +2,8 @@
  * `npm run test:crash`: checkouts while the shop is killed. The production server runs as a child process
  * against a Stripe stand-in and an SMTP server, each in its own process; eight customers check out over HTTP
  * (add to cart, proceed, confirm the PaymentIntent as Stripe.js would, come back to /success), retrying each
- * step as a browser would while the shop is down; the shop is SIGKILLed at random moments (every 2–6 s) and
- * restarted, CRASH_KILLS times (default 30). Then everything settles and is reconciled:
+ * step as a browser would while the shop is down; the shop is SIGKILLed 2–6 s after each start, whatever it is
+ * doing then (starting, warming up, serving), and restarted, CRASH_KILLS times (default 30). Then everything settles and is reconciled:
  *   - every charge (a succeeded PaymentIntent) has exactly one paid order, and every paid order its charge;
  *   - no order is left pending with a succeeded charge;
  *   - every paid order holds the one bag that was added (a re-sent "Add to cart" adds once);
@@ -69,6 +69,14 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
 
   const smtp = await startHelper('smtp-sink.ts', [String(PORTS.smtp), mailLog]);
   const stripe = await startHelper('stripe-stand-in.ts', [String(PORTS.stripe), `${base}/webhooks/stripe`, WEBHOOK_SECRET]);
+  // The helpers must outlive every kill of the shop; one that dies makes the run meaningless.
+  const helperDied: string[] = [];
+  let finished = false;
+  for (const [name, child] of [['the SMTP server', smtp], ['the Stripe stand-in', stripe]] as const) {
+    child.once('exit', (code) => {
+      if (!finished) helperDied.push(`${name} exited (code ${code}) during the run`);
+    });
+  }
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     NODE_ENV: 'production',
@@ -98,18 +106,19 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const home = await untilAnswered(() => fetch(`${base}/`).then(async (r) => ({ status: r.status, body: await r.text() })));
   const productIds = [...new Set([...home.body.matchAll(/href="\/product\/([\w-]+)"/g)].map((m) => m[1]))];
 
-  // The killer: SIGKILL at a random moment 2–6 s after the shop is ready, restart, KILLS times.
+  // The killer: SIGKILL 2–6 s after each start, whatever the shop is doing then (starting, migrating,
+  // warming up, serving), KILLS times; then one last start that is left to run.
   let kills = 0;
   let stopping = false;
   const killer = (async () => {
     while (kills < KILLS) {
       await sleep(2000 + Math.random() * 4000);
-      const exited = new Promise((resolve) => shop.once('exit', resolve));
+      const exited = new Promise((resolve) => (shop.exitCode !== null ? resolve(null) : shop.once('exit', resolve)));
       shop.kill('SIGKILL');
       await exited;
       kills++;
       if (kills % 10 === 0) log(`${database}: ${kills} kills`);
-      shop = await startShop(env);
+      shop = kills < KILLS ? spawnShop(env) : await startShop(env);
     }
     await sleep(3000);
     stopping = true;
@@ -146,7 +155,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   }
 
   // Reconcile.
-  const failures: string[] = [];
+  const failures: string[] = [...helperDied];
   if (!settled) failures.push('webhooks or mail still waiting 90 s after the load');
   const state = await stripeState();
   const charges = state.intents.filter((i) => i.status === 'succeeded');
@@ -189,6 +198,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const duplicates = [...timesReceived.values()].filter((n) => n > 1).length;
   if (problems.length) log(`${database}: abandoned checkouts, first ones: ${problems.slice(0, 5).join('; ')}`);
 
+  finished = true;
   await close();
   shop.kill('SIGTERM');
   await new Promise((resolve) => (shop.exitCode !== null ? resolve(null) : shop.once('exit', resolve)));
@@ -252,9 +262,11 @@ async function untilAnswered<T extends { status: number }>(request: () => Promis
   }
 }
 
+const spawnShop = (env: Record<string, string>) => spawn(process.execPath, ['server.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+
 /** Starts the production server and waits for /readyz. */
 async function startShop(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['server.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawnShop(env);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the shop exited with code ${child.exitCode}`);

@@ -27,4 +27,7 @@ const server = new SMTPServer({
     });
   },
 });
+// A shop killed mid-message resets its connections: that is an error of one connection, not of the server
+// (without a listener, smtp-server's 'error' event would end this process).
+server.on('error', (error) => console.error(`smtp-sink: ${(error as Error).message}`));
 server.listen(Number(port), '127.0.0.1', () => process.send?.({ ready: true }));
