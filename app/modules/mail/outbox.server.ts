@@ -120,11 +120,13 @@ export async function deliverDueMail(
   if (rows.length === 0) return { sent: 0, failed: 0 };
 
   // The worker's clock: the caller's `now` moved on by the time that really passed (tests pass a fixed now).
+  const claimed = rows.map((row) => row.id);
   const startedAt = Date.now();
   const clock = () => new Date(now.getTime() + (Date.now() - startedAt));
   const renew = setInterval(() => {
     db.updateTable('mail_outbox')
       .set({ next_attempt_at: new Date(clock().getTime() + LEASE_MS).toISOString() })
+      .where('id', 'in', claimed) // by primary key: the outbox keeps every message it ever sent
       .where('claim_token', '=', token)
       .where('status', '=', 'queued')
       .execute()
