@@ -16,7 +16,7 @@ import pg from 'pg';
 import { openDatabase } from '~/db/database.server';
 import { percentile, startShop, stopShop } from './http';
 import { printTable } from './report';
-import { type Customer, checkOutOnce, signUpCustomers } from './shopper';
+import { type Customer, checkOutOnce, productIdsIn, signUpCustomers } from './shopper';
 
 export type CheckoutRow = {
   database: 'sqlite' | 'postgres';
@@ -102,7 +102,7 @@ type LoadRun = {
 
 async function checkoutLoad(base: string, { seconds, customers: count = CUSTOMERS }: Options): Promise<LoadRun> {
   const home = await (await fetch(`${base}/`)).text();
-  const productIds = [...new Set([...home.matchAll(/href="\/product\/([\w-]+)"/g)].map((m) => m[1]))];
+  const productIds = productIdsIn(home);
   if (productIds.length === 0) throw new Error(`no product links on ${base}/`);
 
   const emailPrefix = `bench-checkout-${Date.now()}-`;

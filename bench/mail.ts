@@ -15,7 +15,7 @@ import { SMTPServer } from 'smtp-server';
 import { openDatabase } from '~/db/database.server';
 import { freshDatabase } from './checkout';
 import { percentile, startShop, stopShop } from './http';
-import { type Customer, checkOutOnce, signUpCustomers } from './shopper';
+import { type Customer, checkOutOnce, productIdsIn, signUpCustomers } from './shopper';
 
 export type MailRow = {
   database: 'sqlite' | 'postgres';
@@ -58,7 +58,7 @@ async function mailAtPeak(database: MailRow['database'], { seconds, rate, port, 
   const problem = (what: string) => problems.set(what, (problems.get(what) ?? 0) + 1);
   try {
     const home = await (await fetch(`${base}/`)).text();
-    const productIds = [...new Set([...home.matchAll(/href="\/product\/([\w-]+)"/g)].map((m) => m[1]))];
+    const productIds = productIdsIn(home);
     const customers = await signUpCustomers(base, `bench-mail-${Date.now()}-`, 60);
     const since = new Date().toISOString();
 

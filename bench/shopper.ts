@@ -5,6 +5,11 @@
 export const ADDRESS = { fullName: 'Bench Customer', address: 'ul. Długa 5', city: 'Gdańsk', zipCode: '80-827' };
 export const CARD_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
+/** The product ids a page links to (`/product/{id}`), each once, in page order. */
+export function productIdsIn(html: string): string[] {
+  return [...new Set([...html.matchAll(/href="\/product\/([\w-]+)"/g)].map((m) => m[1]))];
+}
+
 export class Customer {
   private cookies = new Map<string, string>();
   constructor(

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { percentile, startShop, stopShop } from './http';
-import { signUpCustomers } from './shopper';
+import { productIdsIn, signUpCustomers } from './shopper';
 
 export type WarmStartRow = { period: string; requests: number; p50: number; p99: number; max: number; errors: number };
 
@@ -16,9 +16,10 @@ export async function warmStartFigures({ port, dataDir, seconds = 60, rate = 40 
   const [customer, polish] = await signUpCustomers(base, `bench-warm-${Date.now()}-`, 2);
   await polish.post('/language', { locale: 'pl', redirectTo: '/' });
   const home = await (await fetch(`${base}/`)).text();
-  const products = [...new Set([...home.matchAll(/href="(\/product\/[\w-]+)"/g)].map((m) => m[1]))];
+  const productIds = productIdsIn(home);
+  const products = productIds.map((id) => `/product/${id}`);
   for (const shopper of [customer, polish]) {
-    await shopper.post('/cart', { intent: 'add', productId: products[0].slice('/product/'.length), quantity: '1', redirectTo: '/cart' });
+    await shopper.post('/cart', { intent: 'add', productId: productIds[0], quantity: '1', redirectTo: '/cart' });
   }
   await stopShop(shop);
 

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '~/db/database.server';
 import { freshDatabase } from '../../bench/checkout';
-import { ADDRESS, Customer } from '../../bench/shopper';
+import { ADDRESS, Customer, productIdsIn } from '../../bench/shopper';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 30);
 const CUSTOMERS = Number(process.env.CRASH_CUSTOMERS ?? 8);
@@ -104,7 +104,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const customers: Customer[] = [];
   for (let i = 0; i < CUSTOMERS; i++) customers.push(await signUp(new Customer(base, `${emailPrefix}${i}@example.test`)));
   const home = await untilAnswered(() => fetch(`${base}/`).then(async (r) => ({ status: r.status, body: await r.text() })));
-  const productIds = [...new Set([...home.body.matchAll(/href="\/product\/([\w-]+)"/g)].map((m) => m[1]))];
+  const productIds = productIdsIn(home.body);
 
   // The killer: SIGKILL 2–6 s after each start, whatever the shop is doing then (starting, migrating,
   // warming up, serving), KILLS times; then one last start that is left to run.
