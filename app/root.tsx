@@ -7,7 +7,6 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
-  useFetcher,
   useLocation,
   useRouteError,
   useRouteLoaderData,
@@ -17,6 +16,7 @@ import interLatin from '@fontsource-variable/inter/files/inter-latin-wght-normal
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { CookieBanner } from './components/layout/cookie-banner';
+import { LanguageSuggestion } from './components/layout/language-suggestion';
 import { ErrorPanel } from './components/layout/error-panel';
 import { SiteFooter } from './components/layout/site-footer';
 import { SiteHeader } from './components/layout/site-header';
@@ -28,7 +28,8 @@ import { countCartItems } from './modules/cart/index.server';
 import { getMessages } from './modules/i18n/index.server';
 import { I18nProvider, useT } from './modules/i18n/react';
 import { useRequestLocale } from './modules/i18n/request-locale';
-import { defaultLocale, isLocale } from './modules/i18n/translate';
+import { seoLinks } from './modules/i18n/paths';
+import { defaultLocale } from './modules/i18n/translate';
 import { appContext } from '~/context';
 
 export const links: Route.LinksFunction = () => [
@@ -54,6 +55,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     cartCount,
     user: user ? { displayName: user.displayName || user.email.split('@')[0], isAdmin: user.isAdmin } : null,
     messages: getMessages(locale, 'common'),
+    /** PUBLIC_URL without a trailing slash, for canonical and alternate links. */
+    siteUrl: app.config.publicUrl.href.replace(/\/+$/, ''),
   };
 }
 
@@ -70,6 +73,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#2b1a12" />
         <Meta />
         <Links />
+        {data && <SeoLinks siteUrl={data.siteUrl} />}
       </head>
       <body className="flex min-h-screen flex-col">
         <I18nProvider locale={locale}>{children}</I18nProvider>
@@ -85,7 +89,8 @@ function Shell({ children }: { children: React.ReactNode }) {
   const t = useT();
   usePageViews();
   usePendingServerEvent();
-  useStoredLanguage(data?.locale ?? defaultLocale);
+  useRememberedLanguage(data?.locale ?? defaultLocale);
+  const { pathname } = useLocation();
   return (
     <>
       <a
@@ -94,6 +99,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       >
         {t('nav.skip')}
       </a>
+      {pathname === '/' && <LanguageSuggestion />}
       <SiteHeader cartCount={data?.cartCount ?? 0} user={data?.user ?? null} />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         {children}
@@ -104,20 +110,22 @@ function Shell({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** The language is kept in local storage too: a visitor whose cookie is gone gets their language back. */
-function useStoredLanguage(locale: string) {
-  const fetcher = useFetcher();
-  const location = useLocation();
+/** The canonical URL and the same page in each language, from the URL being rendered. */
+function SeoLinks({ siteUrl }: { siteUrl: string }) {
+  const { pathname, search } = useLocation();
+  return seoLinks(siteUrl, pathname, search).map((link) => <link key={`${link.rel}-${link.hrefLang ?? ''}`} {...link} />);
+}
+
+/**
+ * A visitor's first page in a language is remembered in local storage (the header button keeps it up to
+ * date), so the English home page can offer the Polish one later (LanguageSuggestion). Nothing redirects.
+ */
+function useRememberedLanguage(locale: string) {
   useEffect(() => {
-    let stored: string | null = null;
     try {
-      stored = localStorage.getItem('language');
-      if (!stored) localStorage.setItem('language', locale);
+      if (!localStorage.getItem('language')) localStorage.setItem('language', locale);
     } catch {
-      return;
-    }
-    if (stored && stored !== locale && isLocale(stored)) {
-      fetcher.submit({ locale: stored, redirectTo: location.pathname + location.search }, { method: 'post', action: '/language' });
+      // Storage may be unavailable (private mode).
     }
     // Only on first load: later switches go through the header button.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -150,6 +158,7 @@ export function ErrorBoundary() {
   return (
     <Shell>
       <title>{`${title} · Kopi`}</title>
+      <meta name="robots" content="noindex" />
       <ErrorPanel status={status} title={title} text={text} />
     </Shell>
   );

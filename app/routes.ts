@@ -1,20 +1,34 @@
 import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
 
+/**
+ * The storefront's pages, once per language: English at the spec's paths, Polish under /pl
+ * (app/modules/i18n/paths.ts). Both share one module; the Polish copy's ids end in "-pl".
+ */
+const storefront = (prefix: '' | 'pl') => {
+  const at = (path: string) => (prefix ? `${prefix}/${path}` : path);
+  const id = (file: string) => (prefix ? `${file}-pl` : file);
+  const page = (path: string, file: string) => route(at(path), file, { id: id(file.replace(/\.tsx?$/, '')) });
+  return [
+    prefix ? route(prefix, 'routes/home.tsx', { id: 'routes/home-pl' }) : index('routes/home.tsx'),
+    page('categories', 'routes/categories.tsx'),
+    page('product/:id', 'routes/product.tsx'),
+    page('cart', 'routes/cart.tsx'),
+    page('about', 'routes/about.tsx'),
+    page('checkout', 'routes/checkout.tsx'),
+    page('success', 'routes/success.tsx'),
+    page('contact', 'routes/contact.tsx'),
+    page('auth', 'routes/auth.tsx'),
+    page('auth/reset', 'routes/auth.reset.tsx'),
+    page('logout', 'routes/logout.ts'),
+    page('profile', 'routes/profile.tsx'),
+  ];
+};
+
 export default [
-  index('routes/home.tsx'),
-  route('categories', 'routes/categories.tsx'),
-  route('product/:id', 'routes/product.tsx'),
-  route('cart', 'routes/cart.tsx'),
-  route('about', 'routes/about.tsx'),
-  route('checkout', 'routes/checkout.tsx'),
-  route('success', 'routes/success.tsx'),
-  route('contact', 'routes/contact.tsx'),
-  route('auth', 'routes/auth.tsx'),
-  route('auth/reset', 'routes/auth.reset.tsx'),
+  ...storefront(''),
+  ...storefront('pl'),
   route('auth/google', 'routes/auth.google.ts'),
   route('auth/google/callback', 'routes/auth.google.callback.ts'),
-  route('logout', 'routes/logout.ts'),
-  route('profile', 'routes/profile.tsx'),
   // The back office: the layout's middleware lets only admins in (everyone else is sent home).
   layout('routes/admin/layout.tsx', [
     route('admin', 'routes/admin/dashboard.tsx'),
@@ -29,6 +43,8 @@ export default [
     route('admin/messages', 'routes/admin/messages.tsx'),
   ]),
   route('language', 'routes/language.ts'),
+  route('sitemap.xml', 'routes/sitemap.ts'),
+  route('robots.txt', 'routes/robots.ts'),
   route('api/events', 'routes/api.events.ts'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

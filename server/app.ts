@@ -14,6 +14,7 @@ import { seedDemoCatalogue } from '~/db/seed.server';
 import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.server';
 import { pruneCartRequests } from '~/modules/cart/index.server';
 import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';
+import { localePath } from '~/modules/i18n/paths';
 import { scaledLimits } from '~/modules/limits/index.server';
 import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
 import { paymentServices } from '~/modules/checkout/index.server';
@@ -320,13 +321,14 @@ function requestOrigin(req: ExpressRequest): string {
 
 /**
  * The pages shoppers ask for most, each as a first visitor (filling the page cache), as a shopper with a
- * cookie (the rendered path) and in Polish, a few rounds, four at a time.
+ * cookie (the rendered path), in both languages, a few rounds, four at a time.
  */
 async function warmUpPages(base: string): Promise<void> {
   const home = await (await fetch(`${base}/`, { headers: { 'x-kopi-warm-up': '1' } })).text();
   const products = [...new Set([...home.matchAll(/href="(\/product\/[\w-]+)"/g)].map((m) => m[1]))].slice(0, 4);
-  const paths = ['/', ...products, '/categories', '/categories?category=wholeBean', '/?q=coffee', '/about', '/contact', '/cart', '/auth', '/profile'];
-  const variants = [undefined, 'kopi_warm_up=1', 'lang=pl; kopi_warm_up=1'];
+  const english = ['/', ...products, '/categories', '/categories?category=wholeBean', '/?q=coffee', '/about', '/contact', '/cart', '/auth', '/profile'];
+  const paths = [...english, ...english.map((path) => localePath('pl', path))];
+  const variants = [undefined, 'kopi_warm_up=1'];
   const requests = [1, 2, 3].flatMap(() => paths.flatMap((path) => variants.map((cookie) => ({ path, cookie }))));
   let next = 0;
   const lane = async () => {

@@ -6,7 +6,8 @@ describe('page cache', () => {
     expect(isCacheableRequest('GET', '/', undefined)).toBe(true);
     expect(isCacheableRequest('GET', '/product/abc', '_ga=1')).toBe(true);
     expect(isCacheableRequest('GET', '/', 'kopi_cart=abc')).toBe(false);
-    expect(isCacheableRequest('GET', '/', 'x=1; lang=pl')).toBe(false);
+    // The URL names the language; the cookie only suggests it (and sets the back office's).
+    expect(isCacheableRequest('GET', '/pl/product/abc', 'x=1; lang=pl')).toBe(true);
     expect(isCacheableRequest('GET', '/', 'kopi_session=s')).toBe(false);
     expect(isCacheableRequest('POST', '/cart', undefined)).toBe(false);
     expect(isCacheableRequest('GET', '/api/events', undefined)).toBe(false);

@@ -1,6 +1,7 @@
 /**
- * Rendered HTML for visitors without cookies, per URL (a cookie-less visitor always gets English and an
- * empty cart, so nothing personal can be in it). An entry is valid while the catalogue version it was
+ * Rendered HTML for visitors without cookies, per URL (the URL names the language, `/pl/…` for Polish, and a
+ * cookie-less visitor has an empty cart, so nothing personal can be in it; the `lang` cookie only matters to
+ * the back office, which needs a session anyway). An entry is valid while the catalogue version it was
  * rendered at is current, and for `ttlMs` at most (other processes may change the catalogue too).
  * Each hit swaps the per-response tokens the page was rendered with (the CSP nonce, the form key of the
  * "Add to cart" forms) for the response's fresh ones, so no two responses share them.
@@ -61,7 +62,7 @@ export class PageCache {
   }
 }
 
-const PERSONAL_COOKIES = /(?:^|;\s*)(?:kopi_[a-z_]+|lang)=/;
+const PERSONAL_COOKIES = /(?:^|;\s*)kopi_[a-z_]+=/;
 
 /** A request is cacheable when it is a plain page GET from a visitor who carries none of our cookies. */
 export function isCacheableRequest(method: string, path: string, cookieHeader: string | undefined): boolean {

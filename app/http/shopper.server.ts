@@ -8,6 +8,7 @@ import { appContext, type AppContext } from '~/context';
 import { type SessionUser, completeSignIn, deleteSession, getSessionUser } from '~/modules/accounts/index.server';
 import { currentCartId } from '~/modules/cart/index.server';
 import { type Locale, defaultLocale, isLocale } from '~/modules/i18n/index.server';
+import { localeOfPath, localePath } from '~/modules/i18n/paths';
 import { CookieJar, readCookie } from './cookies.server';
 
 export type Shopper = {
@@ -50,7 +51,9 @@ export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request,
   const user = session?.user ?? null;
   const cartId = user || guestCartId ? await currentCartId(app.db, { cookieCartId: guestCartId, userId: user?.id ?? null }) : null;
 
-  context.set(shopperContext, { user, locale: language ?? defaultLocale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies });
+  // A storefront page's URL names its language; the back office follows the cookie.
+  const locale = localeOfPath(new URL(request.url).pathname) ?? language ?? defaultLocale;
+  context.set(shopperContext, { user, locale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies });
   const response = await next();
   await cookies.writeTo(response.headers);
   // Anything rendered for a session or a cart is this shopper's alone: no shared cache may keep it.
@@ -68,13 +71,13 @@ function legacyValue(header: string | null, name: string, isValid: (value: unkno
 /** The signed-in user, or a redirect to the login page that comes back to `url` afterwards. */
 export function requireUser(shopper: Shopper, url: URL): SessionUser {
   if (shopper.user) return shopper.user;
-  throw redirect(`/auth?mode=login&redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  throw redirect(localePath(shopper.locale, `/auth?mode=login&redirectTo=${encodeURIComponent(url.pathname + url.search)}`));
 }
 
 /** An admin, or a redirect home: nobody else learns which admin pages exist. */
 export function requireAdmin(shopper: Shopper): SessionUser {
   if (shopper.user?.isAdmin) return shopper.user;
-  throw redirect('/');
+  throw redirect(localePath(shopper.locale, '/'));
 }
 
 /**
@@ -99,6 +102,9 @@ export async function endSession(app: AppContext, shopper: Shopper): Promise<voi
 export function keepGuestCart(shopper: Shopper, cartId: string): void {
   shopper.cookies.set('cart', cartId);
 }
+
+/** `target` (as the English site spells it) in the shopper's language: `/cart` → `/pl/cart` on Polish pages. */
+export const pathFor = (shopper: Shopper, target: string): string => localePath(shopper.locale, target);
 
 export function chooseLanguage(shopper: Shopper, locale: Locale): void {
   shopper.cookies.set('language', locale);

@@ -3,6 +3,7 @@ import { appContext } from '~/context';
 import { readCookie } from '~/http/cookies.server';
 import { shopperContext, startSession } from '~/http/shopper.server';
 import { safeRedirect } from '~/lib/safe-redirect';
+import { localePath, splitLocale } from '~/modules/i18n/paths';
 import { finishOidcSignIn, isOidcState } from '~/modules/accounts/index.server';
 import type { Route } from './+types/auth.google.callback';
 
@@ -35,7 +36,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     app.log.warn('OpenID Connect sign-in failed');
   }
 
-  const failedTarget = `/auth?error=${outcome.ok ? '' : outcome.reason}&redirectTo=${encodeURIComponent(redirectTo)}`;
+  // Back to the sign-in page in the language of the page the visitor came from.
+  const failedTarget = localePath(splitLocale(redirectTo).locale, '/auth') + `?error=${outcome.ok ? '' : outcome.reason}&redirectTo=${encodeURIComponent(redirectTo)}`;
   if (popup) {
     const message = { type: 'kopi-auth', ok: outcome.ok, reason: outcome.ok ? undefined : outcome.reason, redirectTo };
     const body = `<!doctype html><meta charset="utf-8"><title>Kopi</title><script nonce="${app.nonce}">

@@ -1,6 +1,7 @@
 import { redirect } from 'react-router';
 import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
+import { localePath, splitLocale } from '~/modules/i18n/paths';
 import { fail } from '~/lib/failure';
 import { safeRedirect } from '~/lib/safe-redirect';
 import { newOidcState, oidcEnabled, startOidcSignIn } from '~/modules/accounts/index.server';
@@ -19,7 +20,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     return redirect(start.url);
   } catch (error) {
     app.log.error({ err: error }, 'OpenID Connect sign-in could not start');
-    return redirect(`/auth?error=failed&redirectTo=${encodeURIComponent(redirectTo)}`);
+    return redirect(localePath(splitLocale(redirectTo).locale, '/auth') + `?error=failed&redirectTo=${encodeURIComponent(redirectTo)}`);
   }
 }
 

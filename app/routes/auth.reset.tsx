@@ -4,11 +4,12 @@ import { useClientValidation } from '~/lib/use-client-validation';
 import { MIN_PASSWORD_LENGTH, parseNewPasswordForm } from '~/modules/accounts/accounts.schema';
 import { checkResetToken, resetPassword } from '~/modules/accounts/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useT } from '~/modules/i18n/react';
+import { useLocalePath, useT } from '~/modules/i18n/react';
 import { readForm } from '~/http/body.server';
 import type { Route } from './+types/auth.reset';
 import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
+import { localePath } from '~/modules/i18n/paths';
 
 /** The page a reset mail links to: choose a new password with a single-use token. */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -27,15 +28,17 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);
+  const { locale } = context.get(shopperContext);
   const form = await readForm(request);
   const parsed = parseNewPasswordForm(form);
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, formError: null }, { status: 400 });
   const result = await resetPassword(app.db, parsed.data);
   if (!result.ok) return data({ fieldErrors: {}, formError: 'auth.errors.invalidResetLink' }, { status: 400 });
-  return redirect('/auth?mode=login&reset=done');
+  return redirect(localePath(locale, '/auth?mode=login&reset=done'));
 }
 
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
+  const path = useLocalePath();
   const t = useT();
   const busy = useNavigation().state === 'submitting';
   const validation = useClientValidation(parseNewPasswordForm);
@@ -48,7 +51,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
         {invalid ? (
           <>
             <p role="alert" className="mt-6 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t('auth.errors.invalidResetLink')}</p>
-            <Link to="/auth?mode=reset" className="btn-primary mt-6 w-full py-3">{t('auth.links.requestNew')}</Link>
+            <Link to={path('/auth?mode=reset')} className="btn-primary mt-6 w-full py-3">{t('auth.links.requestNew')}</Link>
           </>
         ) : (
           <Form

@@ -12,9 +12,10 @@ import {
 } from '~/modules/accounts/accounts.schema';
 import { field, readForm } from '~/http/body.server';
 import { shopperContext, startSession, tellBrowser } from '~/http/shopper.server';
+import { localePath } from '~/modules/i18n/paths';
 import { logIn, oidcEnabled, requestPasswordReset, signUp } from '~/modules/accounts/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useT } from '~/modules/i18n/react';
+import { useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/auth';
 import { appContext } from '~/context';
 
@@ -33,7 +34,7 @@ const modeOf = (value: string | null): Mode => (value === 'signup' ? 'signup' : 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const { user, locale } = context.get(shopperContext);
-  const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
+  const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), localePath(locale, '/'));
   if (user) throw redirect(redirectTo);
   const t = getT(locale);
   const mode = modeOf(url.searchParams.get('mode'));
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const shopper = context.get(shopperContext);
   const form = await readForm(request);
   const mode = modeOf(field(form, 'intent'));
-  const redirectTo = safeRedirect(form.get('redirectTo'), '/');
+  const redirectTo = safeRedirect(form.get('redirectTo'), localePath(shopper.locale, '/'));
   const values: Values = { name: field(form, 'name'), email: field(form, 'email') };
   const fail = (result: Omit<ActionResult, 'mode' | 'values'>, status = 400) =>
     data<ActionResult>({ mode, values, ...result }, { status });
@@ -104,6 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AuthPage({ loaderData, actionData }: Route.ComponentProps) {
+  const path = useLocalePath();
   const t = useT();
   const { mode, redirectTo, googleEnabled } = loaderData;
   const result = actionData?.mode === mode ? actionData : undefined;
@@ -117,7 +119,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   const errors = validation.errors ?? result?.fieldErrors ?? {};
   const notice = result?.notice ?? loaderData.notice;
   const formError = result?.formError ?? loaderData.googleError;
-  const switchTo = (target: Mode) => `/auth?mode=${target}${redirectTo !== '/' ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ''}`;
+  const switchTo = (target: Mode) => path(`/auth?mode=${target}${redirectTo !== path('/') ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ''}`);
   return (
     <div className="container-page flex justify-center py-12 md:py-20">
       <section className="w-full max-w-md rounded-3xl bg-paper p-6 shadow-sm ring-1 ring-sand md:p-10" aria-labelledby="auth-title">
@@ -135,7 +137,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
           <Form
             key={mode}
             method="post"
-            action={`/auth?mode=${mode}`}
+            action={path(`/auth?mode=${mode}`)}
             noValidate
             className="mt-6 grid gap-4"
             onSubmit={validation.onSubmit}

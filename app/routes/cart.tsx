@@ -11,7 +11,7 @@ import { readForm } from '~/http/body.server';
 import { keepGuestCart, shopperContext } from '~/http/shopper.server';
 import { addToCart, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useI18n } from '~/modules/i18n/react';
+import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
 import { appContext } from '~/context';
 
@@ -64,11 +64,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {
+  const path = useLocalePath();
   const { cart, checkoutAttempt, signedIn } = loaderData;
   const { t, locale } = useI18n();
   const hydrated = useHydrated();
   const [showLogin, setShowLogin] = useState(checkoutAttempt);
-  const removing = useFetchers().filter((f) => f.formAction === '/cart' && f.formData?.get('intent') === 'remove').length;
+  const removing = useFetchers().filter((f) => f.formAction === path('/cart') && f.formData?.get('intent') === 'remove').length;
 
   if (cart.lines.length === 0 || removing >= cart.lines.length) {
     return (
@@ -83,7 +84,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
             {t('cart.removedUnavailable', { count: cart.removedProductIds.length })}
           </p>
         )}
-        <Link to="/" className="btn-primary mt-10">{t('cart.empty.back')}</Link>
+        <Link to={path('/')} className="btn-primary mt-10">{t('cart.empty.back')}</Link>
       </section>
     );
   }
@@ -125,7 +126,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
           <p className="mt-2 text-xs text-muted">{t('cart.taxNote')}</p>
 
           {signedIn ? (
-            <Link to="/checkout" onClick={() => track('begin_checkout', { cart_value: cart.totalCents, items_count: cart.count })} className="btn-primary mt-6 w-full py-3 text-base">
+            <Link to={path('/checkout')} onClick={() => track('begin_checkout', { cart_value: cart.totalCents, items_count: cart.count })} className="btn-primary mt-6 w-full py-3 text-base">
               <Lock aria-hidden="true" className="h-4 w-4" />
               {t('cart.checkout')}
             </Link>
@@ -135,7 +136,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
               {t('cart.checkout')}
             </button>
           ) : (
-            <Link to="/cart?checkout=1" className="btn-primary mt-6 w-full py-3 text-base">
+            <Link to={path('/cart?checkout=1')} className="btn-primary mt-6 w-full py-3 text-base">
               <Lock aria-hidden="true" className="h-4 w-4" />
               {t('cart.checkout')}
             </Link>
@@ -144,13 +145,13 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
             {showLogin && (
               <div className="animate-fade-in mt-4 rounded-2xl bg-leaf-light p-4 text-sm text-leaf-dark">
                 <p>{t('cart.loginRequired')}</p>
-                <Link to="/auth?redirectTo=%2Fcheckout" className="btn-leaf mt-3 w-full">
+                <Link to={path('/auth?redirectTo=%2Fcheckout')} className="btn-leaf mt-3 w-full">
                   {t('cart.loginButton')}
                 </Link>
               </div>
             )}
           </div>
-          <Link to="/" className="btn-ghost mt-3 w-full">{t('cart.continueShopping')}</Link>
+          <Link to={path('/')} className="btn-ghost mt-3 w-full">{t('cart.continueShopping')}</Link>
         </aside>
       </div>
     </div>

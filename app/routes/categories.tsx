@@ -6,7 +6,7 @@ import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.sch
 import { categories } from '~/modules/catalog/catalog.types';
 import { listProducts } from '~/modules/catalog/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useT } from '~/modules/i18n/react';
+import { useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/categories';
 import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
@@ -39,6 +39,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
+  const path = useLocalePath();
   const { products, hasMore, category, page } = loaderData;
   const t = useT();
   const submit = useSubmit();
@@ -86,7 +87,7 @@ export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
       </div>
       {hasMore && (
         <div className="mt-10 flex justify-center">
-          <Link to={`/categories?${more}#item-${products.length + 1}`} preventScrollReset className="btn-outline px-8 py-3">
+          <Link to={path(`/categories?${more}#item-${products.length + 1}`)} preventScrollReset className="btn-outline px-8 py-3">
             {t('categories.loadMore')}
           </Link>
         </div>

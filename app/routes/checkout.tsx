@@ -14,12 +14,12 @@ import { parseShippingForm, type ShippingAddress } from '~/modules/checkout/chec
 import { confirmOrderPayment, payWithCard, paymentServices, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
 import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useI18n } from '~/modules/i18n/react';
+import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { OrderView } from '~/modules/orders/orders.types';
 import type { Route } from './+types/checkout';
 import { appContext } from '~/context';
-import { requireUser, shopperContext } from '~/http/shopper.server';
+import { pathFor, requireUser, shopperContext } from '~/http/shopper.server';
 
 const StripePayment = lazy(() => import('~/components/checkout/stripe-payment'));
 
@@ -49,14 +49,14 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     // After Stripe confirmed in the browser the webhook may not have arrived yet: ask the provider (idempotent).
     await confirmOrderPayment(paymentServices(app), { userId: user.id, orderId });
     const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
-    if (!order) throw redirect('/checkout');
+    if (!order) throw redirect(pathFor(shopper, '/checkout'));
     // A test-provider order is paid at once or not at all; only a real provider can still be processing.
-    if (order.paymentStatus !== 'succeeded' && app.payments.name === 'test') throw redirect('/checkout');
+    if (order.paymentStatus !== 'succeeded' && app.payments.name === 'test') throw redirect(pathFor(shopper, '/checkout'));
     return { ...base, step: 'done' as const, order };
   }
 
   const review = await reviewCheckout(app.db, app.storage, { userId: user.id, cartId, locale });
-  if (review.cart.lines.length === 0) throw redirect('/cart');
+  if (review.cart.lines.length === 0) throw redirect(pathFor(shopper, '/cart'));
   return { ...base, step: 'review' as const, review };
 }
 
@@ -73,8 +73,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 
   const paymentStep = async (orderId: string, extra: Partial<PaymentStep>) => {
     const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
-    if (!order) throw redirect('/checkout');
-    if (order.paymentStatus === 'succeeded') throw redirect(`/checkout?step=done&order=${order.id}`);
+    if (!order) throw redirect(pathFor(shopper, '/checkout'));
+    if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
     return {
       step: 'payment' as const,
       orderId: order.id,
@@ -104,7 +104,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       log: app.log,
     });
     if (!result.ok) {
-      if (result.reason === 'empty_cart') throw redirect('/cart');
+      if (result.reason === 'empty_cart') throw redirect(pathFor(shopper, '/cart'));
       const formError = result.reason === 'address_incomplete' ? 'checkout.errors.addressIncomplete' : 'checkout.errors.cannotConnect';
       return data<ReviewErrors>({ step: 'review', formError, values }, { status: result.reason === 'unavailable' ? 503 : 400 });
     }
@@ -124,8 +124,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
         cvc: field(form, 'cardCvc'),
       },
     });
-    if (result.ok) throw redirect(`/checkout?step=done&order=${result.orderId}`);
-    if (result.code === 'already_paid') throw redirect(`/checkout?step=done&order=${orderId}`);
+    if (result.ok) throw redirect(pathFor(shopper, `/checkout?step=done&order=${result.orderId}`));
+    if (result.code === 'already_paid') throw redirect(pathFor(shopper, `/checkout?step=done&order=${orderId}`));
     return data(await paymentStep(orderId, { error: result.code }), { status: 402 });
   }
   return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.generic' }, { status: 400 });
@@ -159,6 +159,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
 }
 
 function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCheckout>>; result?: ReviewErrors }) {
+  const path = useLocalePath();
   const { t } = useI18n();
   const busy = useNavigation().state === 'submitting';
   const validation = useClientValidation(parseShippingForm);
@@ -177,7 +178,7 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
         <div className="mt-4">
           <OrderLines lines={lines} totalCents={review.cart.totalCents} />
         </div>
-        <Link to="/cart" className="btn-ghost mt-6 px-3">
+        <Link to={path('/cart')} className="btn-ghost mt-6 px-3">
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />
           {t('checkout.backToCart')}
         </Link>
@@ -211,6 +212,7 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
 }
 
 function Payment({ payment }: { payment: PaymentStep }) {
+  const path = useLocalePath();
   const { t, locale } = useI18n();
   const amount = formatPrice(payment.amountCents, locale);
   return (
@@ -228,7 +230,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
             <TestCardForm orderId={payment.orderId} amount={amount} error={payment.error} />
           )}
         </div>
-        <Link to="/checkout" className="btn-ghost mt-6 px-3">
+        <Link to={path('/checkout')} className="btn-ghost mt-6 px-3">
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />
           {t('checkout.backToReview')}
         </Link>
@@ -254,6 +256,7 @@ function VisitorIdField() {
 }
 
 function Done({ order }: { order: OrderView }) {
+  const path = useLocalePath();
   const { t, locale } = useI18n();
   return (
     <section className="mx-auto max-w-2xl rounded-3xl bg-paper p-8 text-center ring-1 ring-sand" aria-labelledby="done-heading">
@@ -266,8 +269,8 @@ function Done({ order }: { order: OrderView }) {
       <p className="mt-1 font-mono text-xs break-all text-muted">{order.id}</p>
       <p className="mt-1 text-muted">{formatPrice(order.totalCents, locale)}</p>
       <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-        <Link to="/" className="btn-primary">{t('checkout.continueShopping')}</Link>
-        <Link to="/profile?tab=orders" className="btn-outline">{t('checkout.viewInProfile')}</Link>
+        <Link to={path('/')} className="btn-primary">{t('checkout.continueShopping')}</Link>
+        <Link to={path('/profile?tab=orders')} className="btn-outline">{t('checkout.viewInProfile')}</Link>
       </div>
     </section>
   );

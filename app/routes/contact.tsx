@@ -6,7 +6,7 @@ import { useClientValidation } from '~/lib/use-client-validation';
 import { type ContactField, type ContactFieldErrors, contactFields, contactLimits, parseContactForm } from '~/modules/contact/contact.schema';
 import { submitContactMessage } from '~/modules/contact/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useT } from '~/modules/i18n/react';
+import { useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/contact';
 import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
@@ -51,8 +51,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ContactPage({ actionData }: Route.ComponentProps) {
   const t = useT();
+  const path = useLocalePath();
   const navigation = useNavigation();
-  const sending = navigation.state === 'submitting' && navigation.formAction === '/contact';
+  const sending = navigation.state === 'submitting' && navigation.formAction === path('/contact');
   const validation = useClientValidation(parseContactForm);
   const clientErrors = validation.errors;
   const setClientErrors = validation.setErrors;

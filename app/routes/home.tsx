@@ -6,8 +6,10 @@ import { SearchBox } from '~/components/catalog/search-box';
 import { HeroCarousel, type HeroSlide } from '~/components/home/hero-carousel';
 import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.schema';
 import { listProducts } from '~/modules/catalog/index.server';
+import { organizationJsonLd } from '~/modules/catalog/structured-data';
+import { ogLocale } from '~/modules/i18n/paths';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useT } from '~/modules/i18n/react';
+import { useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/home';
 import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
@@ -30,7 +32,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     q: query.q,
     category: query.category,
     page: query.page,
-    meta: { title: t('home.meta.title'), description: t('home.meta.description') },
+    meta: { title: t('home.meta.title'), description: t('home.meta.description'), locale: ogLocale[locale] },
+    jsonLd: organizationJsonLd(app.config.publicUrl.href.replace(/\/+$/, ''), t('contact.info.email')),
     messages: getMessages(locale, 'home'),
   });
 }
@@ -40,11 +43,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: 'description', content: loaderData?.meta.description },
   { property: 'og:title', content: loaderData?.meta.title },
   { property: 'og:description', content: loaderData?.meta.description },
+  { property: 'og:type', content: 'website' },
+  { property: 'og:site_name', content: 'Kopi' },
+  { property: 'og:locale', content: loaderData?.meta.locale },
+  ...(loaderData ? [{ 'script:ld+json': loaderData.jsonLd }] : []),
 ];
 
 const slideImages = ['/hero/sumatra.svg', '/hero/java.svg', '/hero/bali.svg'];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
+  const path = useLocalePath();
   const { products, hasMore, q, category, page } = loaderData;
   const t = useT();
   const slides: HeroSlide[] = slideImages.map((image, i) => ({
@@ -97,7 +105,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {q && (
             <p className="mb-6 text-muted">
               {t('home.results.for', { q })}{' '}
-              <Link to={category ? `/?category=${category}#shop` : '/#shop'} preventScrollReset className="font-medium text-leaf underline underline-offset-4">
+              <Link to={path(category ? `/?category=${category}#shop` : '/#shop')} preventScrollReset className="font-medium text-leaf underline underline-offset-4">
                 {t('home.results.clear')}
               </Link>
             </p>
@@ -106,7 +114,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <div className="rounded-3xl bg-paper px-6 py-16 text-center ring-1 ring-sand">
               <p className="font-serif text-2xl">{t('home.results.emptyTitle')}</p>
               <p className="mt-2 text-muted">{t('home.results.emptyText')}</p>
-              <Link to="/#shop" className="btn-outline mt-6">
+              <Link to={path('/#shop')} className="btn-outline mt-6">
                 {t('home.results.showAll')}
               </Link>
             </div>
@@ -117,7 +125,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
         {hasMore && (
           <div className="mt-10 flex justify-center">
-            <Link to={`/?${more}#item-${products.length + 1}`} preventScrollReset className="btn-outline px-8 py-3" data-testid="load-more">
+            <Link to={path(`/?${more}#item-${products.length + 1}`)} preventScrollReset className="btn-outline px-8 py-3" data-testid="load-more">
               {t('home.loadMore')}
             </Link>
           </div>

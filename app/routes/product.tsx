@@ -9,7 +9,8 @@ import { formatNumber, formatPrice } from '~/lib/format';
 import { getProduct } from '~/modules/catalog/index.server';
 import { productJsonLd } from '~/modules/catalog/structured-data';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useI18n, useT } from '~/modules/i18n/react';
+import { localePath, ogLocale } from '~/modules/i18n/paths';
+import { useI18n, useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/product';
 import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
@@ -21,16 +22,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!product) throw data(null, { status: 404 });
   const t = getT(locale);
   const name = product.name || t('product.unnamed');
-  const url = new URL(`/product/${product.id}`, app.config.publicUrl).href;
+  const url = app.config.publicUrl.href.replace(/\/+$/, '') + localePath(locale, `/product/${product.id}`);
   return {
     product,
     meta: {
       title: `${name} · Kopi`,
       description: firstSentences(product.description) || t('home.meta.description'),
       url,
+      locale: ogLocale[locale],
       image: product.images[0] ? new URL(product.images[0].src, app.config.publicUrl).href : undefined,
     },
-    jsonLd: productJsonLd(product, name, url, app.config.publicUrl),
+    jsonLd: productJsonLd(product, name, url, app.config.publicUrl, locale),
     messages: getMessages(locale, 'product'),
   };
 }
@@ -41,10 +43,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
     { title: loaderData.meta.title },
     { name: 'description', content: loaderData.meta.description },
     { property: 'og:type', content: 'product' },
+    { property: 'og:site_name', content: 'Kopi' },
+    { property: 'og:locale', content: loaderData.meta.locale },
+    { property: 'og:url', content: loaderData.meta.url },
     { property: 'og:title', content: loaderData.meta.title },
     { property: 'og:description', content: loaderData.meta.description },
-    ...(loaderData.meta.image ? [{ property: 'og:image', content: loaderData.meta.image }] : []),
-    { tagName: 'link', rel: 'canonical', href: loaderData.meta.url },
+    ...(loaderData.meta.image ? [{ property: 'og:image', content: loaderData.meta.image }, { property: 'og:image:alt', content: loaderData.meta.title }] : []),
     { 'script:ld+json': loaderData.jsonLd },
   ];
 };
@@ -57,6 +61,7 @@ function firstSentences(text: string, max = 160): string {
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const path = useLocalePath();
   const { product } = loaderData;
   const { t, locale } = useI18n();
   const name = product.name || t('product.unnamed');
@@ -79,11 +84,11 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
       <nav aria-label={t('product.breadcrumb')} className="text-sm text-muted">
         <ol className="flex flex-wrap items-center gap-2">
           <li>
-            <Link to="/" className="hover:text-roast hover:underline">{t('nav.home')}</Link>
+            <Link to={path('/')} className="hover:text-roast hover:underline">{t('nav.home')}</Link>
           </li>
           <li aria-hidden="true">/</li>
           <li>
-            <Link to={product.category ? `/categories?category=${product.category}` : '/categories'} className="hover:text-roast hover:underline">
+            <Link to={path(product.category ? `/categories?category=${product.category}` : '/categories')} className="hover:text-roast hover:underline">
               {t(`categories.${category}`)}
             </Link>
           </li>

@@ -10,7 +10,7 @@ import { OrdersList } from '~/components/orders/orders-list';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { listOrders } from '~/modules/orders/index.server';
 import { ORDERS_PAGE_SIZE } from '~/modules/orders/orders.types';
-import { useT } from '~/modules/i18n/react';
+import { useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/profile';
 import { appContext } from '~/context';
 import { requireUser, shopperContext } from '~/http/shopper.server';
@@ -55,6 +55,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 }
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
+  const path = useLocalePath();
   const t = useT();
   const { tab, user } = loaderData;
   const tabClass = (on: boolean) =>
@@ -64,8 +65,8 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       <h1 className="text-4xl font-semibold md:text-5xl">{t('profile.title')}</h1>
       <p className="mt-2 text-muted">{t('profile.signedInAs', { name: user.displayName || user.email, email: user.email })}</p>
       <nav aria-label={t('profile.tabsLabel')} className="mt-8 inline-flex gap-1 rounded-full bg-paper p-1 ring-1 ring-sand">
-        <Link to="/profile" className={tabClass(tab === 'profile')} aria-current={tab === 'profile' ? 'page' : undefined}>{t('profile.tabs.profile')}</Link>
-        <Link to="/profile?tab=orders" className={tabClass(tab === 'orders')} aria-current={tab === 'orders' ? 'page' : undefined}>{t('profile.tabs.orders')}</Link>
+        <Link to={path('/profile')} className={tabClass(tab === 'profile')} aria-current={tab === 'profile' ? 'page' : undefined}>{t('profile.tabs.profile')}</Link>
+        <Link to={path('/profile?tab=orders')} className={tabClass(tab === 'orders')} aria-current={tab === 'orders' ? 'page' : undefined}>{t('profile.tabs.orders')}</Link>
       </nav>
       <div className="mt-8">
         {tab === 'profile' ? (
@@ -77,7 +78,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
             <Package aria-hidden="true" className="h-10 w-10 text-roast-600" />
             <h2 className="mt-4 text-2xl font-semibold">{t('profile.orders.empty')}</h2>
             <p className="mt-2 text-muted">{t('profile.orders.emptyText')}</p>
-            <Link to="/" className="btn-primary mt-6">{t('profile.orders.shop')}</Link>
+            <Link to={path('/')} className="btn-primary mt-6">{t('profile.orders.shop')}</Link>
           </section>
         )}
       </div>

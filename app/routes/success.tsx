@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useI18n } from '~/modules/i18n/react';
+import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { confirmOrderPayment, paymentServices } from '~/modules/checkout/index.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { Route } from './+types/success';
@@ -36,6 +36,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 export default function SuccessPage({ loaderData }: Route.ComponentProps) {
+  const path = useLocalePath();
   const { t, locale } = useI18n();
   const { order, reference } = loaderData;
   return (
@@ -67,8 +68,8 @@ export default function SuccessPage({ loaderData }: Route.ComponentProps) {
           </div>
         )}
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-          <Link to="/" className="btn-primary">{t('checkout.continueShopping')}</Link>
-          <Link to="/profile?tab=orders" className="btn-outline">{t('checkout.viewProfile')}</Link>
+          <Link to={path('/')} className="btn-primary">{t('checkout.continueShopping')}</Link>
+          <Link to={path('/profile?tab=orders')} className="btn-outline">{t('checkout.viewProfile')}</Link>
         </div>
       </section>
     </div>

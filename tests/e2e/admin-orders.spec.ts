@@ -14,6 +14,7 @@ import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
 import { TEST_CARDS, card, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
 import { expect, test } from './fixtures';
+import { localePath } from '../../app/modules/i18n/paths';
 import { findProductPath, switchLanguage, waitForHydration } from './helpers';
 
 const en = t('en');
@@ -35,12 +36,8 @@ test.afterAll(async () => {
 async function paidOrder(page: Page, testInfo: TestInfo, product: DemoProduct, { locale = 'en', number = TEST_CARDS.success }: { locale?: Locale; number?: string } = {}) {
   const path = await findProductPath(page, product.en.name);
   const account = await customerWithCart(page, testInfo, [[path, 2]]);
-  if (locale === 'pl') {
-    await page.goto('/about');
-    await waitForHydration(page);
-    await switchLanguage(page, 'pl');
-  }
-  await page.goto('/checkout');
+  // The Polish checkout is at its Polish URL; the order (and every mail about it) is in the language it was placed in.
+  await page.goto(localePath(locale, '/checkout'));
   await waitForHydration(page);
   await proceedToPayment(page, polishAddress, locale);
   const id = await payAndFinish(page, 2 * product.priceCents, card(number), locale);

@@ -4,13 +4,15 @@
  *   on purpose (a 404 document) says so with `consoleErrors.allow(/pattern/)`;
  * - `cookieConsent` decides what the browser has already answered to the cookie banner: 'declined' by
  *   default so the banner stays out of the way and no analytics are sent; `null` for a first visit;
- * - `language` starts the visit in a language through the `lang` cookie (the header button is tested apart);
+ * - `language` starts the visit in a language: with 'pl', `page.goto('/cart')` opens `/pl/cart`, and the `lang`
+ *   cookie is set for the single-URL back office (the header button is tested apart);
  * - `expectNoSeriousA11yViolations(page)` runs axe (WCAG 2.1 A/AA) and fails on serious or critical findings.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type Page, test as base, expect } from '@playwright/test';
 import { type DemoProduct, PAGE_SIZE, catalogue } from '../fixtures/catalogue';
 import type { Locale } from '../fixtures/i18n';
+import { localePath } from '../../app/modules/i18n/paths';
 import { signedCookie } from './cookies';
 
 const hash = (text: string) => [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
@@ -89,6 +91,14 @@ export const test = base.extend<Options & Fixtures, WorkerFixtures>({
     }
     if (language) await context.addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL! }]);
     await use(context);
+  },
+
+  page: async ({ page, language }, use) => {
+    if (language && language !== 'en') {
+      const goto = page.goto.bind(page);
+      page.goto = (url, options) => goto(url.startsWith('/') ? localePath(language, url) : url, options);
+    }
+    await use(page);
   },
 
   // Each test is its own client: behind the journeys' trusted proxy (tests/setup/start-server.js), the shop

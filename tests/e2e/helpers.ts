@@ -39,7 +39,7 @@ export async function waitForHydration(page: Page): Promise<void> {
     return (
       !!main &&
       Object.keys(main).some((key) => key.startsWith('__reactFiber$')) &&
-      !document.querySelector('form[action="/cart"] input[name="redirectTo"]')
+      !document.querySelector('form[action$="/cart"] input[name="redirectTo"]')
     );
   });
 }

@@ -18,7 +18,7 @@ test('English by default, Polish with the header button, kept across a reload', 
   await expect(languageButton(page, 'en')).toHaveAttribute('lang', 'pl');
 
   await switchLanguage(page, 'pl');
-  await expect(page, 'stays on the same page and query').toHaveURL(/\/\?q=gayo$/);
+  await expect(page, 'the Polish URL of the same page and query').toHaveURL(/\/pl\?q=gayo$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('home.hero.heading'));
   await expect(page.getByRole('navigation', { name: pl('nav.main') }).getByRole('link', { name: pl('nav.contact') })).toBeVisible();
   await expect(productGrid(page).getByText(price(newestMatching('gayo').priceCents, 'pl'), { exact: true }).first()).toBeVisible();
@@ -32,6 +32,7 @@ test('English by default, Polish with the header button, kept across a reload', 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('home.hero.heading'));
 
   await switchLanguage(page, 'en');
+  await expect(page).toHaveURL(/\/\?q=gayo$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('home.hero.heading'));
   expect(await storedLanguage(page)).toBe('en');
   expect(cookieValue((await context.cookies()).find((c) => c.name === 'lang')?.value)).toBe('en');
@@ -46,6 +47,7 @@ test('a product page switches language in place: name, price format and texts', 
   await waitForHydration(page);
 
   await switchLanguage(page, 'pl');
+  await expect(page).toHaveURL(/\/pl\/product\/[\w-]+$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(product.pl.name);
   await expect(page.getByTestId('product-price')).toHaveText(price(product.priceCents, 'pl'));
   await expect(page.getByTestId('product-price')).toHaveText(/^\d+,\d{2}\s€$/);
@@ -53,17 +55,39 @@ test('a product page switches language in place: name, price format and texts', 
   await expect(page.getByRole('main').getByRole('button', { name: `${pl('product.addToCart')}: ${product.pl.name}` })).toBeVisible();
 });
 
-test('the language kept in localStorage comes back when the cookie is gone', async ({ page, context }) => {
+test('a Polish page opened directly is Polish without any cookie, and its links stay Polish', async ({ page, context }) => {
+  await page.goto('/pl/contact');
+  expect(await context.cookies()).toEqual([]);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'pl');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('contact.title'));
+  await waitForHydration(page);
+
+  await page.getByRole('navigation', { name: pl('nav.main') }).getByRole('link', { name: pl('nav.categories') }).click();
+  await expect(page).toHaveURL(/\/pl\/categories$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('categories.title'));
+  await productGrid(page).getByRole('heading').getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/pl\/product\/[\w-]+$/);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'pl');
+  await page.getByRole('banner').getByRole('link', { name: pl('brand.home') }).click();
+  await expect(page).toHaveURL(/\/pl$/);
+
+  const hrefs = await page.locator('main a[href^="/"], header a[href^="/"], footer a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+  expect(hrefs.length).toBeGreaterThan(10);
+  expect(hrefs.filter((href) => !/^\/pl(\/|\?|#|$)/.test(href)), 'every page link on a Polish page stays Polish').toEqual([]);
+});
+
+test('the English page a Polish reader lands on offers the Polish page and never redirects', async ({ page }) => {
   await page.goto('/contact');
   await waitForHydration(page);
   await switchLanguage(page, 'pl');
-  await context.clearCookies();
-
-  await page.reload();
-  await expect(page.locator('html'), 'the stored language is restored').toHaveAttribute('lang', 'pl');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('contact.title'));
-  await expect(page).toHaveURL(/\/contact$/);
-  expect(cookieValue((await context.cookies()).find((c) => c.name === 'lang')?.value)).toBe('pl');
+  await page.goto('/');
+  await expect(page, 'no redirect away from the URL asked for').toHaveURL(/\/$/);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  const offer = page.getByTestId('language-suggestion');
+  await expect(offer).toBeVisible();
+  await offer.getByRole('link').click();
+  await expect(page).toHaveURL(/\/pl$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('home.hero.heading'));
 });
 
 function newestMatching(word: string) {

@@ -93,7 +93,7 @@ test('the cart changes quantities and removes lines with plain forms', async ({ 
 test('the language button switches language and returns to the same page', async ({ page, context }) => {
   await page.goto('/categories?category=wholeBean');
   await page.getByRole('banner').getByRole('button', { name: 'Polski', exact: true }).click();
-  await expect(page).toHaveURL(/\/categories\?category=wholeBean$/);
+  await expect(page).toHaveURL(/\/pl\/categories\?category=wholeBean$/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'pl');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('categories.title'));
   expect(cookieValue((await context.cookies()).find((c) => c.name === 'lang')?.value)).toBe('pl');

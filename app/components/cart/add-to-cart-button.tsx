@@ -4,7 +4,7 @@ import { useFetcher, useLocation } from 'react-router';
 import { track } from '~/lib/analytics';
 import { newRequestKey, useFormKey } from '~/lib/form-key';
 import { useHydrated } from '~/lib/use-hydrated';
-import { useT } from '~/modules/i18n/react';
+import { useLocalePath, useT } from '~/modules/i18n/react';
 
 export const ADDED_LABEL_MS = 2000;
 type AddResult = { ok: true } | { ok: false; error: string };
@@ -28,6 +28,7 @@ export function AddToCartButton({
   variant?: 'compact' | 'large';
   label?: string;
 }) {
+  const path = useLocalePath();
   const t = useT();
   const fetcher = useFetcher<AddResult>({ key: `add-to-cart:${productId}` });
   const location = useLocation();
@@ -52,7 +53,7 @@ export function AddToCartButton({
   const failed = fetcher.state === 'idle' && fetcher.data?.ok === false;
   const size = variant === 'large' ? 'px-7 py-3.5 text-base w-full sm:w-auto' : 'px-4 py-2';
   return (
-    <fetcher.Form method="post" action="/cart" className={variant === 'large' ? 'w-full sm:w-auto' : ''}>
+    <fetcher.Form method="post" action={path('/cart')} className={variant === 'large' ? 'w-full sm:w-auto' : ''}>
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="quantity" value="1" />

@@ -5,13 +5,14 @@ import { track } from '~/lib/analytics';
 import { formatPrice } from '~/lib/format';
 import { useHydrated } from '~/lib/use-hydrated';
 import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.types';
-import { useI18n } from '~/modules/i18n/react';
+import { useI18n, useLocalePath } from '~/modules/i18n/react';
 
 /**
  * One cart line: − and + set the quantity they lead to, Remove removes (fetchers with JS, plain forms
  * without); a re-sent request therefore lands where the first one did.
  */
 export function CartLine({ line }: { line: Line }) {
+  const path = useLocalePath();
   const { t, locale } = useI18n();
   const fetcher = useFetcher({ key: `cart-line:${line.productId}` });
   const hydrated = useHydrated();
@@ -25,7 +26,7 @@ export function CartLine({ line }: { line: Line }) {
   const form = (action: 'decrease' | 'increase' | 'remove', target: number, label: string, icon: React.ReactNode, extra = '') => (
     <fetcher.Form
       method="post"
-      action="/cart"
+      action={path('/cart')}
       onSubmit={() => {
         if (target < quantity) {
           track('remove_from_cart', { product_id: line.productId, quantity: quantity - target });
@@ -51,13 +52,13 @@ export function CartLine({ line }: { line: Line }) {
 
   return (
     <li className="flex gap-4 py-6 sm:gap-6" data-testid="cart-line">
-      <Link to={`/product/${line.productId}`} className="w-20 shrink-0 overflow-hidden rounded-2xl bg-sand/60 ring-1 ring-sand sm:w-28" tabIndex={-1} aria-hidden="true">
+      <Link to={path(`/product/${line.productId}`)} className="w-20 shrink-0 overflow-hidden rounded-2xl bg-sand/60 ring-1 ring-sand sm:w-28" tabIndex={-1} aria-hidden="true">
         <ProductImage image={line.image} alt="" sizes="112px" className="h-auto w-full" />
       </Link>
       <div className="flex flex-1 flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div>
           <h2 className="text-lg leading-snug font-semibold">
-            <Link to={`/product/${line.productId}`} className="hover:underline">{name}</Link>
+            <Link to={path(`/product/${line.productId}`)} className="hover:underline">{name}</Link>
           </h2>
           <p className="mt-1 text-sm text-muted">{t(`categories.${line.category ?? 'uncategorized'}`)}</p>
           <p className="mt-1 text-sm">

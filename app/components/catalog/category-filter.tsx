@@ -1,16 +1,16 @@
 import { Link } from 'react-router';
 import { type Category, categories } from '~/modules/catalog/catalog.types';
-import { useT } from '~/modules/i18n/react';
+import { useI18n } from '~/modules/i18n/react';
 
 /** All + the four categories as links (shareable, no JavaScript needed); the active one clears itself. */
 export function CategoryFilter({ active, q }: { active?: Category; q?: string }) {
-  const t = useT();
+  const { t, path } = useI18n();
   const href = (category?: Category) => {
     const params = new URLSearchParams();
     if (q) params.set('q', q);
     if (category) params.set('category', category);
     const search = params.toString();
-    return `/${search ? `?${search}` : ''}#shop`;
+    return path(`/${search ? `?${search}` : ''}#shop`);
   };
   const pill = (on: boolean) =>
     `inline-flex items-center rounded-full border px-4 py-2 text-sm font-medium transition-colors ${

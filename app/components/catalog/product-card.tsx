@@ -3,11 +3,12 @@ import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { AddToCartButton } from '~/components/cart/add-to-cart-button';
 import { formatPrice } from '~/lib/format';
 import type { ProductSummary } from '~/modules/catalog/catalog.types';
-import { useI18n } from '~/modules/i18n/react';
+import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { ProductImage } from './product-image';
 import { Rating } from './rating';
 
 export function ProductCard({ product, eager = false }: { product: ProductSummary; eager?: boolean }) {
+  const path = useLocalePath();
   const { t, locale } = useI18n();
   const name = product.name || t('product.unnamed');
   const origin = [product.origin, product.region].filter(Boolean).join(' · ');
@@ -25,7 +26,7 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
       <div className="flex flex-1 flex-col gap-2 p-5">
         {origin && <p className="eyebrow">{origin}</p>}
         <h3 className="text-xl leading-snug font-semibold">
-          <Link to={`/product/${product.id}`} className="after:absolute after:inset-0 after:rounded-3xl after:content-[''] focus:outline-none focus-visible:after:ring-4 focus-visible:after:ring-leaf">
+          <Link to={path(`/product/${product.id}`)} className="after:absolute after:inset-0 after:rounded-3xl after:content-[''] focus:outline-none focus-visible:after:ring-4 focus-visible:after:ring-leaf">
             {name}
           </Link>
         </h3>

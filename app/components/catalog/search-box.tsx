@@ -1,12 +1,13 @@
 import { Search } from 'lucide-react';
 import { Form } from 'react-router';
 import type { Category } from '~/modules/catalog/catalog.types';
-import { useT } from '~/modules/i18n/react';
+import { useLocalePath, useT } from '~/modules/i18n/react';
 
 export function SearchBox({ q, category }: { q?: string; category?: Category }) {
+  const path = useLocalePath();
   const t = useT();
   return (
-    <Form method="get" action="/" role="search" preventScrollReset className="relative w-full md:max-w-md" aria-label={t('home.search.label')}>
+    <Form method="get" action={path('/')} role="search" preventScrollReset className="relative w-full md:max-w-md" aria-label={t('home.search.label')}>
       {category && <input type="hidden" name="category" value={category} />}
       <label htmlFor="search-q" className="sr-only">
         {t('home.search.label')}

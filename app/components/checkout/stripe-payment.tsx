@@ -2,7 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import { type Stripe, loadStripe } from '@stripe/stripe-js';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useI18n } from '~/modules/i18n/react';
+import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { PaymentUnavailable } from './payment-unavailable';
 
 let stripePromise: Promise<Stripe | null> | null = null;
@@ -28,6 +28,7 @@ export default function StripePayment({ publishableKey, clientSecret, orderId, a
 }
 
 function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
+  const path = useLocalePath();
   const { t } = useI18n();
   const stripe = useStripe();
   const elements = useElements();
@@ -56,7 +57,7 @@ function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
       if (result.error) {
         setError(result.error.message ?? t('checkout.errors.generic'));
       } else {
-        navigate(`/checkout?step=done&order=${encodeURIComponent(orderId)}`);
+        navigate(path(`/checkout?step=done&order=${encodeURIComponent(orderId)}`));
         return;
       }
     } catch {

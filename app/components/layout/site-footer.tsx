@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
-import { useT } from '~/modules/i18n/react';
+import { useLocalePath, useT } from '~/modules/i18n/react';
 import { Logo } from './logo';
 
 export function SiteFooter() {
+  const path = useLocalePath();
   const t = useT();
   return (
     <footer className="mt-24 bg-roast text-cream">
@@ -18,16 +19,16 @@ export function SiteFooter() {
           </h2>
           <ul className="mt-4 space-y-2.5 text-sm">
             <li>
-              <Link to="/" className="hover:underline">{t('nav.home')}</Link>
+              <Link to={path('/')} className="hover:underline">{t('nav.home')}</Link>
             </li>
             <li>
-              <Link to="/categories" className="hover:underline">{t('nav.categories')}</Link>
+              <Link to={path('/categories')} className="hover:underline">{t('nav.categories')}</Link>
             </li>
             <li>
-              <Link to="/about" className="hover:underline">{t('nav.about')}</Link>
+              <Link to={path('/about')} className="hover:underline">{t('nav.about')}</Link>
             </li>
             <li>
-              <Link to="/contact" className="hover:underline">{t('nav.contact')}</Link>
+              <Link to={path('/contact')} className="hover:underline">{t('nav.contact')}</Link>
             </li>
           </ul>
         </nav>

@@ -1,6 +1,7 @@
 import { Globe, LogOut, Menu, ShoppingBag, UserRound } from 'lucide-react';
 import { Form, Link, NavLink, useFetchers, useLocation } from 'react-router';
 import { headerAdminLinks } from '~/components/admin/admin-links';
+import { counterpartPath } from '~/modules/i18n/paths';
 import { useI18n } from '~/modules/i18n/react';
 import { Logo } from './logo';
 
@@ -14,9 +15,10 @@ const navLinks = [
 export type HeaderUser = { displayName: string; isAdmin: boolean } | null;
 
 export function SiteHeader({ cartCount, user }: { cartCount: number; user: HeaderUser }) {
-  const { t, locale } = useI18n();
+  const { t, locale, path } = useI18n();
   const location = useLocation();
-  const count = cartCount + usePendingAdds();
+  const count = cartCount + usePendingAdds(path('/cart'));
+  const other = locale === 'en' ? 'pl' : 'en';
   const here = location.pathname + location.search;
   const navClass = ({ isActive }: { isActive: boolean }) =>
     `rounded-full px-3 py-2 text-sm font-medium transition-colors hover:bg-roast/5 ${isActive ? 'text-roast underline decoration-leaf decoration-2 underline-offset-8' : 'text-roast-600'}`;
@@ -34,7 +36,7 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
             <ul className="flex flex-col">
               {navLinks.map((link) => (
                 <li key={link.to}>
-                  <NavLink to={link.to} end={link.end} className="block rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
+                  <NavLink to={path(link.to)} end={link.end} className="block rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
                     {t(link.key)}
                   </NavLink>
                 </li>
@@ -51,15 +53,15 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
               <li className="mt-2 flex gap-2 border-t border-sand pt-3">
                 {user ? (
                   <>
-                    <Link to="/profile" className="btn-outline flex-1 px-3">{t('nav.profile')}</Link>
+                    <Link to={path('/profile')} className="btn-outline flex-1 px-3">{t('nav.profile')}</Link>
                     <LogoutButton className="btn-primary flex-1 px-3" />
                   </>
                 ) : (
                   <>
-                    <Link to={`/auth?redirectTo=${encodeURIComponent(here)}`} className="btn-outline flex-1 px-3">
+                    <Link to={path(`/auth?redirectTo=${encodeURIComponent(here)}`)} className="btn-outline flex-1 px-3">
                       {t('nav.login')}
                     </Link>
-                    <Link to="/auth?mode=signup" className="btn-primary flex-1 px-3">
+                    <Link to={path('/auth?mode=signup')} className="btn-primary flex-1 px-3">
                       {t('nav.signup')}
                     </Link>
                   </>
@@ -69,7 +71,7 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
           </nav>
         </details>
 
-        <Link to="/" className="mr-auto rounded-lg text-roast md:mr-4" aria-label={t('brand.home')}>
+        <Link to={path('/')} className="mr-auto rounded-lg text-roast md:mr-4" aria-label={t('brand.home')}>
           <Logo />
         </Link>
 
@@ -77,7 +79,7 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
           <ul className="flex items-center gap-1">
             {navLinks.map((link) => (
               <li key={link.to}>
-                <NavLink to={link.to} end={link.end} className={navClass}>
+                <NavLink to={path(link.to)} end={link.end} className={navClass}>
                   {t(link.key)}
                 </NavLink>
               </li>
@@ -94,10 +96,11 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
           </ul>
         </nav>
 
-        <Form method="post" action="/language" preventScrollReset onSubmit={() => rememberLanguage(locale === 'en' ? 'pl' : 'en')}>
-          <input type="hidden" name="locale" value={locale === 'en' ? 'pl' : 'en'} />
-          <input type="hidden" name="redirectTo" value={here} />
-          <button type="submit" className="btn-ghost px-3" lang={locale === 'en' ? 'pl' : 'en'}>
+        {/* The same page in the other language: the form also remembers the choice for the back office. */}
+        <Form method="post" action="/language" preventScrollReset onSubmit={() => rememberLanguage(other)}>
+          <input type="hidden" name="locale" value={other} />
+          <input type="hidden" name="redirectTo" value={counterpartPath(here, other)} />
+          <button type="submit" className="btn-ghost px-3" lang={other}>
             <Globe aria-hidden="true" className="h-4 w-4" />
             <span className="hidden sm:inline">{locale === 'en' ? 'Polski' : 'English'}</span>
             <span className="sm:hidden">{locale === 'en' ? 'PL' : 'EN'}</span>
@@ -107,7 +110,7 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
         {user ? (
           <div className="hidden items-center gap-1 md:flex">
             <span className="mr-1 max-w-48 truncate text-sm text-muted" data-testid="greeting">{t('nav.greeting', { name: user.displayName })}</span>
-            <Link to="/profile" className="btn-ghost px-3">
+            <Link to={path('/profile')} className="btn-ghost px-3">
               <UserRound aria-hidden="true" className="h-4 w-4" />
               {t('nav.profile')}
             </Link>
@@ -115,17 +118,17 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
           </div>
         ) : (
           <div className="hidden items-center gap-2 md:flex">
-            <Link to={`/auth?redirectTo=${encodeURIComponent(here)}`} className="btn-ghost">
+            <Link to={path(`/auth?redirectTo=${encodeURIComponent(here)}`)} className="btn-ghost">
               {t('nav.login')}
             </Link>
-            <Link to="/auth?mode=signup" className="btn-primary">
+            <Link to={path('/auth?mode=signup')} className="btn-primary">
               {t('nav.signup')}
             </Link>
           </div>
         )}
 
         <Link
-          to="/cart"
+          to={path('/cart')}
           className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-roast hover:bg-roast/5"
           aria-label={t('nav.cartCount', { count })}
           data-testid="cart-link"
@@ -145,9 +148,9 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
 }
 
 /** Items being added right now, so the count moves the moment a shopper clicks. */
-function usePendingAdds(): number {
+function usePendingAdds(cartPath: string): number {
   return useFetchers().reduce((sum, fetcher) => {
-    if (fetcher.state !== 'submitting' || fetcher.formAction !== '/cart') return sum;
+    if (fetcher.state !== 'submitting' || fetcher.formAction !== cartPath) return sum;
     if (fetcher.formData?.get('intent') !== 'add') return sum;
     return sum + (Number(fetcher.formData.get('quantity')) || 1);
   }, 0);
@@ -162,9 +165,9 @@ function rememberLanguage(locale: string) {
 }
 
 function LogoutButton({ className }: { className: string }) {
-  const { t } = useI18n();
+  const { t, path } = useI18n();
   return (
-    <Form method="post" action="/logout" className="contents">
+    <Form method="post" action={path('/logout')} className="contents">
       <button type="submit" className={className}>
         <LogOut aria-hidden="true" className="h-4 w-4" />
         {t('nav.logout')}

@@ -4,7 +4,7 @@ import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
 import type { OrderView } from '~/modules/orders/orders.types';
 import { carrierNames, isCarrier, trackingUrl } from '~/modules/fulfilment/carriers';
-import { useI18n, useT } from '~/modules/i18n/react';
+import { useI18n, useLocalePath, useT } from '~/modules/i18n/react';
 
 export const statusBadge: Record<string, string> = {
   processing: 'bg-[#fbefd9] text-[#7a4a0c]',
@@ -15,6 +15,7 @@ export const statusBadge: Record<string, string> = {
 
 /** The customer's orders, newest first, with "Show more" (a link, so it works without JavaScript). */
 export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; hasMore: boolean; page: number }) {
+  const path = useLocalePath();
   const { t, locale } = useI18n();
   return (
     <div>
@@ -59,7 +60,7 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
       </ul>
       {hasMore && (
         <div className="mt-8 flex justify-center">
-          <Link to={`/profile?tab=orders&page=${page + 1}#order-${orders.length + 1}`} preventScrollReset className="btn-outline px-8 py-3">
+          <Link to={path(`/profile?tab=orders&page=${page + 1}#order-${orders.length + 1}`)} preventScrollReset className="btn-outline px-8 py-3">
             {t('orders.showMore')}
           </Link>
         </div>

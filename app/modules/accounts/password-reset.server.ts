@@ -5,6 +5,7 @@ import { hashPassword } from './passwords.server';
 import { LIMITS, type Limits, type Scope, clearEmailScopes, emailScope, ipScope, recordAttempt } from '~/modules/limits/index.server';
 import { hashToken, newSecretToken, normalizeEmail, tokenPattern } from './secrets.server';
 import { deleteUserSessions } from './sessions.server';
+import { localePath } from '~/modules/i18n/paths';
 
 /** A reset link works once, within an hour. */
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
@@ -51,7 +52,7 @@ export async function requestPasswordReset(
         used_at: null,
       })
       .execute();
-    await queueMail(trx, resetMail({ to: user.email, name: user.display_name, link: resetLink(input.publicUrl, token), locale: input.locale }));
+    await queueMail(trx, resetMail({ to: user.email, name: user.display_name, link: resetLink(input.publicUrl, token, input.locale), locale: input.locale }));
   });
   return { ok: true };
 }
@@ -118,10 +119,10 @@ async function findUsableToken(db: Executor, token: string, now: Date) {
   return row ? { id, userId: row.user_id, email: row.email } : null;
 }
 
-/** `${PUBLIC_URL}/auth/reset?token=…`, keeping a path prefix of PUBLIC_URL if it has one. */
-export function resetLink(publicUrl: URL, token: string): string {
+/** `${PUBLIC_URL}/auth/reset?token=…` (`/pl/auth/reset…` in Polish), keeping a path prefix of PUBLIC_URL if it has one. */
+export function resetLink(publicUrl: URL, token: string, locale: Locale = 'en'): string {
   const base = publicUrl.href.replace(/\/+$/, '');
-  return `${base}/auth/reset?token=${encodeURIComponent(token)}`;
+  return `${base}${localePath(locale, '/auth/reset')}?token=${encodeURIComponent(token)}`;
 }
 
 /** The reset mail in the visitor's language: plain text and a simple HTML version. */

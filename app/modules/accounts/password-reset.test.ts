@@ -22,6 +22,7 @@ describe('reset links', () => {
   it('point at /auth/reset on the public URL, keeping a path prefix', () => {
     expect(resetLink(new URL('https://shop.example.com'), 'abc')).toBe('https://shop.example.com/auth/reset?token=abc');
     expect(resetLink(new URL('https://example.com/kopi/'), 'abc')).toBe('https://example.com/kopi/auth/reset?token=abc');
+    expect(resetLink(new URL('https://example.com/kopi/'), 'abc', 'pl')).toBe('https://example.com/kopi/pl/auth/reset?token=abc');
   });
 });
 
@@ -59,7 +60,7 @@ describe.each(testDatabases())('password reset on %s', (_kind, open) => {
     const [mail] = await outbox();
     expect(mail).toMatchObject({ to_address: email, subject: 'Zresetuj hasło do Kopi', status: 'queued' });
     expect(mail.text_body).toContain('Cześć Ola <b>,');
-    expect(mail.text_body).toMatch(/https:\/\/shop\.example\.com\/auth\/reset\?token=[A-Za-z0-9_-]{43}\n/);
+    expect(mail.text_body, 'the Polish page of the form').toMatch(/https:\/\/shop\.example\.com\/pl\/auth\/reset\?token=[A-Za-z0-9_-]{43}\n/);
     expect(mail.text_body).toContain('wygasa po godzinie');
     expect(mail.html_body).toContain('Ola &lt;b&gt;');
     expect(mail.html_body).toContain('href="https://shop.example.com/auth/reset?token=');

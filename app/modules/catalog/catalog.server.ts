@@ -96,6 +96,12 @@ export async function productExists(db: Executor, id: string): Promise<boolean> 
   return row !== undefined;
 }
 
+/** Every product's id and when it last changed, oldest first (the sitemap). */
+export async function listProductDates(db: Executor): Promise<Array<{ id: string; updatedAt: string }>> {
+  const rows = await db.selectFrom('products').select(['id', 'updated_at']).orderBy('created_at').orderBy('id').execute();
+  return rows.map((row) => ({ id: row.id, updatedAt: row.updated_at }));
+}
+
 export async function countProducts(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('products')

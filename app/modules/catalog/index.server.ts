@@ -8,6 +8,7 @@ export {
   getProductRecord,
   getProductsByIds,
   listOwnerProducts,
+  listProductDates,
   isProductId,
   listProducts,
   productExists,

@@ -1,11 +1,13 @@
+import type { Locale } from '~/modules/i18n/translate';
 import type { ProductDetail } from './catalog.schema';
 
 /** schema.org Product data for search engines (rendered as JSON-LD on the product page). */
-export function productJsonLd(product: ProductDetail, name: string, url: string, base: URL) {
+export function productJsonLd(product: ProductDetail, name: string, url: string, base: URL, locale: Locale) {
   return {
     '@context': 'https://schema.org',
     '@type': 'Product',
     name,
+    inLanguage: locale,
     description: product.description || undefined,
     sku: product.id,
     url,
@@ -22,5 +24,17 @@ export function productJsonLd(product: ProductDetail, name: string, url: string,
       availability: 'https://schema.org/InStock',
       url,
     },
+  };
+}
+
+/** schema.org Organization for the home page: the shop, its logo and how to reach it. */
+export function organizationJsonLd(siteUrl: string, email: string) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    name: 'Kopi',
+    url: `${siteUrl}/`,
+    logo: `${siteUrl}/favicon.svg`,
+    ...(email ? { contactPoint: { '@type': 'ContactPoint', contactType: 'customer service', email } } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { OutgoingMail } from '~/modules/mail/index.server';
 import { type OrderRecord, orderLabel } from '~/modules/orders/index.server';
 import { formatPrice } from '~/lib/format';
 import { carrierNames, isCarrier, trackingUrl } from './carriers';
+import { localePath } from '~/modules/i18n/paths';
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -18,7 +19,7 @@ export function shippingMail(
   const label = orderLabel(order.id);
   const carrier = parcel.carrier && isCarrier(parcel.carrier) ? carrierNames[parcel.carrier] : '';
   const url = trackingUrl(parcel.carrier, parcel.trackingNumber);
-  const ordersUrl = publicUrl ? new URL('/profile?tab=orders', publicUrl).toString() : null;
+  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
   const lines = [
     t('orders.mail.greeting', { name: order.shipping.fullName }),
     '',
@@ -46,7 +47,7 @@ export function cancellationMail(order: OrderRecord, refundedCents: number, { pu
   const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
   const t = getT(locale);
   const label = orderLabel(order.id);
-  const ordersUrl = publicUrl ? new URL('/profile?tab=orders', publicUrl).toString() : null;
+  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
   const lines = [
     t('orders.mail.greeting', { name: order.shipping.fullName }),
     '',

@@ -1,10 +1,12 @@
 import { type ReactNode, createContext, useContext, useMemo } from 'react';
 import { useMatches } from 'react-router';
 import { fallbackMessages } from './fallback';
+import { localePath } from './paths';
 import { type Locale, type Messages, type T, createT, defaultLocale, mergeBundles } from './translate';
 
-type I18n = { locale: Locale; t: T };
-const I18nContext = createContext<I18n>({ locale: defaultLocale, t: (key) => key });
+/** `path('/cart')` is the page's URL in the current language (`/pl/cart` on Polish pages). */
+type I18n = { locale: Locale; t: T; path: (target: string) => string };
+const I18nContext = createContext<I18n>({ locale: defaultLocale, t: (key) => key, path: (target) => target });
 
 /**
  * Provides the translator built from the `messages` every matched route's loader returned, so each page
@@ -14,7 +16,7 @@ export function I18nProvider({ locale, children }: { locale: Locale; children: R
   const matches = useMatches();
   const bundles = matches.map((m) => (m.loaderData as { messages?: Record<string, Messages> } | undefined)?.messages);
   const value = useMemo(() => {
-    return { locale, t: createT(locale, mergeBundles(bundles), fallbackMessages[locale]) };
+    return { locale, t: createT(locale, mergeBundles(bundles), fallbackMessages[locale]), path: (target: string) => localePath(locale, target) };
     // The bundles are stable objects from loader data; recompute when any of them changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [locale, ...bundles]);
@@ -23,4 +25,5 @@ export function I18nProvider({ locale, children }: { locale: Locale; children: R
 
 export const useT = () => useContext(I18nContext).t;
 export const useLocale = () => useContext(I18nContext).locale;
+export const useLocalePath = () => useContext(I18nContext).path;
 export const useI18n = () => useContext(I18nContext);

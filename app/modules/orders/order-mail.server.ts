@@ -2,6 +2,7 @@ import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import type { OutgoingMail } from '~/modules/mail/index.server';
 import type { OrderRecord, OrderRecordLine } from './order-records.server';
 import { orderLabel } from './orders.types';
+import { localePath } from '~/modules/i18n/paths';
 
 const intlLocale: Record<Locale, string> = { en: 'en-IE', pl: 'pl-PL' };
 const money = (cents: number, locale: Locale) =>
@@ -25,7 +26,7 @@ export function orderConfirmationMail(
   const lineText = (line: OrderRecordLine) =>
     t('orders.mail.line', { quantity: String(line.quantity), title: title(line), price: money(line.unitPriceCents * line.quantity, locale) });
   const address = [order.shipping.fullName, order.shipping.address, `${order.shipping.zipCode} ${order.shipping.city}`];
-  const ordersUrl = publicUrl ? new URL('/profile?tab=orders', publicUrl).toString() : null;
+  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
   const total = t('orders.mail.total', { total: money(order.totalCents, locale) });
 
   const text = [
