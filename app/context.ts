@@ -3,6 +3,7 @@ import { RouterContextProvider, createContext } from 'react-router';
 import type { Config } from '~/config/env.server';
 import type { DB } from '~/db/database.server';
 import type { KopiCookies } from '~/http/cookies.server';
+import type { PageCache } from '~/http/page-cache.server';
 import type { Limits } from '~/modules/limits/index.server';
 import type { PaymentProvider } from '~/modules/payments/provider.server';
 import type { Storage } from '~/modules/storage/storage.server';
@@ -27,6 +28,11 @@ export type AppContext = {
   limits: Limits;
   /** Wakes the mail worker after something was queued (it also polls). */
   kickMail: () => void;
+  /**
+   * The catalogue pages shoppers with a cookie share (app/http/shared-pages.server.ts); only on a GET of a
+   * document, and only with PAGE_CACHE on.
+   */
+  sharedPages?: PageCache;
 };
 
 export const appContext = createContext<AppContext>();

@@ -23,6 +23,7 @@ import { SiteHeader } from './components/layout/site-header';
 import { usePageViews, usePendingServerEvent } from './lib/analytics';
 import { failureKindOf, failureTextKey } from './lib/failure';
 import { useNonce } from './lib/nonce';
+import { sharedPagesMiddleware } from './http/shared-pages.server';
 import { shopperContext, shopperMiddleware } from './http/shopper.server';
 import { countCartItems } from './modules/cart/index.server';
 import { getMessages } from './modules/i18n/index.server';
@@ -39,14 +40,14 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
-export const middleware: Route.MiddlewareFunction[] = [shopperMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [shopperMiddleware, sharedPagesMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const { user, locale, cartId } = context.get(shopperContext);
+  const { user, locale, cartId, cartCount: counted } = context.get(shopperContext);
   let cartCount = 0;
   try {
-    cartCount = cartId ? await countCartItems(app.db, cartId) : 0;
+    cartCount = counted ?? (cartId ? await countCartItems(app.db, cartId) : 0);
   } catch (error) {
     app.log.error({ err: error }, 'cart count unavailable');
   }

@@ -53,8 +53,8 @@ export async function startFloor(port: number, pages: Map<string, Buffer>): Prom
   return server;
 }
 
-export async function load(url: string, seconds: number, connections = 32): Promise<LoadResult> {
-  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+export async function load(url: string, seconds: number, connections = 32, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1, headers });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 

@@ -27,6 +27,7 @@ import { imageFigures } from './images';
 import { mailFigures } from './mail';
 import { warmStartFigures } from './warm-start';
 import { here, load, startFloor, startShop, stopShop } from './http';
+import { renderedPathFigures } from './rendered';
 import { searchLatency } from './search';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -72,6 +73,21 @@ async function main() {
     }
     console.log(`\nHTTP, cookie-less visitors, ${seconds} s each, 32 connections (pages ${[...pages.values()].map((b) => `${(b.length / 1024).toFixed(0)} kB`).join(', ')})`);
     printTable(['page', 'Kopi req/s', 'Kopi p99', 'floor req/s', 'floor p99', 'ratio', 'problems'], rows);
+
+    const rendered = await renderedPathFigures(base, floorPort, seconds);
+    const renderedRow = (r: (typeof rendered.withCookie)[number]) => [
+      r.shopper,
+      r.page,
+      r.app.rps.toFixed(0),
+      `${r.app.p99} ms`,
+      r.floor.rps.toFixed(0),
+      `${(r.ratio * 100).toFixed(1)}%`,
+      r.app.errors || r.app.non2xx ? `${r.app.errors} errors, ${r.app.non2xx} non-2xx` : '',
+    ];
+    console.log(`\nThe rendered path: shoppers with a cookie, ${seconds} s each, 16 connections, next to the floor serving the same bytes`);
+    printTable(['shopper', 'page', 'Kopi req/s', 'Kopi p99', 'floor req/s', 'ratio', 'problems'], rendered.withCookie.map(renderedRow));
+    console.log(`\nFirst visits in both languages (the page cache), 16 connections`);
+    printTable(['shopper', 'page', 'Kopi req/s', 'Kopi p99', 'floor req/s', 'ratio', 'problems'], rendered.cookieLess.map(renderedRow));
 
     const auth = await authFigures(base, paths.product, seconds);
     console.log('\nAccounts (login is deliberately slow: argon2id m=19456, t=2, p=1)');
@@ -153,6 +169,11 @@ async function main() {
       ['first-visit JavaScript ≤ 150 kB gzip', assets.js.bytes <= 150 * 1024],
       ['search p95 ≤ 20 ms on SQLite', (search.find((s) => s.database === 'sqlite')?.p95 ?? Infinity) <= 20],
       ['/ at ≥ 25% of the floor', ratios.home >= 0.25],
+      ['/ and /pl for first visits at ≥ 25% of the floor', rendered.cookieLess.every((r) => r.ratio >= 0.25 && r.app.non2xx === 0)],
+      [
+        'the rendered path (guest with a cart, signed in; /, product, /categories) at ≥ 4% of the floor, p99 ≤ 100 ms',
+        rendered.withCookie.every((r) => r.ratio >= 0.04 && r.app.p99 <= 100 && r.app.errors === 0 && r.app.non2xx === 0),
+      ],
       [`orders = charges = completed checkouts (${checkouts.map((c) => c.database).join(', ')})`, checkouts.every((c) => c.ok)],
     ]);
     process.exitCode = ok ? 0 : 1;

@@ -33,7 +33,7 @@ export class Customer {
       headers: {
         origin: this.base,
         ...(fields ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        cookie: this.cookieHeader,
       },
       body: fields ? new URLSearchParams(fields) : undefined,
       redirect: 'manual',
@@ -55,6 +55,11 @@ export class Customer {
 
   get signedIn() {
     return this.cookies.has('kopi_session');
+  }
+
+  /** The Cookie header this customer's browser sends. */
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 }
 

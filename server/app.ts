@@ -26,7 +26,7 @@ import { bodyLimit } from './body-limit';
 import { errorHandler, sendFailure } from './errors';
 import { imagesRouter } from './images';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
-import { PageCache, isCacheableRequest, withTokens } from './page-cache';
+import { PageCache, isCacheableRequest, withTokens } from '~/http/page-cache.server';
 import { rateLimit } from './rate-limit';
 import { isCrossSiteWrite } from './same-origin';
 import { stripeWebhookRouter } from './webhooks';
@@ -80,6 +80,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const build = options.build ?? (await import('virtual:react-router/server-build'));
   const handleRequest = createRequestHandler(build as ServerBuild, config.env);
   const pageCache = new PageCache(catalogVersion);
+  const sharedPages = new PageCache(catalogVersion, 1000);
   // A catalogue change made on another node (the stored version moved) empties this node's page cache too.
   const stopWatching = watchCatalogVersion(database.db, { onError: (error) => logger.warn({ err: error }, 'catalogue version unavailable') });
   const origin = config.publicUrl.origin;
@@ -252,6 +253,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       cookies,
       limits,
       kickMail: mailWorker.kick,
+      sharedPages: config.pageCache && req.method === 'GET' && !req.path.endsWith('.data') ? sharedPages : undefined,
     };
     try {
       const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, req.get('cookie')) && req.method === 'GET';

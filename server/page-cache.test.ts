@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageCache, isCacheableRequest, withTokens } from './page-cache';
+import { PageCache, isCacheableRequest, withTokens } from '~/http/page-cache.server';
 
 describe('page cache', () => {
   it('caches only cookie-less page GETs', () => {

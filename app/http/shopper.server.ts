@@ -21,6 +21,8 @@ export type Shopper = {
   sessionToken: string | null;
   /** The cookies this response sets. */
   cookies: CookieJar;
+  /** The number of items in the cart, once something counted them for this request. */
+  cartCount?: number;
 };
 
 export const shopperContext = createContext<Shopper>();

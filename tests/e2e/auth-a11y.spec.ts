@@ -56,6 +56,7 @@ for (const locale of ['en', 'pl'] as Locale[]) {
     test.use({ language: locale });
 
     test('auth', async ({ page, expectNoSeriousA11yViolations }) => {
+      test.slow(); // an axe scan per state of the page: about 30 s on 2 cores
       for (const state of authStates) {
         await test.step(state.name, async () => {
           await state.reach(page, locale);

@@ -110,7 +110,7 @@ test.describe('in Polish', () => {
 
     // Then a request for a known address: once its mail is here, the outbox is through both requests.
     await signUp(page, known);
-    const asked = await page.request.post('/auth?mode=reset', { form: { intent: 'reset', email: known.email }, headers: { Origin: baseURL! } });
+    const asked = await page.request.post('/pl/auth?mode=reset', { form: { intent: 'reset', email: known.email }, headers: { Origin: baseURL! } });
     expect(asked.status()).toBe(200);
     const received = await mail.waitFor((m) => m.envelope.to.includes(known.email));
     expect(received.subject, 'the mail speaks the language of the request').toBe(pl('auth.resetMail.subject'));

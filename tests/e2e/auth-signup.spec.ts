@@ -110,7 +110,7 @@ test.describe('without JavaScript, in Polish', () => {
 
     await fillSignUp(page, account, 'pl');
     await submitButton(page, 'signup', 'pl').click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page, 'the Polish home page').toHaveURL(/\/pl$/);
     await expectSignedIn(page, account.name, 'pl');
   });
 });

@@ -31,6 +31,7 @@ for (const locale of ['en', 'pl'] as Locale[]) {
     test.use({ language: locale });
 
     test('checkout steps, success screen and provider-return page', async ({ page, consoleErrors, productPath, expectNoSeriousA11yViolations }, testInfo) => {
+      test.slow(); // seven axe scans along a whole checkout: about 30 s on 2 cores
       consoleErrors.allow(failedLoad(402));
       const tr = t(locale);
       const [first, second] = [catalogue[0], catalogue.find((p) => p.imageCount === 0) ?? catalogue[1]];

@@ -7,8 +7,11 @@
  * "Add to cart" forms) for the response's fresh ones, so no two responses share them.
  */
 
-/** What a response renders that must differ from every other response's: the CSP nonce and the form key. */
-export type ResponseTokens = { nonce: string; formKey: string };
+/**
+ * What a response renders that must differ from every other response's: the CSP nonce and the form key; and,
+ * for pages shared by shoppers with a cookie, the signed-in customer's name (app/http/shared-pages.server.ts).
+ */
+export type ResponseTokens = { nonce: string; formKey: string; name?: string };
 export type CachedPage = {
   status: number;
   headers: [string, string][];
@@ -43,14 +46,17 @@ export class PageCache {
     page: { status: number; headers: [string, string][]; body: string; tokens: ResponseTokens },
     version: number,
     now = Date.now(),
-  ): void {
-    if (version !== this.currentVersion()) return;
+  ): CachedPage {
+    const { chunks, slots } = splitAtTokens(page.body, page.tokens);
+    const cached = { status: page.status, headers: page.headers, chunks, slots, version, storedAt: now };
+    // Rendered while the catalogue changed: served this once, never kept.
+    if (version !== this.currentVersion()) return cached;
     if (this.pages.size >= this.maxEntries) {
       const oldest = this.pages.keys().next().value;
       if (oldest !== undefined) this.pages.delete(oldest);
     }
-    const { chunks, slots } = splitAtTokens(page.body, page.tokens);
-    this.pages.set(key, { status: page.status, headers: page.headers, chunks, slots, version, storedAt: now });
+    this.pages.set(key, cached);
+    return cached;
   }
 
   clear(): void {
@@ -74,10 +80,11 @@ export function isCacheableRequest(method: string, path: string, cookieHeader: s
 
 function splitAtTokens(body: string, tokens: ResponseTokens): { chunks: Buffer[]; slots: Array<keyof ResponseTokens> } {
   const names = (Object.keys(tokens) as Array<keyof ResponseTokens>).filter((name) => tokens[name]);
+  const value = (name: keyof ResponseTokens) => tokens[name] ?? '';
   const chunks: Buffer[] = [];
   const slots: Array<keyof ResponseTokens> = [];
   if (names.length > 0) {
-    const pattern = new RegExp(names.map((name) => tokens[name].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+    const pattern = new RegExp(names.map((name) => value(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
     let last = 0;
     for (const match of body.matchAll(pattern)) {
       chunks.push(Buffer.from(body.slice(last, match.index)));
@@ -94,7 +101,7 @@ function splitAtTokens(body: string, tokens: ResponseTokens): { chunks: Buffer[]
 /** The cached body with this response's tokens where the rendering's stood. */
 export function withTokens(page: CachedPage, fresh: ResponseTokens): Buffer {
   if (page.chunks.length === 1) return page.chunks[0];
-  const encoded = { nonce: Buffer.from(fresh.nonce), formKey: Buffer.from(fresh.formKey) };
+  const encoded = { nonce: Buffer.from(fresh.nonce), formKey: Buffer.from(fresh.formKey), name: Buffer.from(fresh.name ?? '') };
   const parts: Buffer[] = [];
   page.chunks.forEach((chunk, i) => {
     if (i > 0) parts.push(encoded[page.slots[i - 1]]);

@@ -1,0 +1,62 @@
+/**
+ * The catalogue pages as shoppers with a cookie see them (a guest with a cart, a signed-in customer), rendered
+ * once per URL, kind of shopper and cart count, and filled in per response with the few bits that are the
+ * shopper's own: the customer's name (and, as on every cached page, the CSP nonce and the form key).
+ *
+ * What a catalogue page shows of its shopper is the header (cart count, greeting, sign-in or profile links)
+ * and the same in the root loader's hydration data. The cart count is part of the key; the name is rendered
+ * as a placeholder and replaced in the bytes. The replacement is only made for names that every context the
+ * name is written in (HTML text, the JSON of the hydration data) leaves as they are: letters, digits, spaces,
+ * dots, hyphens and underscores. Any other name, an admin (whose pages carry the owner's tools), a cart of
+ * more than 99 items or any other page is rendered as before.
+ */
+import { randomBytes } from 'node:crypto';
+import type { MiddlewareFunction } from 'react-router';
+import { appContext } from '~/context';
+import { countCartItems } from '~/modules/cart/index.server';
+import { catalogVersion } from '~/modules/catalog/index.server';
+import { splitLocale } from '~/modules/i18n/paths';
+import { type PageCache, withTokens } from './page-cache.server';
+import { shopperContext } from './shopper.server';
+
+/** A name only letters, digits and a few marks make up: written the same in HTML and in JSON. */
+const PLAIN_NAME = /^[\p{L}\p{M}\p{N} ._-]{1,100}$/u;
+const SHARED_PAGE = /^\/(categories|about|contact|product\/[A-Za-z0-9_-]{1,64})?$/;
+const MAX_COUNT = 99;
+
+/** Stands where the name goes while the page is rendered; random per process, so no name can be it. */
+export const NAME_PLACEHOLDER = `kopiname${randomBytes(12).toString('hex')}`;
+
+export const isSharedPagePath = (pathname: string) => SHARED_PAGE.test(splitLocale(pathname).path);
+
+export const sharedPagesMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const app = context.get(appContext);
+  const shopper = context.get(shopperContext);
+  const pages: PageCache | undefined = app.sharedPages;
+  const url = new URL(request.url);
+  const { user } = shopper;
+  if (!pages || !isSharedPagePath(url.pathname) || user?.isAdmin) return next();
+  const name = user ? user.displayName || user.email.split('@')[0] : '';
+  if (user && !PLAIN_NAME.test(name)) return next();
+  const count = await countCartItems(app.db, shopper.cartId);
+  if (count > MAX_COUNT) return next();
+
+  const key = `${url.pathname}${url.search} ${user ? 'customer' : 'guest'} ${count}`;
+  const tokens = { nonce: app.nonce, formKey: app.formKey, name };
+  const cached = pages.get(key);
+  if (cached) return new Response(bytes(withTokens(cached, tokens)), { status: cached.status, headers: [...cached.headers, ['x-page-cache', 'shared']] });
+
+  const version = catalogVersion();
+  shopper.cartCount = count;
+  if (user) context.set(shopperContext, { ...shopper, user: { ...user, displayName: NAME_PLACEHOLDER } });
+  const response = await next();
+  const type = response.headers.get('content-type') ?? '';
+  if (response.status !== 200 || !type.startsWith('text/html')) return response;
+  const body = await response.text();
+  const headers = [...response.headers].filter(([header]) => header !== 'set-cookie' && header !== 'content-length');
+  const page = pages.set(key, { status: 200, headers, body, tokens: { ...tokens, name: user ? NAME_PLACEHOLDER : '' } }, version);
+  response.headers.delete('content-length');
+  return new Response(bytes(withTokens(page, tokens)), { status: 200, headers: response.headers });
+};
+
+const bytes = (buffer: Buffer) => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.length);

@@ -1,0 +1,59 @@
+/**
+ * The rendered path: pages as shoppers who carry a cookie get them (a guest with a cart, a signed-in
+ * customer with a cart), next to a bare Node server answering the same bytes from memory (the floor), in the
+ * same run, 16 connections. Also the cookie-less first visit to / and /pl (the page cache) against its floor.
+ */
+import { type LoadResult, load, startFloor } from './http';
+import { Customer, productIdsIn, signUpCustomers } from './shopper';
+
+export type RenderedRow = { shopper: string; page: string; app: LoadResult; floor: LoadResult; ratio: number };
+
+const CONNECTIONS = 16;
+
+export async function renderedPathFigures(base: string, floorPort: number, seconds: number): Promise<{ withCookie: RenderedRow[]; cookieLess: RenderedRow[] }> {
+  const home = await (await fetch(`${base}/`)).text();
+  const [productId] = productIdsIn(home);
+  if (!productId) throw new Error('no product link on /');
+
+  const guest = new Customer(base, 'guest@example.test');
+  await guest.post('/cart', { intent: 'add', productId, quantity: '1', redirectTo: '/cart' });
+  if (!guest.cookieHeader.includes('kopi_cart')) throw new Error('the guest got no cart cookie');
+  const [customer] = await signUpCustomers(base, 'rendered-path', 1);
+  await customer.post('/cart', { intent: 'add', productId, quantity: '2', redirectTo: '/cart' });
+
+  const shoppers = { 'guest with a cart': guest, 'signed in': customer };
+  const pages = { '/': '/', product: `/product/${productId}`, '/categories': '/categories' };
+  const withCookie = await measure(
+    floorPort,
+    seconds,
+    Object.entries(shoppers).flatMap(([who, shopper]) => Object.entries(pages).map(([page, path]) => ({ who, page, path, cookie: shopper.cookieHeader }))),
+  );
+  const cookieLess = await measure(floorPort, seconds, [
+    { who: 'first visit', page: '/', path: '/', cookie: '' },
+    { who: 'first visit', page: '/pl', path: '/pl', cookie: '' },
+  ]);
+  return { withCookie, cookieLess };
+
+  async function measure(port: number, duration: number, runs: Array<{ who: string; page: string; path: string; cookie: string }>) {
+    const bytes = new Map<string, Buffer>();
+    for (const [i, run] of runs.entries()) {
+      const response = await fetch(base + run.path, { headers: run.cookie ? { cookie: run.cookie } : {} });
+      if (response.status !== 200) throw new Error(`${run.path} answered ${response.status} for ${run.who}`);
+      bytes.set(`/${i}`, Buffer.from(await response.arrayBuffer()));
+    }
+    const floor = await startFloor(port, bytes);
+    const rows: RenderedRow[] = [];
+    try {
+      for (const [i, run] of runs.entries()) {
+        const headers: Record<string, string> = run.cookie ? { cookie: run.cookie } : {};
+        await load(base + run.path, 1, CONNECTIONS, headers); // warm-up
+        const app = await load(base + run.path, duration, CONNECTIONS, headers);
+        const bare = await load(`http://127.0.0.1:${port}/${i}`, duration, CONNECTIONS);
+        rows.push({ shopper: run.who, page: run.page, app, floor: bare, ratio: app.rps / bare.rps });
+      }
+    } finally {
+      floor.close();
+    }
+    return rows;
+  }
+}
