@@ -25,8 +25,10 @@ export type TestShop = {
   db: DB;
   /** A product that exists (a coffee at €12.50). */
   productId: string;
-  /** Signs up a customer and returns the Cookie header of their session. */
-  customer: (email?: string) => Promise<{ email: string; userId: string; cookie: string }>;
+  /** Signs up a customer (named Ola unless told) and returns the Cookie header of their session. */
+  customer: (email?: string, name?: string) => Promise<{ email: string; userId: string; cookie: string }>;
+  /** The Cookie header of a guest whose cart is `cartId`. */
+  guestCookie: (cartId: string) => Promise<string>;
   /** Signs up an admin and returns the Cookie header of their session. */
   admin: () => Promise<{ email: string; userId: string; cookie: string }>;
   close: () => Promise<void>;
@@ -57,8 +59,8 @@ export async function startTestShop(env: Record<string, string> = {}): Promise<T
   });
   const cookies = createKopiCookies(config);
   let count = 0;
-  async function customer(email = `customer.${Date.now().toString(36)}.${++count}@example.test`) {
-    const result = await signUp(db, { name: 'Ola', email, password: 'correct horse battery' });
+  async function customer(email = `customer.${Date.now().toString(36)}.${++count}@example.test`, name = 'Ola') {
+    const result = await signUp(db, { name, email, password: 'correct horse battery' });
     if (!result.ok) throw new Error(result.reason);
     const token = await createSession(db, result.userId);
     const cookie = (await cookies.session.serialize(token)).split(';')[0];
@@ -71,6 +73,7 @@ export async function startTestShop(env: Record<string, string> = {}): Promise<T
     db,
     productId,
     customer,
+    guestCookie: async (cartId) => (await cookies.cart.serialize(cartId)).split(';')[0],
     async admin() {
       const account = await customer(`owner.${Date.now().toString(36)}.${++count}@example.test`);
       await setAdmin(db, account.email, true);
