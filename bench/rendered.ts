@@ -10,7 +10,11 @@ export type RenderedRow = { shopper: string; page: string; app: LoadResult; floo
 
 const CONNECTIONS = 16;
 
-export async function renderedPathFigures(base: string, floorPort: number, seconds: number): Promise<{ withCookie: RenderedRow[]; cookieLess: RenderedRow[] }> {
+export async function renderedPathFigures(
+  base: string,
+  floorPort: number,
+  seconds: number,
+): Promise<{ withCookie: RenderedRow[]; cookieLess: RenderedRow[]; guestCookie: string }> {
   const home = await (await fetch(`${base}/`)).text();
   const [productId] = productIdsIn(home);
   if (!productId) throw new Error('no product link on /');
@@ -32,7 +36,7 @@ export async function renderedPathFigures(base: string, floorPort: number, secon
     { who: 'first visit', page: '/', path: '/', cookie: '' },
     { who: 'first visit', page: '/pl', path: '/pl', cookie: '' },
   ]);
-  return { withCookie, cookieLess };
+  return { withCookie, cookieLess, guestCookie: guest.cookieHeader };
 
   async function measure(port: number, duration: number, runs: Array<{ who: string; page: string; path: string; cookie: string }>) {
     const bytes = new Map<string, Buffer>();

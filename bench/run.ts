@@ -27,6 +27,7 @@ import { imageFigures } from './images';
 import { mailFigures } from './mail';
 import { warmStartFigures } from './warm-start';
 import { here, load, startFloor, startShop, stopShop } from './http';
+import { lighthouseScores } from './lighthouse';
 import { renderedPathFigures } from './rendered';
 import { searchLatency } from './search';
 
@@ -88,6 +89,18 @@ async function main() {
     printTable(['shopper', 'page', 'Kopi req/s', 'Kopi p99', 'floor req/s', 'ratio', 'problems'], rendered.withCookie.map(renderedRow));
     console.log(`\nFirst visits in both languages (the page cache), 16 connections`);
     printTable(['shopper', 'page', 'Kopi req/s', 'Kopi p99', 'floor req/s', 'ratio', 'problems'], rendered.cookieLess.map(renderedRow));
+
+    const lighthouse = await lighthouseScores([
+      { page: '/', url: `${base}/` },
+      { page: '/pl', url: `${base}/pl` },
+      { page: 'product', url: base + paths.product },
+      { page: '/cart with an item', url: `${base}/cart`, cookie: rendered.guestCookie },
+    ]);
+    console.log('\nLighthouse 12.8.2, mobile (simulated throttling), Debian Chromium');
+    printTable(
+      ['page', 'performance', 'accessibility', 'best practices', 'SEO', 'LCP', 'problems'],
+      lighthouse.map((r) => [r.page, String(r.performance), String(r.accessibility), String(r.bestPractices), String(r.seo), r.lcp, r.problem]),
+    );
 
     const auth = await authFigures(base, paths.product, seconds);
     console.log('\nAccounts (login is deliberately slow: argon2id m=19456, t=2, p=1)');
@@ -169,6 +182,10 @@ async function main() {
       ['first-visit JavaScript ≤ 150 kB gzip', assets.js.bytes <= 150 * 1024],
       ['search p95 ≤ 20 ms on SQLite', (search.find((s) => s.database === 'sqlite')?.p95 ?? Infinity) <= 20],
       ['/ at ≥ 25% of the floor', ratios.home >= 0.25],
+      [
+        'Lighthouse mobile: performance ≥ 98, accessibility, best practices and SEO 100 on /, /pl, a product page and /cart',
+        lighthouse.every((r) => r.performance >= 98 && r.accessibility === 100 && r.bestPractices === 100 && r.seo === 100),
+      ],
       ['/ and /pl for first visits at ≥ 25% of the floor', rendered.cookieLess.every((r) => r.ratio >= 0.25 && r.app.non2xx === 0)],
       [
         'the rendered path (guest with a cart, signed in; /, product, /categories) at ≥ 4% of the floor, p99 ≤ 100 ms',

@@ -121,7 +121,7 @@ test('a Polish customer’s order is shipped, then cancelled with a refund: both
   const cancelled = await mailFor(order.email, pl('orders.cancelMail.subject', { label: order.label }));
   expect(cancelled.text.replace(/\s/g, ' ')).toContain(pl('orders.cancelMail.refund', { amount: price(order.totalCents, 'pl') }).replace(/\s/g, ' '));
 
-  await page.goto('/profile?tab=orders');
+  await page.goto('/pl/profile?tab=orders');
   await expect(myOrder(page, order.label).getByTestId('order-status')).toHaveText(pl('orders.status.cancelled'));
   await expect(myOrder(page, order.label).getByTestId('order-refunded')).toHaveText(pl('orders.refunded'));
   await owner.context().close();
