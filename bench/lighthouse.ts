@@ -8,7 +8,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export type LighthouseRow = { page: string; performance: number; accessibility: number; bestPractices: number; seo: number; lcp: string; problem: string };
+export type LighthouseRow = {
+  page: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  /** The SEO audits that failed: on /cart only `is-crawlable`, since carts are kept out of search on purpose. */
+  seoFailures: string[];
+  lcp: string;
+  problem: string;
+};
 
 const FLAGS = '--headless=new --no-sandbox --disable-background-networking --disable-component-update --disable-sync --no-first-run --disable-quic --disable-gpu';
 
@@ -31,11 +41,11 @@ async function audit(page: string, url: string, cookie?: string): Promise<Lighth
       resolve(exitCode);
     });
   });
-  const empty = { page, performance: 0, accessibility: 0, bestPractices: 0, seo: 0, lcp: '', problem: '' };
+  const empty = { page, performance: 0, accessibility: 0, bestPractices: 0, seo: 0, seoFailures: [], lcp: '', problem: '' };
   if (code !== 0 || !fs.existsSync(out)) return { ...empty, problem: `lighthouse exited with ${code}` };
   const report = JSON.parse(fs.readFileSync(out, 'utf8')) as {
-    categories: Record<string, { score: number | null }>;
-    audits: Record<string, { displayValue?: string }>;
+    categories: Record<string, { score: number | null; auditRefs: Array<{ id: string }> }>;
+    audits: Record<string, { displayValue?: string; score: number | null }>;
   };
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
   const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100);
@@ -45,6 +55,7 @@ async function audit(page: string, url: string, cookie?: string): Promise<Lighth
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
     seo: score('seo'),
+    seoFailures: (report.categories.seo?.auditRefs ?? []).map((ref) => ref.id).filter((id) => (report.audits[id]?.score ?? 1) < 1),
     lcp: report.audits['largest-contentful-paint']?.displayValue ?? '',
     problem: '',
   };

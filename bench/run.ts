@@ -34,6 +34,7 @@ import { searchLatency } from './search';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const shopPort = 3211;
 const floorPort = 3212;
+const renderedFloorPort = 3219;
 const postgresShopPort = 3213;
 const backofficePorts = { sqlitePort: 3214, postgresPort: 3215 };
 const mailPorts = { sqlitePort: 3216, postgresPort: 3217 };
@@ -75,7 +76,7 @@ async function main() {
     console.log(`\nHTTP, cookie-less visitors, ${seconds} s each, 32 connections (pages ${[...pages.values()].map((b) => `${(b.length / 1024).toFixed(0)} kB`).join(', ')})`);
     printTable(['page', 'Kopi req/s', 'Kopi p99', 'floor req/s', 'floor p99', 'ratio', 'problems'], rows);
 
-    const rendered = await renderedPathFigures(base, floorPort, seconds);
+    const rendered = await renderedPathFigures(base, renderedFloorPort, seconds);
     const renderedRow = (r: (typeof rendered.withCookie)[number]) => [
       r.shopper,
       r.page,
@@ -99,7 +100,7 @@ async function main() {
     console.log('\nLighthouse 12.8.2, mobile (simulated throttling), Debian Chromium');
     printTable(
       ['page', 'performance', 'accessibility', 'best practices', 'SEO', 'LCP', 'problems'],
-      lighthouse.map((r) => [r.page, String(r.performance), String(r.accessibility), String(r.bestPractices), String(r.seo), r.lcp, r.problem]),
+      lighthouse.map((r) => [r.page, String(r.performance), String(r.accessibility), String(r.bestPractices), String(r.seo), r.lcp, [r.problem, ...r.seoFailures].filter(Boolean).join(', ')]),
     );
 
     const auth = await authFigures(base, paths.product, seconds);
@@ -183,8 +184,14 @@ async function main() {
       ['search p95 ≤ 20 ms on SQLite', (search.find((s) => s.database === 'sqlite')?.p95 ?? Infinity) <= 20],
       ['/ at ≥ 25% of the floor', ratios.home >= 0.25],
       [
-        'Lighthouse mobile: performance ≥ 98, accessibility, best practices and SEO 100 on /, /pl, a product page and /cart',
-        lighthouse.every((r) => r.performance >= 98 && r.accessibility === 100 && r.bestPractices === 100 && r.seo === 100),
+        'Lighthouse mobile: performance ≥ 98, accessibility, best practices and SEO 100 on /, /pl, a product page and /cart (whose only SEO finding may be that it is kept out of search, as robots.txt says)',
+        lighthouse.every(
+          (r) =>
+            r.performance >= 98 &&
+            r.accessibility === 100 &&
+            r.bestPractices === 100 &&
+            (r.seo === 100 || (r.page.startsWith('/cart') && r.seoFailures.join() === 'is-crawlable')),
+        ),
       ],
       ['/ and /pl for first visits at ≥ 25% of the floor', rendered.cookieLess.every((r) => r.ratio >= 0.25 && r.app.non2xx === 0)],
       [

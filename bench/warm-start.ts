@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { percentile, startShop, stopShop } from './http';
 import { productIdsIn, signUpCustomers } from './shopper';
+import { localePath } from '../app/modules/i18n/paths';
 
 export type WarmStartRow = { period: string; requests: number; p50: number; p99: number; max: number; errors: number };
 
@@ -14,7 +15,6 @@ export async function warmStartFigures({ port, dataDir, seconds = 60, rate = 40 
   const base = `http://127.0.0.1:${port}`;
   let shop = await startShop(port, dataDir);
   const [customer, polish] = await signUpCustomers(base, `bench-warm-${Date.now()}-`, 2);
-  await polish.post('/language', { locale: 'pl', redirectTo: '/' });
   const home = await (await fetch(`${base}/`)).text();
   const productIds = productIdsIn(home);
   const products = productIds.map((id) => `/product/${id}`);
@@ -36,7 +36,12 @@ export async function warmStartFigures({ port, dataDir, seconds = 60, rate = 40 
       const kind = i % 4; // signed in (en), signed in in Polish, signed in again, a cookie-less first visit
       const t0 = performance.now();
       running.push(
-        (kind === 3 ? fetch(base + path, { redirect: 'manual' }).then(async (r) => ({ status: r.status, body: await r.text() })) : (kind === 1 ? polish : customer).get(path))
+        (kind === 3
+          ? fetch(base + path, { redirect: 'manual' }).then(async (r) => ({ status: r.status, body: await r.text() }))
+          : kind === 1
+            ? polish.get(localePath('pl', path))
+            : customer.get(path)
+        )
           .then((r) => void samples.push({ at: t0 - started, ms: performance.now() - t0, ok: r.status < 400, what: `${kind} ${path}` }))
           .catch(() => void samples.push({ at: t0 - started, ms: performance.now() - t0, ok: false, what: `${kind} ${path}` })),
       );
