@@ -24,12 +24,12 @@ import { usePageViews, usePendingServerEvent } from './lib/analytics';
 import { failureKindOf, failureTextKey } from './lib/failure';
 import { useNonce } from './lib/nonce';
 import { sharedPagesMiddleware } from './http/shared-pages.server';
-import { shopperContext, shopperMiddleware } from './http/shopper.server';
+import { greetingName, shopperContext, shopperMiddleware } from './http/shopper.server';
 import { countCartItems } from './modules/cart/index.server';
 import { getMessages } from './modules/i18n/index.server';
 import { I18nProvider, useT } from './modules/i18n/react';
 import { useRequestLocale } from './modules/i18n/request-locale';
-import { seoLinks } from './modules/i18n/paths';
+import { seoLinks, siteUrlOf } from './modules/i18n/paths';
 import { defaultLocale } from './modules/i18n/translate';
 import { appContext } from '~/context';
 
@@ -54,10 +54,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     locale,
     cartCount,
-    user: user ? { displayName: user.displayName || user.email.split('@')[0], isAdmin: user.isAdmin } : null,
+    user: user ? { displayName: greetingName(user), isAdmin: user.isAdmin } : null,
     messages: getMessages(locale, 'common'),
     /** PUBLIC_URL without a trailing slash, for canonical and alternate links. */
-    siteUrl: app.config.publicUrl.href.replace(/\/+$/, ''),
+    siteUrl: siteUrlOf(app.config.publicUrl),
   };
 }
 

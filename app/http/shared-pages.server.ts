@@ -17,7 +17,7 @@ import { countCartItems } from '~/modules/cart/index.server';
 import { catalogVersion } from '~/modules/catalog/index.server';
 import { splitLocale } from '~/modules/i18n/paths';
 import { type PageCache, withTokens } from './page-cache.server';
-import { shopperContext } from './shopper.server';
+import { greetingName, shopperContext } from './shopper.server';
 
 /** A name only letters, digits and a few marks make up: written the same in HTML and in JSON. */
 const PLAIN_NAME = /^[\p{L}\p{M}\p{N} ._-]{1,100}$/u;
@@ -25,9 +25,9 @@ const SHARED_PAGE = /^\/(categories|about|contact|product\/[A-Za-z0-9_-]{1,64})?
 const MAX_COUNT = 99;
 
 /** Stands where the name goes while the page is rendered; random per process, so no name can be it. */
-export const NAME_PLACEHOLDER = `kopiname${randomBytes(12).toString('hex')}`;
+const NAME_PLACEHOLDER = `kopiname${randomBytes(12).toString('hex')}`;
 
-export const isSharedPagePath = (pathname: string) => SHARED_PAGE.test(splitLocale(pathname).path);
+const isSharedPagePath = (pathname: string) => SHARED_PAGE.test(splitLocale(pathname).path);
 
 export const sharedPagesMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const app = context.get(appContext);
@@ -36,7 +36,7 @@ export const sharedPagesMiddleware: MiddlewareFunction<Response> = async ({ requ
   const url = new URL(request.url);
   const { user } = shopper;
   if (!pages || !isSharedPagePath(url.pathname) || user?.isAdmin) return next();
-  const name = user ? user.displayName || user.email.split('@')[0] : '';
+  const name = user ? greetingName(user) : '';
   if (user && !PLAIN_NAME.test(name)) return next();
   const count = await countCartItems(app.db, shopper.cartId);
   if (count > MAX_COUNT) return next();

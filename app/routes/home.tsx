@@ -7,7 +7,7 @@ import { HeroCarousel, type HeroSlide } from '~/components/home/hero-carousel';
 import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.schema';
 import { listProducts } from '~/modules/catalog/index.server';
 import { organizationJsonLd } from '~/modules/catalog/structured-data';
-import { ogLocale } from '~/modules/i18n/paths';
+import { ogLocale, siteUrlOf } from '~/modules/i18n/paths';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/home';
@@ -33,7 +33,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     category: query.category,
     page: query.page,
     meta: { title: t('home.meta.title'), description: t('home.meta.description'), locale: ogLocale[locale] },
-    jsonLd: organizationJsonLd(app.config.publicUrl.href.replace(/\/+$/, ''), t('contact.info.email')),
+    jsonLd: organizationJsonLd(siteUrlOf(app.config.publicUrl), t('contact.info.email')),
     messages: getMessages(locale, 'home'),
   });
 }

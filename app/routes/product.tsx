@@ -9,7 +9,7 @@ import { formatNumber, formatPrice } from '~/lib/format';
 import { getProduct } from '~/modules/catalog/index.server';
 import { productJsonLd } from '~/modules/catalog/structured-data';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { localePath, ogLocale } from '~/modules/i18n/paths';
+import { localePath, ogLocale, siteUrlOf } from '~/modules/i18n/paths';
 import { useI18n, useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/product';
 import { appContext } from '~/context';
@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!product) throw data(null, { status: 404 });
   const t = getT(locale);
   const name = product.name || t('product.unnamed');
-  const url = app.config.publicUrl.href.replace(/\/+$/, '') + localePath(locale, `/product/${product.id}`);
+  const url = siteUrlOf(app.config.publicUrl) + localePath(locale, `/product/${product.id}`);
   return {
     product,
     meta: {

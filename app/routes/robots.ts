@@ -1,4 +1,5 @@
 import { appContext } from '~/context';
+import { siteUrlOf } from '~/modules/i18n/paths';
 import type { Route } from './+types/robots';
 
 /** Pages that are a shopper's own or an owner's: never worth a crawler's visit, in either language. */
@@ -6,7 +7,7 @@ export const PRIVATE_PATHS = ['/cart', '/checkout', '/success', '/profile', '/au
 const SINGLE_URL_PATHS = ['/admin', '/add-product', '/edit-product', '/language', '/api/'];
 
 export function loader({ context }: Route.LoaderArgs) {
-  const site = context.get(appContext).config.publicUrl.href.replace(/\/+$/, '');
+  const site = siteUrlOf(context.get(appContext).config.publicUrl);
   const lines = [
     'User-agent: *',
     ...PRIVATE_PATHS.flatMap((path) => [`Disallow: ${path}`, `Disallow: /pl${path}`]),

@@ -1,6 +1,6 @@
 import { appContext } from '~/context';
 import { listProductDates } from '~/modules/catalog/index.server';
-import { localePath } from '~/modules/i18n/paths';
+import { localePath, siteUrlOf } from '~/modules/i18n/paths';
 import { locales } from '~/modules/i18n/translate';
 import type { Route } from './+types/sitemap';
 
@@ -13,7 +13,7 @@ const PUBLIC_PAGES = ['/', '/categories', '/about', '/contact'];
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const site = app.config.publicUrl.href.replace(/\/+$/, '');
+  const site = siteUrlOf(app.config.publicUrl);
   const products = await listProductDates(app.db);
   const entries = [
     ...PUBLIC_PAGES.map((path) => ({ path, lastmod: null as string | null })),

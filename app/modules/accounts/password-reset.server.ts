@@ -5,7 +5,7 @@ import { hashPassword } from './passwords.server';
 import { LIMITS, type Limits, type Scope, clearEmailScopes, emailScope, ipScope, recordAttempt } from '~/modules/limits/index.server';
 import { hashToken, newSecretToken, normalizeEmail, tokenPattern } from './secrets.server';
 import { deleteUserSessions } from './sessions.server';
-import { localePath } from '~/modules/i18n/paths';
+import { localePath, siteUrlOf } from '~/modules/i18n/paths';
 
 /** A reset link works once, within an hour. */
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
@@ -121,8 +121,7 @@ async function findUsableToken(db: Executor, token: string, now: Date) {
 
 /** `${PUBLIC_URL}/auth/reset?token=…` (`/pl/auth/reset…` in Polish), keeping a path prefix of PUBLIC_URL if it has one. */
 export function resetLink(publicUrl: URL, token: string, locale: Locale = 'en'): string {
-  const base = publicUrl.href.replace(/\/+$/, '');
-  return `${base}${localePath(locale, '/auth/reset')}?token=${encodeURIComponent(token)}`;
+  return `${siteUrlOf(publicUrl)}${localePath(locale, '/auth/reset')}?token=${encodeURIComponent(token)}`;
 }
 
 /** The reset mail in the visitor's language: plain text and a simple HTML version. */

@@ -8,6 +8,9 @@ import { type Locale, defaultLocale } from './translate';
 
 const PREFIX = '/pl';
 
+/** PUBLIC_URL without its trailing slash, to put a path after (it may have a path prefix of its own). */
+export const siteUrlOf = (publicUrl: URL): string => publicUrl.href.replace(/\/+$/, '');
+
 /** Open Graph's names of the languages. */
 export const ogLocale: Record<Locale, string> = { en: 'en_GB', pl: 'pl_PL' };
 
