@@ -17,6 +17,7 @@ const storefront = (prefix: '' | 'pl') => {
     page('checkout', 'routes/checkout.tsx'),
     page('success', 'routes/success.tsx'),
     page('contact', 'routes/contact.tsx'),
+    page('legal/:page', 'routes/legal.tsx'),
     page('auth', 'routes/auth.tsx'),
     page('auth/reset', 'routes/auth.reset.tsx'),
     page('logout', 'routes/logout.ts'),

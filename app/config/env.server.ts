@@ -42,6 +42,12 @@ const envSchema = z
     S3_PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PAGE_CACHE: booleanish.default(true),
+    SHOP_LEGAL_NAME: z.string().trim().max(200).optional(),
+    SHOP_ADDRESS: z.string().trim().max(300).optional(),
+    SHOP_TAX_ID: z.string().trim().max(60).optional(),
+    SHOP_EMAIL: z.email({ message: 'must be an email address' }).optional(),
+    SHOP_PHONE: z.string().trim().max(60).optional(),
+    LEGAL_DIR: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     for (const [i, secret] of splitList(env.SESSION_SECRET_PREVIOUS).entries()) {
@@ -110,6 +116,10 @@ export type Config = {
   s3?: { bucket: string; endpoint?: string; region: string; publicUrl?: string };
   logLevel: string;
   pageCache: boolean;
+  /** Who sells: shown on the legal pages (SHOP_LEGAL_NAME …); an unset detail is shown as not set. */
+  seller: { legalName?: string; address?: string; taxId?: string; email?: string; phone?: string };
+  /** The owner's own legal texts, {locale}/{page}.md; without a file the shipped template is used. */
+  legalDir: string;
 };
 
 export class ConfigError extends Error {
@@ -160,6 +170,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
       : undefined,
     logLevel: env.LOG_LEVEL,
     pageCache: env.PAGE_CACHE,
+    seller: { legalName: env.SHOP_LEGAL_NAME, address: env.SHOP_ADDRESS, taxId: env.SHOP_TAX_ID, email: env.SHOP_EMAIL, phone: env.SHOP_PHONE },
+    legalDir: path.resolve(env.LEGAL_DIR ?? path.join(dataDir, 'legal')),
   };
 }
 

@@ -13,6 +13,7 @@ import {
 import { field, readForm } from '~/http/body.server';
 import { shopperContext, startSession, tellBrowser } from '~/http/shopper.server';
 import { localePath } from '~/modules/i18n/paths';
+import { LegalSentence } from '~/components/legal/legal-sentence';
 import { logIn, oidcEnabled, requestPasswordReset, signUp } from '~/modules/accounts/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useLocalePath, useT } from '~/modules/i18n/react';
@@ -178,6 +179,9 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
             <button type="submit" className="btn-primary mt-2 w-full py-3 text-base" disabled={busy}>
               {t(`auth.submit.${mode}`)}
             </button>
+            {mode === 'signup' && (
+              <LegalSentence name="signUp" links={{ terms: 'terms', privacy: 'privacy' }} className="text-center text-sm leading-relaxed text-muted" />
+            )}
           </Form>
         )}
 

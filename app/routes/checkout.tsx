@@ -2,6 +2,7 @@ import { ArrowLeft, CheckCircle2 } from 'lucide-react';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Form, Link, data, redirect, useNavigation } from 'react-router';
 import { CheckoutSteps } from '~/components/checkout/checkout-steps';
+import { LegalSentence } from '~/components/legal/legal-sentence';
 import { OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
 import { PaymentUnavailable } from '~/components/checkout/payment-unavailable';
 import { TestCardForm } from '~/components/checkout/test-card-form';
@@ -229,6 +230,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
           ) : (
             <TestCardForm orderId={payment.orderId} amount={amount} error={payment.error} />
           )}
+          <LegalSentence name="payment" links={{ terms: 'terms', returns: 'shipping-returns' }} className="mt-4 text-sm leading-relaxed text-muted" />
         </div>
         <Link to={path('/checkout')} className="btn-ghost mt-6 px-3">
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />

@@ -2,10 +2,11 @@ import { appContext } from '~/context';
 import { listProductDates } from '~/modules/catalog/index.server';
 import { localePath, siteUrlOf } from '~/modules/i18n/paths';
 import { locales } from '~/modules/i18n/translate';
+import { legalPages, legalPath } from '~/modules/legal/pages';
 import type { Route } from './+types/sitemap';
 
 /** The public pages a shopper may land on from a search engine; the rest are a shopper's own (robots.txt). */
-const PUBLIC_PAGES = ['/', '/categories', '/about', '/contact'];
+const PUBLIC_PAGES = ['/', '/categories', '/about', '/contact', ...legalPages.map(legalPath)];
 
 /**
  * Every public page and every product, in both languages, each with its other-language alternates and, for

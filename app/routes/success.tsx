@@ -60,6 +60,7 @@ export default function SuccessPage({ loaderData }: Route.ComponentProps) {
               <OrderLines
                 lines={linesOfOrder(order)}
                 totalCents={order.totalCents}
+                placed
               />
             </div>
             <p className="mt-4 text-sm text-muted">

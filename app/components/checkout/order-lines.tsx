@@ -9,8 +9,11 @@ export type SummaryLine = { productId: string; name: string; image: Image | null
 export const linesOfOrder = (order: OrderView): SummaryLine[] =>
   order.lines.map((l) => ({ productId: l.productId, name: l.title, image: l.image, unitPriceCents: l.unitPriceCents, quantity: l.quantity }));
 
-/** The lines of a cart or an order with their total, as a definition of what is being paid for. */
-export function OrderLines({ lines, totalCents }: { lines: SummaryLine[]; totalCents: number }) {
+/**
+ * The lines of a cart or an order with their total. Before payment the total is what is to be paid
+ * ("Do zapłaty"); for a placed order it is simply the total ("Razem").
+ */
+export function OrderLines({ lines, totalCents, placed = false }: { lines: SummaryLine[]; totalCents: number; placed?: boolean }) {
   const { t, locale } = useI18n();
   return (
     <div>
@@ -31,7 +34,7 @@ export function OrderLines({ lines, totalCents }: { lines: SummaryLine[]; totalC
         ))}
       </ul>
       <p className="flex justify-between border-t border-sand pt-4 text-lg font-semibold">
-        <span>{t('cart.total')}</span>
+        <span>{placed ? t('orders.total') : t('cart.total')}</span>
         <span className="tabular-nums" data-testid="checkout-total">{formatPrice(totalCents, locale)}</span>
       </p>
     </div>

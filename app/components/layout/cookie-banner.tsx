@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { readConsent, storeConsent, track } from '~/lib/analytics';
 import { useT } from '~/modules/i18n/react';
+import { LegalSentence } from '~/components/legal/legal-sentence';
 
 export const COOKIE_BANNER_DELAY_MS = 1000;
 
@@ -33,6 +34,7 @@ export function CookieBanner() {
       <div className="flex-1">
         <h2 className="text-lg font-semibold">{t('cookies.title')}</h2>
         <p className="mt-1 text-sm leading-relaxed text-muted">{t('cookies.text')}</p>
+        <LegalSentence name="cookies" links={{ cookies: 'cookies', privacy: 'privacy' }} className="mt-1 text-sm leading-relaxed text-muted" />
       </div>
       <div className="mt-4 flex shrink-0 gap-2 sm:mt-0">
         <button type="button" className="btn-outline" onClick={() => choose(false)}>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useLocalePath, useT } from '~/modules/i18n/react';
+import { legalPages, legalPath } from '~/modules/legal/pages';
 import { Logo } from './logo';
 
 export function SiteFooter() {
@@ -7,7 +8,7 @@ export function SiteFooter() {
   const t = useT();
   return (
     <footer className="mt-24 bg-roast text-cream">
-      <div className="container-page grid gap-10 py-14 md:grid-cols-[2fr_1fr_1fr]">
+      <div className="container-page grid gap-10 py-14 sm:grid-cols-2 md:grid-cols-[2fr_1fr_1fr]">
         <div className="max-w-md">
           <Logo className="text-cream" onDark />
           <p className="mt-4 text-sm leading-relaxed text-cream/80">{t('footer.about')}</p>
@@ -32,12 +33,26 @@ export function SiteFooter() {
             </li>
           </ul>
         </nav>
-        <div className="text-sm text-cream/80">
-          <p>{t('footer.madeWith')}</p>
-        </div>
+        <nav aria-labelledby="footer-legal">
+          <h2 id="footer-legal" className="font-sans text-xs font-semibold tracking-[0.18em] text-cream/70 uppercase">
+            {t('legal.heading')}
+          </h2>
+          <ul className="mt-4 space-y-2.5 text-sm">
+            {legalPages.map((page) => (
+              <li key={page}>
+                <Link to={path(legalPath(page))} className="hover:underline">
+                  {t(`legal.pages.${page}`)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
       </div>
       <div className="border-t border-cream/15">
-        <p className="container-page py-5 text-xs text-cream/70">{t('footer.rights', { year: String(new Date().getFullYear()) })}</p>
+        <div className="container-page flex flex-col gap-1 py-5 text-xs text-cream/70 sm:flex-row sm:justify-between">
+          <p>{t('footer.rights', { year: String(new Date().getFullYear()) })}</p>
+          <p>{t('footer.madeWith')}</p>
+        </div>
       </div>
     </footer>
   );

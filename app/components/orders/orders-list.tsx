@@ -49,6 +49,7 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
               <OrderLines
                 lines={linesOfOrder(order)}
                 totalCents={order.totalCents}
+                placed
               />
             </div>
             {order.parcel?.trackingNumber && <Parcel parcel={order.parcel} />}
