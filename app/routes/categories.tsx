@@ -1,6 +1,7 @@
 import { ChevronDown } from 'lucide-react';
 import { Form, Link, useSubmit } from 'react-router';
 import { ProductGrid } from '~/components/catalog/product-grid';
+import { SortSelect } from '~/components/catalog/sort-select';
 import { useHydrated } from '~/lib/use-hydrated';
 import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.schema';
 import { categories } from '~/modules/catalog/catalog.types';
@@ -18,6 +19,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { items, hasMore } = await listProducts(app.db, app.storage, {
     locale,
     category: query.category,
+    sort: query.sort,
     limit: query.page * PAGE_SIZE,
     offset: 0,
   });
@@ -27,6 +29,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     products: items,
     hasMore,
     category: query.category,
+    sort: query.sort,
     page: query.page,
     meta: { title: `${title} · Kopi`, description: t('categories.metaDescription') },
     messages: getMessages(locale, 'categories'),
@@ -40,11 +43,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
   const path = useLocalePath();
-  const { products, hasMore, category, page } = loaderData;
+  const { products, hasMore, category, sort, page } = loaderData;
   const t = useT();
   const submit = useSubmit();
   const hydrated = useHydrated();
   const more = new URLSearchParams(category ? { category } : {});
+  if (sort) more.set('sort', sort);
   more.set('page', String(page + 1));
 
   return (
@@ -54,6 +58,7 @@ export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
           <h1 className="text-4xl font-semibold md:text-5xl">{t('categories.title')}</h1>
           <p className="mt-3 text-lg text-muted">{t('categories.intro')}</p>
         </div>
+        <div className="flex flex-wrap items-end gap-4">
         <Form method="get" className="flex items-end gap-2" preventScrollReset>
           <div>
             <label htmlFor="category-select" className="field-label">{t('categories.select')}</label>
@@ -74,8 +79,11 @@ export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
               <ChevronDown aria-hidden="true" className="pointer-events-none absolute top-1/2 right-3 h-5 w-5 -translate-y-1/2 text-roast" />
             </div>
           </div>
+          {sort && <input type="hidden" name="sort" value={sort} />}
           {!hydrated && <button type="submit" className="btn-primary py-3">{t('categories.show')}</button>}
         </Form>
+        <SortSelect action={path('/categories')} sort={sort} category={category} />
+        </div>
       </div>
 
       <div className="mt-10" aria-live="polite">

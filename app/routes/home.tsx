@@ -3,6 +3,7 @@ import { Link, data } from 'react-router';
 import { CategoryFilter } from '~/components/catalog/category-filter';
 import { ProductGrid } from '~/components/catalog/product-grid';
 import { SearchBox } from '~/components/catalog/search-box';
+import { SortSelect } from '~/components/catalog/sort-select';
 import { HeroCarousel, type HeroSlide } from '~/components/home/hero-carousel';
 import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.schema';
 import { listProducts } from '~/modules/catalog/index.server';
@@ -22,6 +23,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     locale,
     q: query.q,
     category: query.category,
+    sort: query.sort,
     limit: query.page * PAGE_SIZE,
     offset: 0,
   });
@@ -31,6 +33,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     hasMore,
     q: query.q,
     category: query.category,
+    sort: query.sort,
     page: query.page,
     meta: { title: t('home.meta.title'), description: t('home.meta.description'), locale: ogLocale[locale] },
     jsonLd: organizationJsonLd(siteUrlOf(app.config.publicUrl), t('contact.info.email')),
@@ -53,7 +56,7 @@ const slideImages = ['/hero/sumatra.svg', '/hero/java.svg', '/hero/bali.svg'];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const path = useLocalePath();
-  const { products, hasMore, q, category, page } = loaderData;
+  const { products, hasMore, q, category, sort, page } = loaderData;
   const t = useT();
   const slides: HeroSlide[] = slideImages.map((image, i) => ({
     image,
@@ -65,6 +68,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const more = new URLSearchParams();
   if (q) more.set('q', q);
   if (category) more.set('category', category);
+  if (sort) more.set('sort', sort);
   more.set('page', String(page + 1));
 
   return (
@@ -95,10 +99,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               {t('home.shop.title')}
             </h2>
           </div>
-          <SearchBox q={q} category={category} />
+          <SearchBox q={q} category={category} sort={sort} />
         </div>
-        <div className="mt-6">
-          <CategoryFilter active={category} q={q} />
+        <div className="mt-6 flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
+          <CategoryFilter active={category} q={q} sort={sort} />
+          <SortSelect action={`${path('/')}#shop`} sort={sort} q={q} category={category} />
         </div>
 
         <div className="mt-8" aria-live="polite">

@@ -3,6 +3,8 @@ import { type Locale, t } from '../fixtures/i18n';
 import { expect, test } from './fixtures';
 import { gridNames, productLinks, waitForHydration } from './helpers';
 
+const en = t('en');
+
 for (const locale of ['en', 'pl'] as Locale[]) {
   test.describe(`in ${locale}`, () => {
     test.use({ language: locale });
@@ -46,4 +48,22 @@ test('"Load more" appends the next 12 of all categories', async ({ page }) => {
   await page.getByRole('link', { name: t('en')('categories.loadMore') }).click();
   await expect(page).toHaveURL(/\/categories\?page=2/);
   await expect.poll(() => gridNames(page)).toEqual(catalogue.slice(0, 2 * PAGE_SIZE).map((p) => productName(p, 'en')));
+});
+
+test('sorting by price and rating goes through the URL, keeps the search and category, and loads more in order', async ({ page }) => {
+  const byPriceUp = [...catalogue].sort((a, b) => a.priceCents - b.priceCents || a.daysAgo - b.daysAgo);
+  await page.goto('/');
+  await waitForHydration(page);
+  await page.getByRole('combobox', { name: en('sort.label') }).selectOption('price-asc');
+  await expect(page).toHaveURL(/\/\?sort=price-asc#shop$/);
+  await expect.poll(() => gridNames(page)).toEqual(byPriceUp.slice(0, PAGE_SIZE).map((p) => productName(p, 'en')));
+  await page.getByTestId('load-more').click();
+  await expect.poll(() => gridNames(page)).toEqual(byPriceUp.slice(0, 2 * PAGE_SIZE).map((p) => productName(p, 'en')));
+
+  await page.getByRole('navigation', { name: en('home.filter.label') }).getByRole('link', { name: en('categories.groundCoffee') }).click();
+  await expect(page).toHaveURL(/category=groundCoffee&sort=price-asc/);
+  await page.getByRole('combobox', { name: en('sort.label') }).selectOption('rating');
+  await expect(page).toHaveURL(/category=groundCoffee&sort=rating/);
+  const byRating = inCategory('groundCoffee').sort((a, b) => b.rating - a.rating || b.reviewCount - a.reviewCount || a.daysAgo - b.daysAgo);
+  await expect.poll(() => gridNames(page)).toEqual(byRating.map((p) => productName(p, 'en')));
 });

@@ -47,6 +47,15 @@ test('the categories dropdown works with its Show button', async ({ page }) => {
   await expect(select).toHaveValue('dripCoffeeBags');
 });
 
+test('sorting is a GET form with its own button and keeps the category', async ({ page }) => {
+  await page.goto('/categories?category=wholeBean');
+  await page.getByRole('combobox', { name: en('sort.label') }).selectOption('price-desc');
+  await page.getByRole('button', { name: en('sort.apply') }).click();
+  await expect(page).toHaveURL(/\/categories\?category=wholeBean&sort=price-desc$/);
+  const expected = [...inCategory('wholeBean')].sort((a, b) => b.priceCents - a.priceCents).slice(0, PAGE_SIZE);
+  expect(await gridNames(page)).toEqual(names(expected));
+});
+
 test('checkout without JavaScript links to the login message', async ({ page, productPath }) => {
   await addToCartByRequest(page, productPath(catalogue[0]));
   await page.goto('/cart');

@@ -1,14 +1,15 @@
 import { Link } from 'react-router';
-import { type Category, categories } from '~/modules/catalog/catalog.types';
+import { type Category, type SortOrder, categories } from '~/modules/catalog/catalog.types';
 import { useI18n } from '~/modules/i18n/react';
 
 /** All + the four categories as links (shareable, no JavaScript needed); the active one clears itself. */
-export function CategoryFilter({ active, q }: { active?: Category; q?: string }) {
+export function CategoryFilter({ active, q, sort }: { active?: Category; q?: string; sort?: SortOrder }) {
   const { t, path } = useI18n();
   const href = (category?: Category) => {
     const params = new URLSearchParams();
     if (q) params.set('q', q);
     if (category) params.set('category', category);
+    if (sort) params.set('sort', sort);
     const search = params.toString();
     return path(`/${search ? `?${search}` : ''}#shop`);
   };

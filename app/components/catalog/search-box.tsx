@@ -1,14 +1,15 @@
 import { Search } from 'lucide-react';
 import { Form } from 'react-router';
-import type { Category } from '~/modules/catalog/catalog.types';
+import type { Category, SortOrder } from '~/modules/catalog/catalog.types';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 
-export function SearchBox({ q, category }: { q?: string; category?: Category }) {
+export function SearchBox({ q, category, sort }: { q?: string; category?: Category; sort?: SortOrder }) {
   const path = useLocalePath();
   const t = useT();
   return (
     <Form method="get" action={path('/')} role="search" preventScrollReset className="relative w-full md:max-w-md" aria-label={t('home.search.label')}>
       {category && <input type="hidden" name="category" value={category} />}
+      {sort && <input type="hidden" name="sort" value={sort} />}
       <label htmlFor="search-q" className="sr-only">
         {t('home.search.label')}
       </label>

@@ -1,10 +1,10 @@
 /** Catalogue types and schemas shared by the server and the UI (browser-safe: no server imports). */
 import { z } from 'zod';
-import { categories, isCategory, processes, roasts, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
+import { categories, isCategory, processes, roasts, sortOrders, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
 import type { Category } from './catalog.types';
 
-export { categories, isCategory, processes, roasts, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
-export type { Category, Process, Roast, ProductSummary, ProductDetail } from './catalog.types';
+export { categories, isCategory, processes, roasts, sortOrders, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
+export type { Category, Process, Roast, ProductSummary, ProductDetail, SortOrder } from './catalog.types';
 
 /**
  * The storefront list's URL search params. Never fails: anything unusable falls back to "not given"
@@ -18,6 +18,12 @@ export const productListQuerySchema = z.object({
     .catch(undefined)
     .transform((q) => q?.trim().slice(0, MAX_QUERY_LENGTH).trim() || undefined),
   category: z.enum(categories).optional().catch(undefined),
+  /** Newest first when absent (or unknown); "newest" itself is dropped so the default has one URL. */
+  sort: z
+    .enum(sortOrders)
+    .optional()
+    .catch(undefined)
+    .transform((sort) => (sort === 'newest' ? undefined : sort)),
   page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1).catch(1),
 });
 export type ProductListQuery = z.infer<typeof productListQuerySchema>;

@@ -5,6 +5,7 @@ import type { Locale } from '~/modules/i18n/translate';
 import { type ProductImage, type Storage, productImage } from '~/modules/storage/index.server';
 import {
   type Category,
+  type SortOrder,
   type Process,
   type ProductDetail,
   type ProductInput,
@@ -27,20 +28,27 @@ export type ListProductsOptions = {
   locale: Locale;
   q?: string;
   category?: Category;
+  sort?: SortOrder;
   limit: number;
   offset: number;
 };
 
-/** Newest first; `hasMore` tells whether another page follows. Search and filter run in the database. */
+/**
+ * Newest first unless `sort` says otherwise; `hasMore` tells whether another page follows. Search, filter
+ * and order all run in the database; ties fall back to newest first, then the id, so pages never overlap.
+ */
 export async function listProducts(
   db: Executor,
   storage: Storage,
-  { locale, q, category, limit, offset }: ListProductsOptions,
+  { locale, q, category, sort = 'newest', limit, offset }: ListProductsOptions,
 ): Promise<{ items: ProductSummary[]; hasMore: boolean }> {
   const terms = searchTerms(q ?? '');
   const rows = await summaryQuery(db, locale)
     .$if(category !== undefined, (qb) => qb.where('products.category', '=', category!))
     .$if(terms.length > 0, (qb) => qb.where(productSearchFilter(db, terms)))
+    .$if(sort === 'price-asc', (qb) => qb.orderBy('products.price_cents', 'asc'))
+    .$if(sort === 'price-desc', (qb) => qb.orderBy('products.price_cents', 'desc'))
+    .$if(sort === 'rating', (qb) => qb.orderBy('products.rating', 'desc').orderBy('products.review_count', 'desc'))
     .orderBy('products.created_at', 'desc')
     .orderBy('products.id', 'desc')
     .limit(limit + 1)

@@ -17,6 +17,7 @@ import {
   searchTerms,
   updateProduct,
 } from './index.server';
+import type { SortOrder } from './catalog.types';
 
 const storage = nullStorage;
 
@@ -42,11 +43,12 @@ describe.each(testDatabases())('catalog on %s', (_kind, open) => {
     await handle.db.deleteFrom('products').execute();
   });
 
-  const list = (options: { q?: string; category?: ProductInput['category']; page?: number; locale?: 'en' | 'pl' } = {}) =>
+  const list = (options: { q?: string; category?: ProductInput['category']; sort?: SortOrder; page?: number; locale?: 'en' | 'pl' } = {}) =>
     listProducts(handle.db, storage, {
       locale: options.locale ?? 'en',
       q: options.q,
       category: options.category ?? undefined,
+      sort: options.sort,
       limit: PAGE_SIZE,
       offset: ((options.page ?? 1) - 1) * PAGE_SIZE,
     });
@@ -157,6 +159,31 @@ describe.each(testDatabases())('catalog on %s', (_kind, open) => {
       await createProduct(handle.db, input(), { createdAt }),
     ];
     expect((await list()).items.map((p) => p.id)).toEqual([...ids].sort().reverse());
+  });
+
+  it('sorts by price both ways and by rating in the database, ties newest first, pages that never overlap', async () => {
+    const made: Array<{ id: string; price: number; rating: number; reviews: number; at: number }> = [];
+    for (let i = 0; i < 15; i++) {
+      const price = 900 + (i % 5) * 300; // prices repeat, so ties are decided by age
+      const rating = [4.8, 4.2, 4.8, 3.9, 4.5][i % 5]!;
+      const reviews = i % 3;
+      const id = await createProduct(handle.db, input({ name: `Coffee ${i}`, priceCents: price, rating, reviewCount: reviews, category: i % 2 ? 'groundCoffee' : 'wholeBean' }));
+      made.push({ id, price, rating, reviews, at: i });
+    }
+    const newestFirst = (a: (typeof made)[0], b: (typeof made)[0]) => b.at - a.at;
+    const expected = {
+      'price-asc': [...made].sort((a, b) => a.price - b.price || newestFirst(a, b)),
+      'price-desc': [...made].sort((a, b) => b.price - a.price || newestFirst(a, b)),
+      rating: [...made].sort((a, b) => b.rating - a.rating || b.reviews - a.reviews || newestFirst(a, b)),
+      newest: [...made].sort(newestFirst),
+    } as const;
+    for (const [sort, order] of Object.entries(expected) as Array<[SortOrder, typeof made]>) {
+      const page1 = await list({ sort });
+      const page2 = await list({ sort, page: 2 });
+      expect([...page1.items, ...page2.items].map((p) => p.id), sort).toEqual(order.map((p) => p.id));
+    }
+    const ground = await list({ sort: 'price-desc', category: 'groundCoffee' });
+    expect(ground.items.map((p) => p.id)).toEqual(expected['price-desc'].filter((p) => p.at % 2).map((p) => p.id));
   });
 
   it('filters by category and gives the first image, or null', async () => {

@@ -1,6 +1,10 @@
 /** Catalogue constants and view types, free of zod so any page can import them cheaply (browser-safe). */
 import type { ProductImage } from '~/modules/storage/image';
 
+/** The orders a shopper can list the catalogue in (`?sort=`); without one, newest first. */
+export const sortOrders = ['newest', 'price-asc', 'price-desc', 'rating'] as const;
+export type SortOrder = (typeof sortOrders)[number];
+
 export const categories = ['wholeBean', 'groundCoffee', 'dripCoffeeBags', 'capsulesAndPods'] as const;
 export type Category = (typeof categories)[number];
 export const isCategory = (value: unknown): value is Category => categories.includes(value as Category);

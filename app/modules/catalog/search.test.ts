@@ -26,9 +26,17 @@ describe('productListQuerySchema', () => {
     expect(parse('q=%20kawa%20&category=groundCoffee&page=3')).toEqual({ q: 'kawa', category: 'groundCoffee', page: 3 });
   });
 
+  it('reads the order; "newest" and anything unknown mean the default', () => {
+    expect(parse('sort=price-asc').sort).toBe('price-asc');
+    expect(parse('sort=rating').sort).toBe('rating');
+    expect(parse('sort=newest').sort).toBeUndefined();
+    expect(parse('sort=price').sort).toBeUndefined();
+    expect(parse('sort=1&sort=2').sort).toBeUndefined();
+  });
+
   it('falls back instead of failing', () => {
-    expect(parse('')).toEqual({ q: undefined, category: undefined, page: 1 });
-    expect(parse('q=%20%20&category=tea&page=abc')).toEqual({ q: undefined, category: undefined, page: 1 });
+    expect(parse('')).toEqual({ q: undefined, category: undefined, sort: undefined, page: 1 });
+    expect(parse('q=%20%20&category=tea&page=abc')).toEqual({ q: undefined, category: undefined, sort: undefined, page: 1 });
     expect(parse('page=0').page).toBe(1);
     expect(parse('page=2.5').page).toBe(1);
     expect(parse('page=51').page).toBe(1);
