@@ -6,7 +6,7 @@ import { shopperContext } from '~/http/shopper.server';
 import type { Route } from './+types/about';
 
 /** The growing regions of the catalogue's coffees, marked on the map. */
-const origins = ['gayo', 'mandheling', 'kerinci', 'preanger', 'ijen', 'toraja', 'kintamani', 'bajawa', 'wamena'] as const;
+const origins = ['gayo', 'mandheling', 'kerinci', 'preanger', 'ijen', 'toraja', 'kintamani', 'sembalun', 'bajawa', 'timor', 'wamena'] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { locale } = context.get(shopperContext);

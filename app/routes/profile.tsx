@@ -140,9 +140,12 @@ function ProfileForm({ profile, result }: { profile: Profile; result?: ActionRes
           </>
         )}
       </fieldset>
-      <fieldset className="rounded-3xl bg-paper p-6 ring-1 ring-sand lg:col-span-2">
-        <legend className="float-left mb-4 font-serif text-xl font-semibold">{t('profile.fields.paymentMethod')}</legend>
-        <div className="clear-both grid gap-3 sm:grid-cols-3">
+      <fieldset className="rounded-3xl bg-paper p-6 ring-1 ring-sand lg:col-span-2" aria-describedby="payment-note">
+        <legend className="float-left mb-2 font-serif text-xl font-semibold">{t('profile.fields.paymentMethod')}</legend>
+        <p id="payment-note" className="clear-both mb-4 text-sm text-muted">
+          {t('profile.paymentNote')}
+        </p>
+        <div className="grid gap-3 sm:grid-cols-3">
           {paymentMethods.map((method) => (
             <label key={method} className="flex cursor-pointer items-center gap-3 rounded-2xl border border-sand-dark bg-cream/40 px-4 py-3 text-sm font-medium has-[:checked]:border-leaf has-[:checked]:bg-leaf-light">
               <input type="radio" name="paymentMethod" value={method} defaultChecked={(values.paymentMethod ?? profile.paymentMethod) === method} className="h-4 w-4 accent-leaf" />
