@@ -1,7 +1,8 @@
 import { ChevronDown } from 'lucide-react';
-import { Form, Link, useSubmit } from 'react-router';
+import { Form, Link } from 'react-router';
 import { ProductGrid } from '~/components/catalog/product-grid';
 import { SortSelect } from '~/components/catalog/sort-select';
+import { ListSelect } from '~/components/ui/list-select';
 import { useHydrated } from '~/lib/use-hydrated';
 import { PAGE_SIZE, productListQuerySchema } from '~/modules/catalog/catalog.schema';
 import { categories } from '~/modules/catalog/catalog.types';
@@ -45,7 +46,6 @@ export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
   const path = useLocalePath();
   const { products, hasMore, category, sort, page } = loaderData;
   const t = useT();
-  const submit = useSubmit();
   const hydrated = useHydrated();
   const more = new URLSearchParams(category ? { category } : {});
   if (sort) more.set('sort', sort);
@@ -59,30 +59,20 @@ export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
           <p className="mt-3 text-lg text-muted">{t('categories.intro')}</p>
         </div>
         <div className="flex flex-wrap items-end gap-4">
-        <Form method="get" className="flex items-end gap-2" preventScrollReset>
-          <div>
-            <label htmlFor="category-select" className="field-label">{t('categories.select')}</label>
-            <div className="relative">
-              <select
-                id="category-select"
-                name="category"
-                defaultValue={category ?? ''}
-                key={category ?? ''}
-                onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}
-                className="field-input min-w-64 appearance-none pr-10"
-              >
-                <option value="">{t('categories.allCategories')}</option>
-                {categories.map((c) => (
-                  <option key={c} value={c}>{t(`categories.${c}`)}</option>
-                ))}
-              </select>
-              <ChevronDown aria-hidden="true" className="pointer-events-none absolute top-1/2 right-3 h-5 w-5 -translate-y-1/2 text-roast" />
-            </div>
-          </div>
-          {sort && <input type="hidden" name="sort" value={sort} />}
-          {!hydrated && <button type="submit" className="btn-primary py-3">{t('categories.show')}</button>}
-        </Form>
-        <SortSelect action={path('/categories')} sort={sort} category={category} />
+          <Form method="get" className="flex items-end gap-2" preventScrollReset>
+            <ListSelect
+              id="category-select"
+              name="category"
+              label={t('categories.select')}
+              value={category ?? ''}
+              options={[{ value: '', label: t('categories.allCategories') }, ...categories.map((c) => ({ value: c, label: t(`categories.${c}`) }))]}
+              icon={ChevronDown}
+              className="min-w-64"
+            />
+            {sort && <input type="hidden" name="sort" value={sort} />}
+            {!hydrated && <button type="submit" className="btn-primary py-3">{t('categories.show')}</button>}
+          </Form>
+          <SortSelect action={path('/categories')} sort={sort} category={category} />
         </div>
       </div>
 

@@ -20,10 +20,10 @@ export type LegalDocument = { title: string; blocks: Block[]; fromOwner: boolean
 export async function legalDocument(config: Config, page: LegalPage, locale: Locale): Promise<LegalDocument> {
   const own = await readOwnerFile(path.join(config.legalDir, locale, `${page}.md`));
   const source = own ?? templates[`/content/legal/${locale}/${page}.md`] ?? '';
-  const blocks = parseMarkdown(fillIn(source, config, locale));
-  const first = blocks[0];
-  const title = first?.kind === 'heading' && first.level === 1 ? first.text : getT(locale)(`legal.pages.${page}`);
-  return { title, blocks: first?.kind === 'heading' && first.level === 1 ? blocks.slice(1) : blocks, fromOwner: own !== null };
+  const [first, ...rest] = parseMarkdown(fillIn(source, config, locale));
+  const fromOwner = own !== null;
+  if (first?.kind === 'heading' && first.level === 1) return { title: first.text, blocks: rest, fromOwner };
+  return { title: getT(locale)(`legal.pages.${page}`), blocks: first ? [first, ...rest] : [], fromOwner };
 }
 
 async function readOwnerFile(file: string): Promise<string | null> {
