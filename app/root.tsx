@@ -16,11 +16,13 @@ import interLatin from '@fontsource-variable/inter/files/inter-latin-wght-normal
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { CookieBanner } from './components/layout/cookie-banner';
+import { NavigationProgress } from './components/layout/navigation-progress';
 import { LanguageSuggestion } from './components/layout/language-suggestion';
 import { ErrorPanel } from './components/layout/error-panel';
 import { SiteFooter } from './components/layout/site-footer';
 import { SiteHeader } from './components/layout/site-header';
 import { usePageViews, usePendingServerEvent } from './lib/analytics';
+import { RouteAnnouncer, useNavigationFocus } from './lib/navigation-focus';
 import { failureKindOf, failureTextKey } from './lib/failure';
 import { useNonce } from './lib/nonce';
 import { sharedPagesMiddleware } from './http/shared-pages.server';
@@ -92,6 +94,7 @@ function Shell({ children }: { children: React.ReactNode }) {
   usePendingServerEvent();
   useRememberedLanguage(data?.locale ?? defaultLocale);
   const { pathname } = useLocation();
+  const announcement = useNavigationFocus();
   return (
     <>
       <a
@@ -100,13 +103,16 @@ function Shell({ children }: { children: React.ReactNode }) {
       >
         {t('nav.skip')}
       </a>
+      {/* Early in the Tab order (right after the skip link), though it shows at the bottom of the screen. */}
+      <CookieBanner />
+      <RouteAnnouncer text={announcement} />
+      <NavigationProgress />
       {pathname === '/' && <LanguageSuggestion />}
       <SiteHeader cartCount={data?.cartCount ?? 0} user={data?.user ?? null} />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         {children}
       </main>
       <SiteFooter />
-      <CookieBanner />
     </>
   );
 }

@@ -18,6 +18,7 @@ const storefront = (prefix: '' | 'pl') => {
     page('success', 'routes/success.tsx'),
     page('contact', 'routes/contact.tsx'),
     page('legal/:page', 'routes/legal.tsx'),
+    page('withdraw', 'routes/withdraw.tsx'),
     page('auth', 'routes/auth.tsx'),
     page('auth/reset', 'routes/auth.reset.tsx'),
     page('logout', 'routes/logout.ts'),

@@ -76,7 +76,7 @@ describe('the back office over HTTP', () => {
     expect(await productCount(shop)).toBe(before);
 
     const admin = await shop.admin();
-    const response = await post('/add-product', admin.cookie, { name: 'Big Picture Gayo', price: '18.50' }, [{ name: 'big.jpg', bytes: big }]);
+    const response = await post('/add-product', admin.cookie, { name: 'Big Picture Gayo', price: '18.50', netWeight: '250' }, [{ name: 'big.jpg', bytes: big }]);
     expect(response.status).toBe(200);
     expect(await productCount(shop)).toBe(before + 1);
   });
@@ -94,7 +94,7 @@ describe('the back office over HTTP', () => {
 
   it('stores pictures in the bucket and serves them at /images/… with a year of caching; deleted pictures answer 404', async () => {
     const admin = await shop.admin();
-    const response = await post('/add-product', admin.cookie, { name: 'Bucket Bajawa', price: '13' }, [{ name: 'a.jpg', bytes: await noisyJpeg(900, 1200) }]);
+    const response = await post('/add-product', admin.cookie, { name: 'Bucket Bajawa', price: '13', netWeight: '250' }, [{ name: 'a.jpg', bytes: await noisyJpeg(900, 1200) }]);
     expect(response.status).toBe(200);
     const product = await shop.db
       .selectFrom('products')

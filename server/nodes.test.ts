@@ -70,6 +70,7 @@ describe('two nodes on one database', () => {
     const form = new FormData();
     form.set('name', 'Shared Gayo');
     form.set('price', '13.99');
+    form.set('netWeight', '250');
     const changed = await fetch(`${b.base}/edit-product/${id}`, { method: 'POST', body: form, headers: { cookie }, redirect: 'manual' });
     expect(changed.status).toBe(200);
     const at = Date.now();

@@ -7,6 +7,7 @@ import type { Generated } from 'kysely';
 export interface Database {
   products: ProductsTable;
   product_translations: ProductTranslationsTable;
+  withdrawals: WithdrawalsTable;
   product_images: ProductImagesTable;
   carts: CartsTable;
   cart_lines: CartLinesTable;
@@ -42,6 +43,8 @@ export interface ProductsTable {
   region: string | null;
   altitude_min: number | null;
   altitude_max: number | null;
+  /** Net weight in grams (the price per kilogram is worked out from it); null until the owner sets it. */
+  net_weight_grams: number | null;
   /** washed | natural | honey | wetHulled | anaerobic */
   process: string | null;
   /** light | medium | mediumDark | dark */
@@ -59,6 +62,9 @@ export interface ProductTranslationsTable {
   description: string;
   /** Comma-separated tasting notes in this language. */
   tasting_notes: string;
+  /** The origin and region in this language; null: as on the product (its English words). */
+  origin: string | null;
+  region: string | null;
 }
 
 export interface ProductImagesTable {
@@ -320,4 +326,23 @@ export interface RefundsTable {
   created_by: string | null;
   created_at: string;
   confirmed_at: string | null;
+}
+
+export interface WithdrawalsTable {
+  id: string;
+  order_id: string;
+  /** The name the consumer gave. */
+  name: string;
+  /** The order's email, as the consumer confirmed it. */
+  email: string;
+  /** JSON: [{ productId, title, quantity }] — the order's lines withdrawn from. */
+  lines: string;
+  /** Optional; never required. */
+  reason: string | null;
+  /** The language of the page the consumer used; the acknowledgement is written in it. */
+  locale: string;
+  created_at: string;
+  /** Set when the owner refunded the withdrawn products. */
+  refunded_cents: number | null;
+  refunded_at: string | null;
 }

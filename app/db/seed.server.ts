@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { demoProducts } from '~/modules/catalog/demo/products';
+import { demoNetWeightGrams, demoPlace, demoProducts } from '~/modules/catalog/demo/products';
 import { generateDemoImages } from '~/modules/catalog/demo/demo-images.server';
 import { countProducts, createProduct } from '~/modules/catalog/index.server';
 import type { Storage } from '~/modules/storage/storage.server';
@@ -29,6 +29,7 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
         {
           category: product.category,
           priceCents: product.priceCents,
+          netWeightGrams: demoNetWeightGrams(product),
           rating: product.rating,
           reviewCount: product.reviewCount,
           origin: product.origin,
@@ -37,7 +38,10 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
           altitudeMax: product.altitudeMax,
           process: product.process,
           roast: product.roast,
-          translations: { en: product.en, pl: product.pl },
+          translations: {
+            en: product.en,
+            pl: { ...product.pl, origin: demoPlace(product.origin, 'pl'), region: demoPlace(product.region, 'pl') },
+          },
           images: images[i],
         },
         { createdAt: new Date(Date.now() - product.daysAgo * 86_400_000).toISOString() },

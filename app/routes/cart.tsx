@@ -1,9 +1,10 @@
 import { Lock, ShoppingBag } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, data, redirect, useFetchers } from 'react-router';
 import { CartLine } from '~/components/cart/cart-line';
 import { track } from '~/lib/analytics';
 import { formatPrice } from '~/lib/format';
+import { focusQuietly, mainHeading } from '~/lib/navigation-focus';
 import { safeRedirect } from '~/lib/safe-redirect';
 import { useHydrated } from '~/lib/use-hydrated';
 import { cartFormSchema } from '~/modules/cart/cart.schema';
@@ -71,7 +72,13 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
   const [showLogin, setShowLogin] = useState(checkoutAttempt);
   const removing = useFetchers().filter((f) => f.formAction === path('/cart') && f.formData?.get('intent') === 'remove').length;
 
-  if (cart.lines.length === 0 || removing >= cart.lines.length) {
+  const empty = cart.lines.length === 0 || removing >= cart.lines.length;
+  // Removing the last line swaps the page for the empty cart: its heading takes the focus the line had.
+  useEffect(() => {
+    if (empty && document.activeElement === document.body) focusQuietly(mainHeading());
+  }, [empty]);
+
+  if (empty) {
     return (
       <section className="container-page flex flex-col items-center py-24 text-center">
         <span className="flex h-20 w-20 items-center justify-center rounded-full bg-sand text-roast-600">

@@ -1,6 +1,7 @@
-import { ArrowLeft, CheckCircle2 } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { OrderConfirmation } from '~/components/checkout/order-confirmation';
 import { CheckoutSteps } from '~/components/checkout/checkout-steps';
 import { LegalSentence } from '~/components/legal/legal-sentence';
 import { OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
@@ -16,8 +17,8 @@ import { confirmOrderPayment, payWithCard, paymentServices, reviewCheckout, star
 import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
+import { getProductsByIds } from '~/modules/catalog/index.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
-import type { OrderView } from '~/modules/orders/orders.types';
 import type { Route } from './+types/checkout';
 import { appContext } from '~/context';
 import { pathFor, requireUser, shopperContext } from '~/http/shopper.server';
@@ -76,11 +77,14 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
     if (!order) throw redirect(pathFor(shopper, '/checkout'));
     if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
+    // The last screen before paying shows the price per kilogram too (the products' weights, as the lines
+    // are a snapshot without them).
+    const products = await getProductsByIds(app.db, app.storage, order.lines.map((l) => l.productId), locale);
     return {
       step: 'payment' as const,
       orderId: order.id,
       amountCents: order.totalCents,
-      lines: linesOfOrder(order),
+      lines: linesOfOrder(order).map((line) => ({ ...line, netWeightGrams: products.get(line.productId)?.netWeightGrams ?? null })),
       provider: provider.name,
       publishableKey: provider.publishableKey,
       available: true,
@@ -136,20 +140,29 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const { t } = useI18n();
   const payment = actionData && 'step' in actionData && actionData.step === 'payment' ? (actionData as PaymentStep) : null;
   const reviewResult = actionData && 'step' in actionData && actionData.step === 'review' ? (actionData as ReviewErrors) : undefined;
-  const step = loaderData.step === 'done' ? 'done' : payment ? 'payment' : 'review';
+  if (loaderData.step === 'done') {
+    const { order } = loaderData;
+    return (
+      <OrderConfirmation
+        title={t('checkout.done.title')}
+        heading={t('checkout.done.heading')}
+        text={order.paymentStatus === 'succeeded' ? t('checkout.done.text') : t('checkout.success.processing')}
+        order={order}
+        labelTestId="order-id"
+        profileLabel={t('checkout.viewInProfile')}
+      />
+    );
+  }
+  const step = payment ? 'payment' : 'review';
 
   return (
     <div className="container-page py-10 md:py-14">
-      <h1 className="text-4xl font-semibold md:text-5xl">{step === 'done' ? t('checkout.done.title') : t('checkout.title')}</h1>
-      {step !== 'done' && (
-        <div className="mt-6">
-          <CheckoutSteps current={step} />
-        </div>
-      )}
+      <h1 className="text-4xl font-semibold md:text-5xl">{t('checkout.title')}</h1>
+      <div className="mt-6">
+        <CheckoutSteps current={step} />
+      </div>
       <div className="mt-8">
-        {loaderData.step === 'done' ? (
-          <Done order={loaderData.order} />
-        ) : payment ? (
+        {payment ? (
           <Payment payment={payment} />
         ) : (
           <Review review={loaderData.review} result={reviewResult} />
@@ -257,23 +270,3 @@ function VisitorIdField() {
   return <input type="hidden" name="visitorId" value={visitorId} />;
 }
 
-function Done({ order }: { order: OrderView }) {
-  const path = useLocalePath();
-  const { t, locale } = useI18n();
-  return (
-    <section className="mx-auto max-w-2xl rounded-3xl bg-paper p-8 text-center ring-1 ring-sand" aria-labelledby="done-heading">
-      <CheckCircle2 aria-hidden="true" className="mx-auto h-14 w-14 text-leaf" />
-      <h2 id="done-heading" className="mt-4 text-2xl font-semibold">{t('checkout.done.heading')}</h2>
-      <p className="mt-2 text-muted">{order.paymentStatus === 'succeeded' ? t('checkout.done.text') : t('checkout.success.processing')}</p>
-      <p className="mt-6 font-mono text-lg" data-testid="order-id">
-        {t('checkout.done.orderId', { label: order.label })}
-      </p>
-      <p className="mt-1 font-mono text-xs break-all text-muted">{order.id}</p>
-      <p className="mt-1 text-muted">{formatPrice(order.totalCents, locale)}</p>
-      <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-        <Link to={path('/')} className="btn-primary">{t('checkout.continueShopping')}</Link>
-        <Link to={path('/profile?tab=orders')} className="btn-outline">{t('checkout.viewInProfile')}</Link>
-      </div>
-    </section>
-  );
-}

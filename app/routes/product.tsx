@@ -1,9 +1,11 @@
 import { Flame, Truck } from 'lucide-react';
 import { Link, data, isRouteErrorResponse, useRouteError } from 'react-router';
 import { ProductAdminActions } from '~/components/admin/product-admin-actions';
+import { BuyBox } from '~/components/catalog/buy-box';
+import { ProductName } from '~/components/catalog/product-name';
+import { UnitPrice } from '~/components/catalog/unit-price';
 import { ProductGallery } from '~/components/catalog/product-gallery';
 import { Rating } from '~/components/catalog/rating';
-import { AddToCartButton } from '~/components/cart/add-to-cart-button';
 import { ErrorPanel } from '~/components/layout/error-panel';
 import { formatNumber, formatPrice } from '~/lib/format';
 import { getProduct } from '~/modules/catalog/index.server';
@@ -102,11 +104,16 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
 
         <div className="lg:pt-4">
           {(product.origin || product.region) && <p className="eyebrow">{[product.origin, product.region].filter(Boolean).join(' · ')}</p>}
-          <h1 className="mt-3 text-4xl leading-tight font-semibold md:text-5xl">{name}</h1>
+          <h1 className="mt-3 text-4xl leading-tight font-semibold md:text-5xl">
+            <ProductName name={name} />
+          </h1>
           <div className="mt-4">
             <Rating rating={product.rating} reviewCount={product.reviewCount} size="md" />
           </div>
           <p className="mt-6 text-3xl font-semibold" data-testid="product-price">{formatPrice(product.priceCents, locale)}</p>
+          <p className="mt-1">
+            <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} withWeight className="text-sm text-muted" />
+          </p>
           {product.notes.length > 0 && (
             <ul className="mt-6 flex flex-wrap gap-2" aria-label={t('product.details.notes')}>
               {product.notes.map((note) => (
@@ -116,9 +123,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           )}
           {product.description && <p className="mt-6 text-lg leading-relaxed text-roast-800">{product.description}</p>}
 
-          <div className="mt-8">
-            <AddToCartButton productId={product.id} priceCents={product.priceCents} variant="large" label={name} />
-          </div>
+          <BuyBox productId={product.id} priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} name={name} price={formatPrice(product.priceCents, locale)} />
           <ProductAdminActions productId={product.id} name={name} size="md" className="mt-4" />
           <ul className="mt-6 grid gap-3 text-sm text-muted sm:grid-cols-2">
             <li className="flex items-center gap-2"><Flame aria-hidden="true" className="h-4 w-4 text-leaf" />{t('product.promise.roasted')}</li>

@@ -1,9 +1,6 @@
-import { CheckCircle2 } from 'lucide-react';
-import { Link } from 'react-router';
-import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
-import { formatDate, formatPrice } from '~/lib/format';
+import { OrderConfirmation } from '~/components/checkout/order-confirmation';
 import { getMessages, getT } from '~/modules/i18n/index.server';
-import { useI18n, useLocalePath } from '~/modules/i18n/react';
+import { useI18n } from '~/modules/i18n/react';
 import { confirmOrderPayment, paymentServices } from '~/modules/checkout/index.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { Route } from './+types/success';
@@ -36,43 +33,15 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 export default function SuccessPage({ loaderData }: Route.ComponentProps) {
-  const path = useLocalePath();
-  const { t, locale } = useI18n();
-  const { order, reference } = loaderData;
+  const { t } = useI18n();
   return (
-    <div className="container-page py-12 md:py-20">
-      <section className="mx-auto max-w-2xl rounded-3xl bg-paper p-8 ring-1 ring-sand" aria-labelledby="success-heading">
-        <div className="text-center">
-          <CheckCircle2 aria-hidden="true" className="mx-auto h-14 w-14 text-leaf" />
-          <h1 id="success-heading" className="mt-4 text-3xl font-semibold md:text-4xl">{t('checkout.success.title')}</h1>
-          <p className="mt-2 text-muted">{t('checkout.success.text')}</p>
-          {reference && !order && (
-            <p className="mt-6 font-mono text-lg" data-testid="order-reference">{t('checkout.success.reference', { ref: reference })}</p>
-          )}
-        </div>
-        {order && (
-          <div className="mt-8">
-            <p className="flex flex-wrap justify-between gap-2 text-sm text-muted">
-              <span className="font-mono text-base text-roast" data-testid="order-reference">{t('checkout.success.order', { label: order.label })}</span>
-              <span>{formatDate(order.createdAt, locale)}</span>
-            </p>
-            <div className="mt-4">
-              <OrderLines
-                lines={linesOfOrder(order)}
-                totalCents={order.totalCents}
-                placed
-              />
-            </div>
-            <p className="mt-4 text-sm text-muted">
-              {order.paymentStatus === 'succeeded' ? t('checkout.success.paid') : t('checkout.success.processing')} · {formatPrice(order.totalCents, locale)}
-            </p>
-          </div>
-        )}
-        <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-          <Link to={path('/')} className="btn-primary">{t('checkout.continueShopping')}</Link>
-          <Link to={path('/profile?tab=orders')} className="btn-outline">{t('checkout.viewProfile')}</Link>
-        </div>
-      </section>
-    </div>
+    <OrderConfirmation
+      title={t('checkout.success.title')}
+      text={t('checkout.success.text')}
+      order={loaderData.order}
+      reference={loaderData.reference}
+      labelTestId="order-reference"
+      profileLabel={t('checkout.viewProfile')}
+    />
   );
 }

@@ -63,6 +63,17 @@ const pages: Record<string, State[]> = {
       },
     },
   ],
+  withdraw: [
+    { name: 'withdrawal form', reach: visit('/withdraw') },
+    {
+      name: 'withdrawal form with errors',
+      reach: async (page, { locale }) => {
+        await waitForHydration(page);
+        await page.getByRole('button', { name: t(locale)('withdrawal.continue') }).click();
+        await expect(page.getByText(t(locale)('withdrawal.errors.nameRequired'))).toBeVisible();
+      },
+    },
+  ],
   legal: ['terms', 'privacy', 'cookies', 'shipping-returns', 'seller'].map((page) => ({ name: `legal page ${page}`, reach: visit(`/legal/${page}`) })),
   'not found': [
     {
@@ -85,6 +96,8 @@ for (const locale of ['en', 'pl'] as Locale[]) {
 
     for (const [name, states] of Object.entries(pages)) {
       test(name, async ({ page, consoleErrors, productPath, expectNoSeriousA11yViolations }) => {
+        // Several axe scans of a long page: more than the default 30 s on a busy 2-core machine.
+        test.setTimeout(60_000);
         for (const state of states) {
           await test.step(state.name, async () => {
             await state.reach(page, { locale, consoleErrors, productPath });

@@ -95,7 +95,8 @@ const banner = (page: Page) => page.getByRole('banner');
 /** The header of a signed-in visitor: "Hi, {name}", Profile and Log out; no Log in or Sign up. */
 export async function expectSignedIn(page: Page, name: string, locale: Locale = 'en'): Promise<void> {
   const tr = t(locale);
-  await expect(banner(page).getByText(tr('nav.greeting', { name }), { exact: true })).toBeVisible();
+  await expect(banner(page).getByTestId('greeting')).toHaveText(tr('nav.greeting', { name }));
+  await expect(banner(page).getByTestId('greeting')).toBeVisible();
   await expect(banner(page).getByRole('link', { name: tr('nav.profile'), exact: true })).toBeVisible();
   await expect(logOutButton(page, locale)).toBeVisible();
   await expect(banner(page).getByRole('link', { name: tr('nav.login'), exact: true })).toHaveCount(0);

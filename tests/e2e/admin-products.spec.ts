@@ -38,6 +38,7 @@ async function addProduct(page: Page, name: string, pictures: Picture[], price =
   await waitForHydration(page);
   await field(page, 'name').fill(name);
   await field(page, 'price').fill(price);
+  await field(page, 'netWeight').fill('250');
   await field(page, 'description').fill(`A bright cup: ${name}.`);
   if (pictures.length > 0) await page.getByLabel(en('admin.productForm.chooseImages')).setInputFiles(pictures);
   await page.getByRole('button', { name: en('admin.productForm.add') }).click();
@@ -187,6 +188,11 @@ test('the form says what is wrong, keeps what was typed, and refuses pictures by
   await field(page, 'price').fill('');
   await add.click();
   await expect(page.getByText(en('admin.productForm.errors.priceRequired'))).toBeVisible();
+  await expect(page.getByText(en('admin.productForm.errors.netWeightRequired'))).toBeVisible();
+  await field(page, 'netWeight').fill('12.5');
+  await add.click();
+  await expect(page.getByText(en('admin.productForm.errors.netWeight'))).toBeVisible();
+  await field(page, 'netWeight').fill('250');
 
   // A "picture" that is really text passes the browser's check (its declared type) but not the server's.
   const name = unique(testInfo, 'Not a picture');
@@ -290,6 +296,7 @@ test.describe('without JavaScript', () => {
     const name = unique(testInfo, 'Sumba');
     await field(page, 'name').fill(name);
     await field(page, 'price').fill('11');
+    await field(page, 'netWeight').fill('1000');
     await page.getByLabel(en('admin.productForm.chooseImages')).setInputFiles([await picture('a.jpg', '#884422'), await picture('b.jpg', '#224488')]);
     await page.getByRole('button', { name: en('admin.productForm.add') }).click();
     const status = page.getByRole('status').filter({ hasText: en('admin.productForm.added') });

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { byKey, productName, withImages, withoutImages } from '../fixtures/catalogue';
+import { byKey, catalogue, netWeight, originLine, perKiloCents, productName, withImages, withoutImages } from '../fixtures/catalogue';
+import { customerWithCart, plainSpacesPattern, polishAddress, proceedButton, proceedToPayment } from './checkout-helpers';
 import { type Locale, price, t } from '../fixtures/i18n';
 import { expect, failedLoad, test } from './fixtures';
 import { addToCartButton, addedButton, expectCartCount, findProductPath, waitForHydration } from './helpers';
@@ -126,6 +127,11 @@ for (const locale of ['en', 'pl'] as Locale[]) {
         description: product[locale].description,
         offers: { '@type': 'Offer', price: (product.priceCents / 100).toFixed(2), priceCurrency: 'EUR' },
       });
+      expect(jsonLd).toMatchObject({
+        weight: { '@type': 'QuantitativeValue', value: netWeight(product), unitCode: 'GRM' },
+        offers: { priceSpecification: { '@type': 'UnitPriceSpecification', price: (perKiloCents(product) / 100).toFixed(2), referenceQuantity: { value: 1, unitCode: 'KGM' } } },
+      });
+      await expect(page.getByRole('main').getByTestId('unit-price').first()).toContainText(plainSpacesPattern(`${price(perKiloCents(product), locale)} / kg`));
       expect(jsonLd.image).toHaveLength(product.imageCount);
       expect(jsonLd.url).toBe(page.url());
     });
@@ -156,5 +162,45 @@ test.describe('a missing or malformed product', () => {
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('pl')('errors.productNotFoundTitle'));
       await expect(page.getByText(t('pl')('errors.productNotFoundText'))).toBeVisible();
     });
+  });
+});
+
+test('Polish pages name the origin and region in Polish, on the card and on the product page', async ({ page, productPath }) => {
+  const java = catalogue.find((p) => p.origin === 'Java')!;
+  expect(originLine(java, 'pl')).not.toBe(originLine(java, 'en'));
+  await page.goto(`/pl${productPath(java)}`);
+  const main = page.getByRole('main');
+  await expect(main.getByText(originLine(java, 'pl'), { exact: true }).first()).toBeVisible();
+  await expect(main.getByText(originLine(java, 'en'), { exact: true })).toHaveCount(0);
+  await page.goto(`/pl?q=${encodeURIComponent(productName(java, 'pl'))}`);
+  const card = page.getByTestId('product-grid').getByRole('listitem').first();
+  await expect(card.getByText(originLine(java, 'pl'), { exact: true })).toBeVisible();
+  await page.goto(productPath(java));
+  await expect(main.getByText(originLine(java, 'en'), { exact: true }).first()).toBeVisible();
+});
+
+test.describe('in Polish', () => {
+  test.use({ language: 'pl' });
+
+  test('the price per kilogram stands beside every price: card, product page, cart and checkout review', async ({ page, productPath }, testInfo) => {
+    const pl = t('pl');
+    const product = byKey('kintamani-drip-bags');
+    const perKilo = plainSpacesPattern(`${price(perKiloCents(product), 'pl')} / kg`);
+    const weighed = plainSpacesPattern(`${netWeight(product)} g · ${pl('product.unitPrice')}: ${price(perKiloCents(product), 'pl')} / kg`);
+    await customerWithCart(page, testInfo, [[productPath(product), 2]]);
+
+    await page.goto(`/?q=${encodeURIComponent(productName(product, 'pl'))}`);
+    const card = page.getByTestId('product-grid').getByRole('listitem').filter({ hasText: productName(product, 'pl') });
+    await expect(card.getByTestId('unit-price')).toContainText(perKilo);
+    await page.goto(productPath(product));
+    await expect(page.getByRole('main').getByTestId('unit-price').first()).toHaveText(weighed);
+    await page.goto('/cart');
+    await expect(page.getByTestId('cart-line').getByTestId('unit-price')).toHaveText(weighed);
+    await page.goto('/checkout');
+    await expect(proceedButton(page, 'pl')).toBeVisible();
+    await expect(page.getByTestId('checkout-line').getByTestId('unit-price')).toHaveText(weighed);
+    // And on the payment step, the last screen before paying.
+    await proceedToPayment(page, polishAddress, 'pl');
+    await expect(page.getByTestId('checkout-line').getByTestId('unit-price')).toHaveText(weighed);
   });
 });

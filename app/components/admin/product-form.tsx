@@ -220,6 +220,7 @@ export function ProductForm({ mode, action, values: initial, images = [], result
         {area('description', t('admin.productForm.description'))}
         <div className="grid gap-5 sm:grid-cols-2">
           {select('category', t('admin.productForm.category'), categories, (c) => t(`categories.${c}`), false)}
+          {text('netWeight', t('admin.productForm.netWeight'), { required: true, inputMode: 'numeric', hint: t('admin.productForm.netWeightHint') })}
         </div>
       </Section>
 
@@ -252,6 +253,10 @@ export function ProductForm({ mode, action, values: initial, images = [], result
         {text('namePl', t('admin.productForm.namePl'), { max: productLimits.name, lang: 'pl' })}
         {area('descriptionPl', t('admin.productForm.descriptionPl'), 'pl')}
         {text('notesPl', t('admin.productForm.notesPl'), { hint: t('admin.productForm.notesHint'), lang: 'pl' })}
+        <div className="grid gap-5 sm:grid-cols-2">
+          {text('originPl', t('admin.productForm.originPl'), { max: productLimits.origin, lang: 'pl', hint: t('admin.productForm.placePlHint') })}
+          {text('regionPl', t('admin.productForm.regionPl'), { max: productLimits.region, lang: 'pl', hint: t('admin.productForm.placePlHint') })}
+        </div>
       </Section>
 
       <Section title={t('admin.productForm.details')} hint={t('admin.productForm.detailsHint')}>

@@ -21,11 +21,14 @@ export function AddToCartButton({
   productId,
   priceCents,
   variant = 'compact',
+  stretch = false,
   label,
 }: {
   productId: string;
   priceCents: number;
   variant?: 'compact' | 'large';
+  /** A compact button as wide as its container below `sm`. */
+  stretch?: boolean;
   label?: string;
 }) {
   const path = useLocalePath();
@@ -51,9 +54,13 @@ export function AddToCartButton({
 
   const busy = fetcher.state !== 'idle';
   const failed = fetcher.state === 'idle' && fetcher.data?.ok === false;
-  const size = variant === 'large' ? 'px-7 py-3.5 text-base w-full sm:w-auto' : 'px-4 py-2';
+  // `large` and `stretch` buttons fill the width on phones (a product page, a half-width card).
+  const fill = variant === 'large' || stretch;
+  // On the narrowest phones a half-width card has room for the words only.
+  const icon = `h-4 w-4 shrink-0 ${stretch ? 'max-[359px]:hidden' : ''}`;
+  const size = variant === 'large' ? 'px-7 py-3.5 text-base' : 'px-3 py-2 whitespace-nowrap sm:px-4';
   return (
-    <fetcher.Form method="post" action={path('/cart')} className={variant === 'large' ? 'w-full sm:w-auto' : ''}>
+    <fetcher.Form method="post" action={path('/cart')} className={fill ? 'w-full sm:w-auto' : ''}>
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="quantity" value="1" />
@@ -62,11 +69,15 @@ export function AddToCartButton({
       {!hydrated && <input type="hidden" name="redirectTo" value={location.pathname + location.search} />}
       <button
         type="submit"
-        disabled={busy}
+        // Not `disabled`: a disabled button drops the keyboard focus while the add is on its way.
+        aria-disabled={busy || undefined}
+        onClick={(event) => {
+          if (busy) event.preventDefault();
+        }}
         aria-label={label ? `${added ? t('product.added') : t('product.addToCart')}: ${label}` : undefined}
-        className={`btn ${size} ${added ? 'bg-leaf text-white hover:bg-leaf-dark' : 'bg-roast text-cream hover:bg-roast-800'}`}
+        className={`btn ${size} ${fill ? 'w-full sm:w-auto' : ''} aria-disabled:cursor-progress aria-disabled:opacity-70 ${added ? 'bg-leaf text-white hover:bg-leaf-dark' : 'bg-roast text-cream hover:bg-roast-800'}`}
       >
-        {added ? <Check aria-hidden="true" className="h-4 w-4" /> : <ShoppingBag aria-hidden="true" className="h-4 w-4" />}
+        {added ? <Check aria-hidden="true" className={icon} /> : <ShoppingBag aria-hidden="true" className={icon} />}
         <span>{added ? t('product.added') : t('product.addToCart')}</span>
       </button>
       <p role="status" className={failed ? 'mt-2 text-sm text-cherry' : 'sr-only'}>

@@ -1,11 +1,20 @@
 import { Minus, Plus, Trash2 } from 'lucide-react';
 import { Link, useFetcher } from 'react-router';
 import { ProductImage } from '~/components/catalog/product-image';
+import { ProductName } from '~/components/catalog/product-name';
+import { UnitPrice } from '~/components/catalog/unit-price';
 import { track } from '~/lib/analytics';
 import { formatPrice } from '~/lib/format';
+import { focusQuietly, mainHeading } from '~/lib/navigation-focus';
 import { useHydrated } from '~/lib/use-hydrated';
 import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.types';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
+
+/** Focus leaves a removed line for the next line's name, or the cart's heading (see the cart page for the last line). */
+function focusAfterRemoving(line: HTMLElement | null) {
+  const next = line?.nextElementSibling?.querySelector<HTMLElement>('h2 a');
+  focusQuietly(next ?? mainHeading());
+}
 
 /**
  * One cart line: − and + set the quantity they lead to, Remove removes (fetchers with JS, plain forms
@@ -27,7 +36,8 @@ export function CartLine({ line }: { line: Line }) {
     <fetcher.Form
       method="post"
       action={path('/cart')}
-      onSubmit={() => {
+      onSubmit={(event) => {
+        if (action === 'remove') focusAfterRemoving(event.currentTarget.closest('li'));
         if (target < quantity) {
           track('remove_from_cart', { product_id: line.productId, quantity: quantity - target });
         } else {
@@ -52,19 +62,22 @@ export function CartLine({ line }: { line: Line }) {
 
   return (
     <li className="flex gap-4 py-6 sm:gap-6" data-testid="cart-line">
-      <Link to={path(`/product/${line.productId}`)} className="w-20 shrink-0 overflow-hidden rounded-2xl bg-sand/60 ring-1 ring-sand sm:w-28" tabIndex={-1} aria-hidden="true">
+      <Link to={path(`/product/${line.productId}`)} className="w-20 shrink-0 self-start overflow-hidden rounded-2xl bg-sand/60 ring-1 ring-sand sm:w-28" tabIndex={-1} aria-hidden="true">
         <ProductImage image={line.image} alt="" sizes="112px" className="h-auto w-full" />
       </Link>
       <div className="flex flex-1 flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div>
           <h2 className="text-lg leading-snug font-semibold">
-            <Link to={path(`/product/${line.productId}`)} className="hover:underline">{name}</Link>
+            <Link to={path(`/product/${line.productId}`)} className="hover:underline">
+              <ProductName name={name} />
+            </Link>
           </h2>
           <p className="mt-1 text-sm text-muted">{t(`categories.${line.category ?? 'uncategorized'}`)}</p>
           <p className="mt-1 text-sm">
             <span className="sr-only">{t('cart.unitPrice')}: </span>
             {formatPrice(line.unitPriceCents, locale)}
           </p>
+          <UnitPrice priceCents={line.unitPriceCents} netWeightGrams={line.netWeightGrams} withWeight className="mt-0.5 block text-xs text-muted" />
         </div>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 sm:flex-col sm:flex-nowrap sm:items-end sm:gap-3">
           <div className="flex items-center rounded-full border border-sand-dark bg-paper" role="group" aria-label={t('cart.quantityOf', { name })}>

@@ -5,8 +5,17 @@ import { useT } from '~/modules/i18n/react';
 
 /**
  * A modal image viewer on the native <dialog>: the rest of the page is inert while it is open, so focus
- * stays inside; Escape closes it; arrow keys and the buttons move through the images and wrap around.
+ * stays inside; Escape closes it; arrow keys, the buttons and a horizontal swipe move through the images and
+ * wrap around; a click or tap anywhere but the picture and the buttons closes it. On phones the arrows sit
+ * over the picture's lower corners, so both stay on screen.
  */
+/** How far a finger must travel sideways to change the picture. */
+const SWIPE_PX = 40;
+
+/** Beside the picture from `sm` up; over its lower corners on phones. */
+const arrowClass =
+  'absolute bottom-2 z-10 flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-roast/60 text-cream ring-1 ring-cream/30 hover:bg-roast/80 sm:static sm:bg-cream/15 sm:ring-0 sm:hover:bg-cream/25';
+
 export function Lightbox({
   images,
   index,
@@ -24,6 +33,7 @@ export function Lightbox({
   const dialog = useRef<HTMLDialogElement>(null);
   const total = images.length;
   const go = (delta: number) => onIndexChange((index + delta + total) % total);
+  const swipeStart = useRef<{ x: number; y: number } | null>(null);
 
   useEffect(() => {
     const element = dialog.current;
@@ -49,6 +59,23 @@ export function Lightbox({
           go(-1);
         }
       }}
+      onClick={(e) => {
+        if (!(e.target as Element).closest('img, button')) dialog.current?.close();
+      }}
+      onTouchStart={(e) => {
+        const touch = e.touches[0];
+        swipeStart.current = e.touches.length === 1 && touch ? { x: touch.clientX, y: touch.clientY } : null;
+      }}
+      onTouchEnd={(e) => {
+        const start = swipeStart.current;
+        const touch = e.changedTouches[0];
+        swipeStart.current = null;
+        if (!start || !touch || total < 2) return;
+        const dx = touch.clientX - start.x;
+        if (Math.abs(dx) < SWIPE_PX || Math.abs(dx) < Math.abs(touch.clientY - start.y)) return;
+        go(dx < 0 ? 1 : -1);
+      }}
+      data-dark
       className="m-0 h-full max-h-none w-full max-w-none bg-transparent p-0 backdrop:bg-roast/90 backdrop:backdrop-blur-sm"
     >
       <div className="animate-fade-in flex h-full w-full flex-col items-center justify-center gap-4 p-4 text-cream">
@@ -65,12 +92,12 @@ export function Lightbox({
             <X aria-hidden="true" className="h-5 w-5" />
           </button>
         </div>
-        <div className="flex min-h-0 w-full max-w-5xl flex-1 items-center justify-center gap-3">
+        <div className="relative flex min-h-0 w-full max-w-5xl flex-1 items-center justify-center gap-3">
           {total > 1 && (
             <button
               type="button"
               onClick={() => go(-1)}
-              className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-cream/15 hover:bg-cream/25"
+              className={`${arrowClass} left-1`}
               aria-label={t('product.gallery.previous')}
             >
               <ChevronLeft aria-hidden="true" className="h-6 w-6" />
@@ -82,13 +109,14 @@ export function Lightbox({
             alt={`${alt} (${index + 1}/${total})`}
             width={image.width}
             height={image.height}
-            className="animate-fade-in max-h-full min-h-0 w-auto rounded-2xl object-contain"
+            draggable={false}
+            className="animate-fade-in max-h-full min-h-0 w-auto max-w-full min-w-0 rounded-2xl object-contain select-none"
           />
           {total > 1 && (
             <button
               type="button"
               onClick={() => go(1)}
-              className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-cream/15 hover:bg-cream/25"
+              className={`${arrowClass} right-1`}
               aria-label={t('product.gallery.next')}
             >
               <ChevronRight aria-hidden="true" className="h-6 w-6" />

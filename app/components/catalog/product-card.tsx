@@ -5,7 +5,9 @@ import { formatPrice } from '~/lib/format';
 import type { ProductSummary } from '~/modules/catalog/catalog.types';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { ProductImage } from './product-image';
+import { ProductName } from './product-name';
 import { Rating } from './rating';
+import { UnitPrice } from './unit-price';
 
 export function ProductCard({ product, eager = false }: { product: ProductSummary; eager?: boolean }) {
   const path = useLocalePath();
@@ -13,32 +15,35 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
   const name = product.name || t('product.unnamed');
   const origin = [product.origin, product.region].filter(Boolean).join(' · ');
   return (
-    <article className="group relative flex flex-col overflow-hidden rounded-3xl bg-paper shadow-[0_1px_0_rgba(43,26,18,0.06)] ring-1 ring-sand transition-shadow duration-200 hover:shadow-xl hover:shadow-roast/5">
-      <div className="aspect-[4/5] overflow-hidden bg-sand/50">
+    <article className="group relative flex h-full flex-col rounded-3xl bg-paper shadow-[0_1px_0_rgba(43,26,18,0.06)] ring-1 ring-sand transition-shadow duration-200 hover:shadow-xl hover:shadow-roast/5">
+      <div className="aspect-[4/5] overflow-hidden rounded-t-3xl bg-sand/50">
         <ProductImage
           image={product.image}
           alt={product.image ? name : t('product.noImage')}
-          sizes="(min-width: 1280px) 300px, (min-width: 768px) 33vw, (min-width: 480px) 50vw, 100vw"
+          sizes="(min-width: 1280px) 300px, (min-width: 768px) 33vw, 50vw"
           eager={eager}
           className="h-full w-full object-cover transition-transform duration-500 group-hover:scale-[1.03]"
         />
       </div>
-      <div className="flex flex-1 flex-col gap-2 p-5">
+      <div className="flex flex-1 flex-col gap-1.5 p-3 sm:gap-2 sm:p-5">
         {origin && <p className="eyebrow">{origin}</p>}
-        <h3 className="text-xl leading-snug font-semibold">
+        <h3 className="text-base leading-snug font-semibold sm:text-xl">
           <Link to={path(`/product/${product.id}`)} className="after:absolute after:inset-0 after:rounded-3xl after:content-[''] focus:outline-none focus-visible:after:ring-4 focus-visible:after:ring-leaf">
-            {name}
+            <ProductName name={name} />
           </Link>
         </h3>
-        {product.notes.length > 0 && <p className="text-sm text-muted">{product.notes.slice(0, 3).join(' · ')}</p>}
+        {product.notes.length > 0 && <p className="hidden text-sm text-muted sm:block">{product.notes.slice(0, 3).join(' · ')}</p>}
         <p className="text-xs font-medium text-roast-600">
           {t(`categories.${product.category ?? 'uncategorized'}`)}
           {product.roast && ` · ${t(`roast.${product.roast}`)}`}
         </p>
         <Rating rating={product.rating} reviewCount={product.reviewCount} />
-        <div className="relative z-10 mt-auto flex items-center justify-between gap-3 pt-3">
-          <p className="text-lg font-semibold">{formatPrice(product.priceCents, locale)}</p>
-          <AddToCartButton productId={product.id} priceCents={product.priceCents} label={name} />
+        <div className="relative z-10 mt-auto flex flex-col gap-2 pt-2 sm:flex-row sm:items-center sm:justify-between sm:gap-3 sm:pt-3">
+          <p className="flex flex-col">
+            <span className="text-base font-semibold tabular-nums sm:text-lg">{formatPrice(product.priceCents, locale)}</span>
+            <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} />
+          </p>
+          <AddToCartButton productId={product.id} priceCents={product.priceCents} label={name} stretch />
         </div>
         <ProductAdminActions productId={product.id} name={name} className="relative z-10 border-t border-sand pt-3" />
       </div>

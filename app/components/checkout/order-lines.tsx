@@ -1,10 +1,19 @@
 import { ProductImage } from '~/components/catalog/product-image';
+import { UnitPrice } from '~/components/catalog/unit-price';
 import { formatPrice } from '~/lib/format';
 import type { OrderView } from '~/modules/orders/orders.types';
 import type { ProductImage as Image } from '~/modules/storage/image';
 import { useI18n } from '~/modules/i18n/react';
 
-export type SummaryLine = { productId: string; name: string; image: Image | null; unitPriceCents: number; quantity: number };
+export type SummaryLine = {
+  productId: string;
+  name: string;
+  image: Image | null;
+  unitPriceCents: number;
+  quantity: number;
+  /** Before the order is placed (the review step): the price per kilogram is shown beside the price. */
+  netWeightGrams?: number | null;
+};
 
 export const linesOfOrder = (order: OrderView): SummaryLine[] =>
   order.lines.map((l) => ({ productId: l.productId, name: l.title, image: l.image, unitPriceCents: l.unitPriceCents, quantity: l.quantity }));
@@ -28,6 +37,7 @@ export function OrderLines({ lines, totalCents, placed = false }: { lines: Summa
               <p className="text-sm text-muted">
                 {line.quantity} × {formatPrice(line.unitPriceCents, locale)}
               </p>
+              <UnitPrice priceCents={line.unitPriceCents} netWeightGrams={line.netWeightGrams} withWeight className="block text-xs text-muted" />
             </div>
             <p className="font-semibold tabular-nums">{formatPrice(line.unitPriceCents * line.quantity, locale)}</p>
           </li>

@@ -1,11 +1,24 @@
 import { CreditCard, FlaskConical } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Form, useNavigation } from 'react-router';
+import { formatCardNumber, formatCvc, formatExpiry } from '~/modules/checkout/card-format';
 import { useT } from '~/modules/i18n/react';
 
 /**
- * The built-in test provider's card form. The server charges the simulated card; the browser only checks
- * the format first. Clearly a test: nothing is ever charged.
+ * Rewrites a card field as it is typed (the caret goes to the end only when the text changed, which is
+ * where typing happens). Deletions pass `deleting`, so Backspace can remove the expiry's slash.
+ */
+function reformat(event: React.FormEvent<HTMLInputElement>, format: (value: string, deleting: boolean) => string) {
+  const input = event.currentTarget;
+  const deleting = ((event.nativeEvent as InputEvent).inputType ?? '').startsWith('delete');
+  const formatted = format(input.value, deleting);
+  if (formatted !== input.value) input.value = formatted;
+}
+
+/**
+ * The built-in test provider's card form. The number groups itself in fours and the expiry takes "1230"
+ * as 12/30, so the numeric keypad (no slash on it) is enough. The server charges the simulated card; the
+ * browser only checks the format first. Clearly a test: nothing is ever charged.
  */
 export function TestCardForm({ orderId, amount, error }: { orderId: string; amount: string; error?: string | null }) {
   const t = useT();
@@ -48,6 +61,7 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
             placeholder="4242 4242 4242 4242"
             required
             maxLength={23}
+            onInput={(e) => reformat(e, formatCardNumber)}
             aria-invalid={error === 'invalid_number' ? true : undefined}
             aria-describedby={error === 'invalid_number' ? 'card-error' : undefined}
             className="field-input pl-11 tabular-nums"
@@ -65,6 +79,7 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
             placeholder={t('checkout.card.expiryPlaceholder')}
             required
             maxLength={7}
+            onInput={(e) => reformat(e, formatExpiry)}
             aria-invalid={error === 'invalid_expiry' ? true : undefined}
             aria-describedby={error === 'invalid_expiry' ? 'card-error' : undefined}
             className="field-input tabular-nums"
@@ -80,6 +95,7 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
             placeholder="123"
             required
             maxLength={4}
+            onInput={(e) => reformat(e, formatCvc)}
             aria-invalid={error === 'invalid_cvc' ? true : undefined}
             aria-describedby={error === 'invalid_cvc' ? 'card-error' : undefined}
             className="field-input tabular-nums"

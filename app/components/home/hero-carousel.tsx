@@ -1,4 +1,4 @@
-import { Pause, Play } from 'lucide-react';
+import { MapPin, Pause, Play } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useHydrated } from '~/lib/use-hydrated';
 import { useT } from '~/modules/i18n/react';
@@ -60,7 +60,7 @@ export function HeroCarousel({ slides, heading, intro, cta }: { slides: HeroSlid
             />
             <div className="absolute inset-0 bg-gradient-to-r from-roast/90 via-roast/60 to-roast/10" />
             <div className="container-page absolute inset-x-0 bottom-20 md:bottom-24">
-              <p className="ml-auto hidden max-w-xs rounded-2xl bg-roast/55 p-4 text-right text-sm backdrop-blur-sm md:block">
+              <p className="ml-auto hidden max-w-xs rounded-2xl bg-roast/55 p-4 text-right text-sm backdrop-blur-sm xl:block">
                 <span className="block font-semibold tracking-wide">{slide.eyebrow}</span>
                 <span className="mt-1 block font-serif text-lg">{slide.title}</span>
                 <span className="mt-1 block text-cream/85">{slide.text}</span>
@@ -74,7 +74,10 @@ export function HeroCarousel({ slides, heading, intro, cta }: { slides: HeroSlid
         <p className="eyebrow text-[#bfe3cf]">{slides[active]?.eyebrow}</p>
         <h1 className="mt-4 max-w-2xl text-4xl leading-[1.08] font-semibold text-balance sm:text-5xl lg:text-6xl">{heading}</h1>
         <p className="mt-5 max-w-xl text-lg leading-relaxed text-cream/90">{intro}</p>
-        <p className="mt-3 max-w-xl text-base text-cream/80 md:hidden">{slides[active]?.title}</p>
+        <p className="mt-4 inline-flex max-w-xl items-center gap-1.5 self-start rounded-full bg-roast/60 px-3 py-1 text-sm text-cream/90 backdrop-blur-sm xl:hidden">
+          <MapPin aria-hidden="true" className="h-3.5 w-3.5 shrink-0 text-[#bfe3cf]" />
+          {slides[active]?.title}
+        </p>
         <div className="mt-9">
           <a href="#shop" className="btn bg-cream px-7 py-3.5 text-base text-roast hover:bg-white">
             {cta}

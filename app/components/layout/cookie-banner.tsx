@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { readConsent, storeConsent, track } from '~/lib/analytics';
+import { focusQuietly } from '~/lib/navigation-focus';
 import { useT } from '~/modules/i18n/react';
 import { LegalSentence } from '~/components/legal/legal-sentence';
 
@@ -19,6 +20,8 @@ export function CookieBanner() {
   if (!open) return null;
   const choose = (accepted: boolean) => {
     storeConsent(accepted);
+    // The banner goes away with the focused button: the Tab order carries on where it was, at the header.
+    focusQuietly([...document.querySelectorAll<HTMLElement>('header summary, header a[href]')].find((el) => el.offsetParent !== null));
     if (accepted) {
       track('cookie_consent', { consent_given: true });
       track('page_view', { page_path: window.location.pathname });

@@ -45,6 +45,11 @@ export function SiteFooter() {
                 </Link>
               </li>
             ))}
+            <li>
+              <Link to={path('/withdraw')} className="font-semibold underline underline-offset-4">
+                {t('legal.withdraw')}
+              </Link>
+            </li>
           </ul>
         </nav>
       </div>

@@ -1,19 +1,17 @@
-import { Globe, LogOut, Menu, ShoppingBag, UserRound } from 'lucide-react';
+import { Globe, ShoppingBag, UserRound } from 'lucide-react';
 import { Form, Link, NavLink, useFetchers, useLocation } from 'react-router';
 import { headerAdminLinks } from '~/components/admin/admin-links';
 import { counterpartPath } from '~/modules/i18n/paths';
 import { useI18n } from '~/modules/i18n/react';
+import { type HeaderUser, LogoutButton, navLinks } from './header-parts';
 import { Logo } from './logo';
+import { MobileMenu } from './mobile-menu';
 
-const navLinks = [
-  { to: '/', key: 'nav.home', end: true },
-  { to: '/categories', key: 'nav.categories', end: false },
-  { to: '/about', key: 'nav.about', end: false },
-  { to: '/contact', key: 'nav.contact', end: false },
-] as const;
-
-export type HeaderUser = { displayName: string; isAdmin: boolean } | null;
-
+/**
+ * The sticky site header. Below `lg` (1024 px) the pages and the account links move into the menu, so no
+ * label wraps and nothing leaves the screen in either language, signed in or not (tests/e2e/layout.spec.ts
+ * measures it from 320 to 1920 px); the greeting joins from `xl`.
+ */
 export function SiteHeader({ cartCount, user }: { cartCount: number; user: HeaderUser }) {
   const { t, locale, path } = useI18n();
   const location = useLocation();
@@ -21,62 +19,21 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
   const other = locale === 'en' ? 'pl' : 'en';
   const here = location.pathname + location.search;
   const navClass = ({ isActive }: { isActive: boolean }) =>
-    `rounded-full px-3 py-2 text-sm font-medium transition-colors hover:bg-roast/5 ${isActive ? 'text-roast underline decoration-leaf decoration-2 underline-offset-8' : 'text-roast-600'}`;
+    `rounded-full px-2.5 py-2 text-sm font-medium whitespace-nowrap xl:px-3 transition-colors hover:bg-roast/5 ${isActive ? 'text-roast underline decoration-leaf decoration-2 underline-offset-8' : 'text-roast-600'}`;
 
   const adminClass = (state: { isActive: boolean }) => `${navClass(state)} inline-flex items-center gap-1.5`;
 
   return (
     <header className="sticky top-0 z-40 border-b border-sand bg-cream/95 backdrop-blur supports-[backdrop-filter]:bg-cream/85">
-      <div className="container-page flex h-16 items-center gap-3 md:h-20">
-        <details className="group relative md:hidden">
-          <summary className="btn-ghost cursor-pointer list-none px-2.5 [&::-webkit-details-marker]:hidden" aria-label={t('nav.menu')}>
-            <Menu aria-hidden="true" className="h-5 w-5" />
-          </summary>
-          <nav aria-label={t('nav.main')} className="absolute top-12 left-0 w-64 rounded-2xl border border-sand bg-paper p-3 shadow-xl">
-            <ul className="flex flex-col">
-              {navLinks.map((link) => (
-                <li key={link.to}>
-                  <NavLink to={path(link.to)} end={link.end} className="block rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
-                    {t(link.key)}
-                  </NavLink>
-                </li>
-              ))}
-              {user?.isAdmin &&
-                headerAdminLinks.map(({ to, key, Icon, end }, i) => (
-                  <li key={to} className={i === 0 ? 'mt-2 border-t border-sand pt-2' : undefined}>
-                    <NavLink to={to} end={end} className="flex items-center gap-2 rounded-xl px-3 py-2.5 font-medium hover:bg-sand/60">
-                      <Icon aria-hidden="true" className="h-4 w-4 text-leaf" />
-                      {t(key)}
-                    </NavLink>
-                  </li>
-                ))}
-              <li className="mt-2 flex gap-2 border-t border-sand pt-3">
-                {user ? (
-                  <>
-                    <Link to={path('/profile')} className="btn-outline flex-1 px-3">{t('nav.profile')}</Link>
-                    <LogoutButton className="btn-primary flex-1 px-3" />
-                  </>
-                ) : (
-                  <>
-                    <Link to={path(`/auth?redirectTo=${encodeURIComponent(here)}`)} className="btn-outline flex-1 px-3">
-                      {t('nav.login')}
-                    </Link>
-                    <Link to={path('/auth?mode=signup')} className="btn-primary flex-1 px-3">
-                      {t('nav.signup')}
-                    </Link>
-                  </>
-                )}
-              </li>
-            </ul>
-          </nav>
-        </details>
+      <div className="container-page flex h-16 items-center gap-2 sm:gap-3 lg:h-20">
+        <MobileMenu user={user} here={here} />
 
-        <Link to={path('/')} className="mr-auto rounded-lg text-roast md:mr-4" aria-label={t('brand.home')}>
+        <Link to={path('/')} className="mr-auto shrink-0 rounded-lg text-roast lg:mr-2" aria-label={t('brand.home')}>
           <Logo />
         </Link>
 
-        <nav aria-label={t('nav.main')} className="mr-auto hidden md:block">
-          <ul className="flex items-center gap-1">
+        <nav aria-label={t('nav.main')} className="mr-auto hidden lg:block">
+          <ul className="flex items-center gap-0.5 xl:gap-1">
             {navLinks.map((link) => (
               <li key={link.to}>
                 <NavLink to={path(link.to)} end={link.end} className={navClass}>
@@ -100,7 +57,7 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
         <Form method="post" action="/language" preventScrollReset onSubmit={() => rememberLanguage(other)}>
           <input type="hidden" name="locale" value={other} />
           <input type="hidden" name="redirectTo" value={counterpartPath(here, other)} />
-          <button type="submit" className="btn-ghost px-3" lang={other}>
+          <button type="submit" className="btn-ghost px-3 whitespace-nowrap" lang={other}>
             <Globe aria-hidden="true" className="h-4 w-4" />
             <span className="hidden sm:inline">{locale === 'en' ? 'Polski' : 'English'}</span>
             <span className="sm:hidden">{locale === 'en' ? 'PL' : 'EN'}</span>
@@ -108,20 +65,22 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
         </Form>
 
         {user ? (
-          <div className="hidden items-center gap-1 md:flex">
-            <span className="mr-1 max-w-48 truncate text-sm text-muted" data-testid="greeting">{t('nav.greeting', { name: user.displayName })}</span>
-            <Link to={path('/profile')} className="btn-ghost px-3">
+          <div className="hidden items-center gap-1 lg:flex">
+            <span className="mr-1 hidden max-w-40 truncate text-sm text-muted xl:inline" data-testid="greeting">
+              {t('nav.greeting', { name: user.displayName })}
+            </span>
+            <Link to={path('/profile')} className="btn-ghost px-3 whitespace-nowrap">
               <UserRound aria-hidden="true" className="h-4 w-4" />
               {t('nav.profile')}
             </Link>
-            <LogoutButton className="btn-ghost px-3" />
+            <LogoutButton className="btn-ghost px-3 whitespace-nowrap" />
           </div>
         ) : (
-          <div className="hidden items-center gap-2 md:flex">
-            <Link to={path(`/auth?redirectTo=${encodeURIComponent(here)}`)} className="btn-ghost">
+          <div className="hidden items-center gap-2 lg:flex">
+            <Link to={path(`/auth?redirectTo=${encodeURIComponent(here)}`)} className="btn-ghost whitespace-nowrap">
               {t('nav.login')}
             </Link>
-            <Link to={path('/auth?mode=signup')} className="btn-primary">
+            <Link to={path('/auth?mode=signup')} className="btn-primary whitespace-nowrap">
               {t('nav.signup')}
             </Link>
           </div>
@@ -129,7 +88,7 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
 
         <Link
           to={path('/cart')}
-          className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-roast hover:bg-roast/5"
+          className="relative inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-roast hover:bg-roast/5"
           aria-label={t('nav.cartCount', { count })}
           data-testid="cart-link"
         >
@@ -162,16 +121,4 @@ function rememberLanguage(locale: string) {
   } catch {
     // Storage may be unavailable (private mode); the cookie still carries the choice.
   }
-}
-
-function LogoutButton({ className }: { className: string }) {
-  const { t, path } = useI18n();
-  return (
-    <Form method="post" action={path('/logout')} className="contents">
-      <button type="submit" className={className}>
-        <LogOut aria-hidden="true" className="h-4 w-4" />
-        {t('nav.logout')}
-      </button>
-    </Form>
-  );
 }

@@ -2,7 +2,7 @@ import { BadgeCheck, Truck, Undo2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
-import type { OrderView } from '~/modules/orders/orders.types';
+import { type OrderView, withdrawalOpen } from '~/modules/orders/orders.types';
 import { carrierNames, isCarrier, trackingUrl } from '~/modules/fulfilment/carriers';
 import { useI18n, useLocalePath, useT } from '~/modules/i18n/react';
 
@@ -40,6 +40,12 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
                     {order.refundedCents >= order.totalCents ? t('orders.refunded') : t('orders.partlyRefunded', { amount: formatPrice(order.refundedCents, locale) })}
                   </span>
                 )}
+                {order.withdrawnProductIds.length > 0 && (
+                  <span className="inline-flex items-center gap-1 rounded-full bg-gold/20 px-3 py-1 text-xs font-semibold text-roast" data-testid="order-withdrawn">
+                    <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
+                    {t('orders.withdrawn')}
+                  </span>
+                )}
                 <span className={`rounded-full px-3 py-1 text-xs font-semibold ${statusBadge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`} data-testid="order-status">
                   {t(`orders.status.${order.shippingStatus}`)}
                 </span>
@@ -56,6 +62,12 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
             <p className="mt-4 text-sm text-muted">
               <span className="font-medium text-roast">{t('orders.shipTo')}</span> {order.shipping.fullName}, {order.shipping.address}, {order.shipping.zipCode} {order.shipping.city}
             </p>
+            {withdrawalOpen(order) && (
+              <Link to={path(`/withdraw?order=${order.id}`)} className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
+                <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
+                {t('legal.withdraw')}
+              </Link>
+            )}
           </li>
         ))}
       </ul>

@@ -10,6 +10,9 @@ import * as fulfilment from './0008-fulfilment';
 import * as outboxRecipient from './0009-outbox-recipient';
 import * as refundsMessages from './0010-refunds-messages';
 import * as rush from './0011-rush';
+import * as translatedPlaces from './0012-translated-places';
+import * as netWeight from './0013-net-weight';
+import * as withdrawals from './0014-withdrawals';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0009-outbox-recipient': outboxRecipient,
   '0010-refunds-messages': refundsMessages,
   '0011-rush': rush,
+  '0012-translated-places': translatedPlaces,
+  '0013-net-weight': netWeight,
+  '0014-withdrawals': withdrawals,
 };

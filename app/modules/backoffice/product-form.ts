@@ -5,6 +5,7 @@
  */
 import { isPlainLine, isPlainText } from '~/lib/plain-text';
 import { categories, processes, roasts, type Category, type Process, type Roast } from '~/modules/catalog/catalog.types';
+import { MAX_NET_WEIGHT_GRAMS } from '~/modules/catalog/unit-price';
 
 /** At most this many pictures per product (kept and new together). */
 export const MAX_IMAGES = 8;
@@ -22,12 +23,16 @@ export const productLimits = { name: 120, description: 5000, origin: 80, region:
 export type ProductFormValues = {
   name: string;
   price: string;
+  /** Net weight in grams. */
+  netWeight: string;
   description: string;
   category: string;
   namePl: string;
   descriptionPl: string;
   origin: string;
   region: string;
+  originPl: string;
+  regionPl: string;
   process: string;
   roast: string;
   altitudeMin: string;
@@ -38,7 +43,7 @@ export type ProductFormValues = {
 export type ProductFormField = keyof ProductFormValues | 'images';
 export type ProductFormErrors = Partial<Record<ProductFormField, string>>;
 
-const textFields = ['name', 'price', 'description', 'category', 'namePl', 'descriptionPl', 'origin', 'region', 'process', 'roast', 'altitudeMin', 'altitudeMax', 'notes', 'notesPl'] as const;
+const textFields = ['name', 'price', 'netWeight', 'description', 'category', 'namePl', 'descriptionPl', 'origin', 'region', 'originPl', 'regionPl', 'process', 'roast', 'altitudeMin', 'altitudeMax', 'notes', 'notesPl'] as const;
 
 export const emptyProductForm: ProductFormValues = Object.fromEntries(textFields.map((f) => [f, ''])) as ProductFormValues;
 
@@ -48,13 +53,14 @@ type Translation = { name: string; description: string; notes: string[] };
 export type ProductFields = {
   category: Category;
   priceCents: number;
+  netWeightGrams: number;
   origin: string | null;
   region: string | null;
   process: Process | null;
   roast: Roast | null;
   altitudeMin: number | null;
   altitudeMax: number | null;
-  translations: { en: Translation; pl: Translation };
+  translations: { en: Translation; pl: Translation & { origin: string; region: string } };
 };
 
 export type ProductFormResult =
@@ -99,10 +105,13 @@ export function parseProductForm(form: FormData): ProductFormResult {
     check(field, t(field).length <= productLimits.description, 'descriptionTooLong');
     check(field, isPlainText(t(field)), 'invalidCharacters');
   }
-  for (const field of ['origin', 'region'] as const) {
-    check(field, t(field).length <= productLimits[field], 'tooLong');
+  for (const field of ['origin', 'region', 'originPl', 'regionPl'] as const) {
+    check(field, t(field).length <= productLimits[field === 'originPl' ? 'origin' : field === 'regionPl' ? 'region' : field], 'tooLong');
     check(field, isPlainLine(t(field)), 'invalidCharacters');
   }
+  check('netWeight', t('netWeight') !== '', 'netWeightRequired');
+  const netWeightGrams = /^\d{1,6}$/.test(t('netWeight')) ? Number(t('netWeight')) : NaN;
+  check('netWeight', netWeightGrams >= 1 && netWeightGrams <= MAX_NET_WEIGHT_GRAMS, 'netWeight');
   check('price', t('price') !== '', 'priceRequired');
   const priceCents = parsePrice(values.price);
   check('price', priceCents !== null && priceCents <= MAX_PRICE_CENTS, 'price');
@@ -137,6 +146,7 @@ export function parseProductForm(form: FormData): ProductFormResult {
     fields: {
       category: category as Category,
       priceCents: priceCents!,
+      netWeightGrams,
       origin: optional('origin'),
       region: optional('region'),
       process: (optional('process') as Process | null),
@@ -145,7 +155,7 @@ export function parseProductForm(form: FormData): ProductFormResult {
       altitudeMax,
       translations: {
         en: { name: t('name'), description: t('description'), notes: notesOf(values.notes) },
-        pl: { name: t('namePl'), description: t('descriptionPl'), notes: notesOf(values.notesPl) },
+        pl: { name: t('namePl'), description: t('descriptionPl'), notes: notesOf(values.notesPl), origin: t('originPl'), region: t('regionPl') },
       },
     },
   };
@@ -153,18 +163,25 @@ export function parseProductForm(form: FormData): ProductFormResult {
 
 /** The form's values for an existing product (what the edit page starts from). */
 export function productFormValues(
-  product: Omit<ProductFields, 'category' | 'translations'> & { category: Category | null; translations: { en: Translation; pl: Translation | null } },
+  product: Omit<ProductFields, 'category' | 'translations' | 'netWeightGrams'> & {
+    netWeightGrams: number | null;
+    category: Category | null;
+    translations: { en: Translation; pl: (Translation & { origin: string; region: string }) | null };
+  },
 ): ProductFormValues {
   const { en, pl } = product.translations;
   return {
     name: en.name,
     price: priceText(product.priceCents),
+    netWeight: product.netWeightGrams === null ? '' : String(product.netWeightGrams),
     description: en.description,
     category: product.category ?? 'wholeBean',
     namePl: pl?.name ?? '',
     descriptionPl: pl?.description ?? '',
     origin: product.origin ?? '',
     region: product.region ?? '',
+    originPl: pl?.origin ?? '',
+    regionPl: pl?.region ?? '',
     process: product.process ?? '',
     roast: product.roast ?? '',
     altitudeMin: product.altitudeMin === null ? '' : String(product.altitudeMin),

@@ -175,7 +175,10 @@ function changes(record: ProductRecord, fields: ProductFields, images: { key: st
   diff('name', record.translations.en.name, fields.translations.en.name);
   diff('namePl', record.translations.pl?.name ?? '', fields.translations.pl.name);
   diff('priceCents', record.priceCents, fields.priceCents);
+  diff('netWeightGrams', record.netWeightGrams, fields.netWeightGrams);
   diff('category', record.category, fields.category);
+  diff('originPl', record.translations.pl?.origin ?? '', fields.translations.pl.origin);
+  diff('regionPl', record.translations.pl?.region ?? '', fields.translations.pl.region);
   diff('images', record.images.map((i) => i.key), images.map((i) => i.key));
   if (record.translations.en.description !== fields.translations.en.description) out.description = 'changed';
   if ((record.translations.pl?.description ?? '') !== fields.translations.pl.description) out.descriptionPl = 'changed';

@@ -20,6 +20,7 @@ import { listOrders } from '~/modules/orders/index.server';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
 import { type Storage, createLocalStorage, imageWidths } from '~/modules/storage/index.server';
 import { type BackofficeServices, addProduct, changeProduct, removeProduct } from './index.server';
+import { productFormValues } from './product-form';
 
 const log = pino({ level: 'silent' });
 
@@ -30,7 +31,7 @@ async function jpeg(width = 1600, height = 1200, colour = '#7a4a2a'): Promise<Fi
 
 function productForm(fields: Record<string, string>, files: File[] = [], extra: [string, string][] = []): FormData {
   const form = new FormData();
-  for (const [key, value] of Object.entries({ name: 'Gayo Honey', price: '14.90', description: 'Honeyed and bright.', ...fields })) form.set(key, value);
+  for (const [key, value] of Object.entries({ name: 'Gayo Honey', price: '14.90', netWeight: '250', description: 'Honeyed and bright.', ...fields })) form.set(key, value);
   for (const file of files) form.append('images', file);
   for (const [key, value] of extra) form.append(key, value);
   return form;
@@ -73,7 +74,17 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
 
   it('adds a product with pictures in both languages: WebP variants with their size, metadata gone, first on the list', async () => {
     const id = await add(
-      { name: 'Toraja Sapan', price: '12,5', namePl: 'Toraja Sapan (PL)', descriptionPl: 'Czekolada i przyprawy.', category: 'groundCoffee', origin: 'Sulawesi', notes: 'cocoa, spice' },
+      {
+        name: 'Toraja Sapan',
+        price: '12,5',
+        namePl: 'Toraja Sapan (PL)',
+        descriptionPl: 'Czekolada i przyprawy.',
+        category: 'groundCoffee',
+        origin: 'Sulawesi',
+        region: 'Sapan, Toraja highlands',
+        regionPl: 'Sapan, wyżyna Toraja',
+        notes: 'cocoa, spice',
+      },
       [await jpeg(1600, 1200), await jpeg(900, 1200, '#2f6b4f')],
     );
     const record = await getProductRecord(db, storage, id);
@@ -81,7 +92,10 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
       priceCents: 1250,
       category: 'groundCoffee',
       origin: 'Sulawesi',
-      translations: { en: { name: 'Toraja Sapan', notes: ['cocoa', 'spice'] }, pl: { name: 'Toraja Sapan (PL)', description: 'Czekolada i przyprawy.' } },
+      translations: {
+        en: { name: 'Toraja Sapan', notes: ['cocoa', 'spice'] },
+        pl: { name: 'Toraja Sapan (PL)', description: 'Czekolada i przyprawy.', origin: '', region: 'Sapan, wyżyna Toraja' },
+      },
     });
     expect(record!.images.map((i) => [i.width, i.height])).toEqual([
       [1200, 900],
@@ -94,7 +108,8 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     expect(meta.format).toBe('webp');
     expect(meta.exif).toBeUndefined();
 
-    expect((await getProduct(db, storage, id, 'pl'))!.name).toBe('Toraja Sapan (PL)');
+    expect(await getProduct(db, storage, id, 'pl')).toMatchObject({ name: 'Toraja Sapan (PL)', origin: 'Sulawesi', region: 'Sapan, wyżyna Toraja' });
+    expect(await getProduct(db, storage, id, 'en')).toMatchObject({ origin: 'Sulawesi', region: 'Sapan, Toraja highlands' });
     const list = await listOwnerProducts(db, storage, { locale: 'en', limit: 20, offset: 0 });
     expect(list.items[0]).toMatchObject({ id, name: 'Toraja Sapan', priceCents: 1250 });
     expect(await listActivity(db, { subjectType: 'product', subjectId: id })).toMatchObject([{ action: 'product.created', actorEmail: owner.email }]);
@@ -124,6 +139,10 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
       [{ price: '1e3' }, { price: 'price' }],
       [{ price: '10000000' }, { price: 'price' }],
       [{ category: 'tea' }, { category: 'category' }],
+      [{ netWeight: '' }, { netWeight: 'netWeightRequired' }],
+      [{ netWeight: '0' }, { netWeight: 'netWeight' }],
+      [{ netWeight: '12.5' }, { netWeight: 'netWeight' }],
+      [{ netWeight: '100001' }, { netWeight: 'netWeight' }],
       [{ altitudeMin: '1800', altitudeMax: '1200' }, { altitudeMax: 'altitudeRange' }],
       [{ name: 'Gayo\u202eevil' }, { name: 'invalidCharacters' }],
     ] as const) {
@@ -137,6 +156,10 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
       const id = await add({ price });
       expect((await getProductRecord(db, storage, id))!.priceCents).toBe(cents);
     }
+    // The net weight is kept in grams and gives the price per kilogram on the shop's pages.
+    const id = await add({ price: '11.90', netWeight: '120' });
+    expect(await getProduct(db, storage, id, 'en')).toMatchObject({ priceCents: 1190, netWeightGrams: 120 });
+    expect(productFormValues((await getProductRecord(db, storage, id))!)).toMatchObject({ netWeight: '120', price: '11.90' });
   });
 
   it('refuses pictures by their bytes, their size and their pixels, and keeps nothing of a refused form', async () => {

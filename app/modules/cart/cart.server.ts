@@ -48,6 +48,7 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
       category: product.category,
       image: product.image,
       unitPriceCents: product.priceCents,
+      netWeightGrams: product.netWeightGrams,
       quantity,
       lineTotalCents: product.priceCents * quantity,
     });

@@ -12,6 +12,8 @@ export type CartLine = {
   image: ProductImage | null;
   /** Today's price: the server decides, never the browser. */
   unitPriceCents: number;
+  /** For the price per kilogram beside the price; null when the owner has not set it. */
+  netWeightGrams: number | null;
   quantity: number;
   lineTotalCents: number;
 };

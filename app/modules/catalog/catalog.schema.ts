@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { categories, isCategory, processes, roasts, sortOrders, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
 import type { Category } from './catalog.types';
+import { MAX_NET_WEIGHT_GRAMS } from './unit-price';
 
 export { categories, isCategory, processes, roasts, sortOrders, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
 export type { Category, Process, Roast, ProductSummary, ProductDetail, SortOrder } from './catalog.types';
@@ -58,6 +59,7 @@ export const productInputSchema = z
       .int('productForm.errors.price')
       .min(0, 'productForm.errors.price')
       .max(99_999_999, 'productForm.errors.price'),
+    netWeightGrams: z.number().int().min(1).max(MAX_NET_WEIGHT_GRAMS).nullable().default(null),
     rating: z.number().min(0).max(5).default(0),
     reviewCount: z.number().int().min(0).default(0),
     origin: z.string().trim().max(80).nullable().default(null),
@@ -71,8 +73,15 @@ export const productInputSchema = z
         name: z.string().trim().min(1, 'productForm.errors.nameRequired').max(120, 'productForm.errors.nameTooLong'),
         ...translation,
       }),
-      /** Optional; every empty field falls back to English. */
-      pl: z.object({ name: z.string().trim().max(120, 'productForm.errors.nameTooLong').default(''), ...translation }).optional(),
+      /** Optional; every empty field falls back to English (the origin and region to the product's own). */
+      pl: z
+        .object({
+          name: z.string().trim().max(120, 'productForm.errors.nameTooLong').default(''),
+          ...translation,
+          origin: z.string().trim().max(80).default(''),
+          region: z.string().trim().max(120).default(''),
+        })
+        .optional(),
     }),
     /** Pictures in display order; the first is the card image. */
     images: z.array(imageRef).max(20, 'productForm.errors.tooManyImages').default([]),

@@ -219,7 +219,7 @@ export async function rebuildSearchText(db: Executor): Promise<number> {
     for (const product of products) {
       const text = (locale: string) => {
         const t = translations.find((row) => row.product_id === product.id && row.locale === locale);
-        return t && { name: t.name, description: t.description, notes: splitNotes(t.tasting_notes) };
+        return t && { name: t.name, description: t.description, notes: splitNotes(t.tasting_notes), origin: t.origin ?? '', region: t.region ?? '' };
       };
       const searchText = productSearchText({
         category: isCategory(product.category) ? product.category : null,
@@ -256,6 +256,7 @@ function summaryQuery(db: Executor, locale: Locale) {
       'products.id',
       'products.category',
       'products.price_cents',
+      'products.net_weight_grams',
       'products.rating',
       'products.review_count',
       'products.origin',
@@ -266,6 +267,8 @@ function summaryQuery(db: Executor, locale: Locale) {
       'en.tasting_notes as en_notes',
       'loc.name as loc_name',
       'loc.tasting_notes as loc_notes',
+      'loc.origin as loc_origin',
+      'loc.region as loc_region',
     ]);
 }
 
@@ -307,10 +310,11 @@ function toSummary(row: SummaryRow, image: ProductImage | null): ProductSummary 
     name: row.loc_name || row.en_name || '',
     category: isCategory(row.category) ? row.category : null,
     priceCents: row.price_cents,
+    netWeightGrams: row.net_weight_grams,
     rating: Number(row.rating),
     reviewCount: row.review_count,
-    origin: row.origin,
-    region: row.region,
+    origin: row.loc_origin || row.origin,
+    region: row.loc_region || row.region,
     process: processes.find((p) => p === row.process) ?? null,
     roast: roasts.find((r) => r === row.roast) ?? null,
     notes: notes.length > 0 ? notes : splitNotes(row.en_notes),
@@ -333,6 +337,7 @@ export type ProductRecord = {
   id: string;
   category: Category | null;
   priceCents: number;
+  netWeightGrams: number | null;
   origin: string | null;
   region: string | null;
   process: Process | null;
@@ -341,7 +346,10 @@ export type ProductRecord = {
   altitudeMax: number | null;
   rating: number;
   reviewCount: number;
-  translations: { en: { name: string; description: string; notes: string[] }; pl: { name: string; description: string; notes: string[] } | null };
+  translations: {
+    en: { name: string; description: string; notes: string[] };
+    pl: { name: string; description: string; notes: string[]; origin: string; region: string } | null;
+  };
   images: { key: string; width: number | null; height: number | null; image: ProductImage }[];
   createdAt: string;
   updatedAt: string;
@@ -357,12 +365,13 @@ export async function getProductRecord(db: Executor, storage: Storage, id: strin
   ]);
   const text = (locale: string) => {
     const row = translations.find((t) => t.locale === locale);
-    return row ? { name: row.name, description: row.description, notes: splitNotes(row.tasting_notes) } : null;
+    return row ? { name: row.name, description: row.description, notes: splitNotes(row.tasting_notes), origin: row.origin ?? '', region: row.region ?? '' } : null;
   };
   return {
     id,
     category: isCategory(product.category) ? product.category : null,
     priceCents: product.price_cents,
+    netWeightGrams: product.net_weight_grams,
     origin: product.origin,
     region: product.region,
     process: processes.find((p) => p === product.process) ?? null,
@@ -371,7 +380,7 @@ export async function getProductRecord(db: Executor, storage: Storage, id: strin
     altitudeMax: product.altitude_max,
     rating: product.rating,
     reviewCount: product.review_count,
-    translations: { en: text('en') ?? { name: '', description: '', notes: [] }, pl: text('pl') },
+    translations: { en: text('en') ?? { name: '', description: '', notes: [], origin: '', region: '' }, pl: text('pl') },
     images: images.map((row) => ({ key: row.path, width: row.width, height: row.height, image: productImage(storage, row.path, row) })),
     createdAt: product.created_at,
     updatedAt: product.updated_at,

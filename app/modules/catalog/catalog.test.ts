@@ -68,7 +68,12 @@ describe.each(testDatabases())('catalog on %s', (_kind, open) => {
       altitudeMax: 1600,
       translations: {
         en: { name: 'Gayo Mountain', description: 'Cedar and dark chocolate.', notes: ['cedar', 'dark chocolate'] },
-        pl: { name: 'Górska Gayo', description: 'Cedr i gorzka czekolada.', notes: ['cedr', 'gorzka czekolada'] },
+        pl: {
+          name: 'Górska Gayo',
+          description: 'Cedr i gorzka czekolada.',
+          notes: ['cedr', 'gorzka czekolada'],
+          region: 'Wyżyna Gayo, Aceh',
+        },
       },
       images: ['products/gayo/a', 'products/gayo/b'],
     });
@@ -100,7 +105,13 @@ describe.each(testDatabases())('catalog on %s', (_kind, open) => {
       name: 'Górska Gayo',
       description: 'Cedr i gorzka czekolada.',
       notes: ['cedr', 'gorzka czekolada'],
+      // The region in Polish; the origin has none, so it stays the product's own.
+      origin: 'Sumatra',
+      region: 'Wyżyna Gayo, Aceh',
     });
+    const card = (await list({ locale: 'pl', q: 'Górska' })).items[0];
+    expect(card).toMatchObject({ origin: 'Sumatra', region: 'Wyżyna Gayo, Aceh' });
+    expect((await list({ q: 'wyzyna gayo' })).items.map((p) => p.id), 'the Polish region is searchable').toEqual([id]);
   });
 
   it('falls back to English per field when Polish is missing or empty', async () => {

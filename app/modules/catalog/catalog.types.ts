@@ -27,6 +27,8 @@ export type ProductSummary = {
   /** null = uncategorized. */
   category: Category | null;
   priceCents: number;
+  /** Net weight in grams, for the price per kilogram; null when the owner has not set it. */
+  netWeightGrams: number | null;
   rating: number;
   reviewCount: number;
   origin: string | null;

@@ -46,6 +46,8 @@ export function productSearchText(
       pl?.notes.join(' '),
       input.origin,
       input.region,
+      pl?.origin,
+      pl?.region,
       labelText('categories', input.category),
       labelText('process', input.process),
       labelText('roast', input.roast),
@@ -59,15 +61,17 @@ export function productSearchText(
 export function productRows(id: string, input: ParsedProductInput, createdAt: string, updatedAt = createdAt): ProductRows {
   const { en, pl } = input.translations;
   const translations: Insertable<ProductTranslationsTable>[] = [
-    { product_id: id, locale: 'en', name: en.name, description: en.description, tasting_notes: en.notes.join(', ') },
+    { product_id: id, locale: 'en', name: en.name, description: en.description, tasting_notes: en.notes.join(', '), origin: null, region: null },
   ];
-  if (pl && (pl.name || pl.description || pl.notes.length > 0)) {
+  if (pl && (pl.name || pl.description || pl.notes.length > 0 || pl.origin || pl.region)) {
     translations.push({
       product_id: id,
       locale: 'pl',
       name: pl.name,
       description: pl.description,
       tasting_notes: pl.notes.join(', '),
+      origin: pl.origin || null,
+      region: pl.region || null,
     });
   }
   return {
@@ -75,6 +79,7 @@ export function productRows(id: string, input: ParsedProductInput, createdAt: st
       id,
       category: input.category,
       price_cents: input.priceCents,
+      net_weight_grams: input.netWeightGrams,
       rating: input.rating,
       review_count: input.reviewCount,
       origin: input.origin || null,

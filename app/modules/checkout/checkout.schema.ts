@@ -49,18 +49,20 @@ export type TestCardField = 'cardNumber' | 'cardExpiry' | 'cardCvc';
 export type TestCardInput = { number: string; expMonth: number; expYear: number; cvc: string };
 
 /**
- * The test card form (`cardNumber`, `cardExpiry` as MM/YY or MM/YYYY, `cardCvc`): format checks only; the
- * server's simulated card network decides (Luhn, expiry in the future, declines).
+ * The test card form (`cardNumber`, `cardExpiry` as MM/YY or MM/YYYY, or the same digits without the
+ * slash as a numeric keypad types them: 1230, 122030; `cardCvc`): format checks only; the server's
+ * simulated card network decides (Luhn, expiry in the future, declines).
  */
 export function parseTestCardForm(input: FormData | Record<string, unknown>): ParseResult<TestCardInput, TestCardField> {
   const get = getter(input);
   const number = asText(get('cardNumber')).replace(/[\s-]/g, '');
-  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(asText(get('cardExpiry')));
+  const expiry = /^\s*(?:(\d{1,2})\s*\/\s*(\d{2}|\d{4})|(\d{2})(\d{2}|\d{4}))\s*$/.exec(asText(get('cardExpiry')));
   const cvc = asText(get('cardCvc')).trim();
   const fieldErrors: Partial<Record<TestCardField, string>> = {};
   if (!/^\d{12,19}$/.test(number)) fieldErrors.cardNumber = 'checkout.errors.invalid_number';
-  const expMonth = expiry ? Number(expiry[1]) : Number.NaN;
-  const expYear = expiry ? (expiry[2].length === 2 ? 2000 + Number(expiry[2]) : Number(expiry[2])) : Number.NaN;
+  const [month, year] = expiry ? [expiry[1] ?? expiry[3], expiry[2] ?? expiry[4]] : ['', ''];
+  const expMonth = expiry ? Number(month) : Number.NaN;
+  const expYear = expiry ? (year.length === 2 ? 2000 + Number(year) : Number(year)) : Number.NaN;
   if (!expiry || expMonth < 1 || expMonth > 12) fieldErrors.cardExpiry = 'checkout.errors.invalid_expiry';
   if (!/^\d{3,4}$/.test(cvc)) fieldErrors.cardCvc = 'checkout.errors.invalid_cvc';
   if (Object.keys(fieldErrors).length > 0) return { ok: false, fieldErrors };

@@ -47,6 +47,13 @@ describe('checkout forms', () => {
       ok: true,
       data: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
     });
+    // A numeric keypad has no slash: the digits alone, as the browser without JavaScript sends them.
+    for (const [cardExpiry, expYear] of [['1230', 2030], ['122031', 2031], ['12/2032', 2032]] as const) {
+      expect(parseTestCardForm({ cardNumber: '4242424242424242', cardExpiry, cardCvc: '123' })).toMatchObject({ ok: true, data: { expMonth: 12, expYear } });
+    }
+    for (const cardExpiry of ['123', '12345', '1330', '0030', '12/3']) {
+      expect(parseTestCardForm({ cardNumber: '4242424242424242', cardExpiry, cardCvc: '123' }), cardExpiry).toMatchObject({ ok: false });
+    }
     expect(parseTestCardForm({ cardNumber: '4242', cardExpiry: '13/30', cardCvc: '1' })).toEqual({
       ok: false,
       fieldErrors: { cardNumber: 'checkout.errors.invalid_number', cardExpiry: 'checkout.errors.invalid_expiry', cardCvc: 'checkout.errors.invalid_cvc' },

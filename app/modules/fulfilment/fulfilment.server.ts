@@ -13,6 +13,7 @@ import { type Storage, productImage } from '~/modules/storage/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
 import { listRefunds } from './refunds.server';
+import { type Withdrawal, listWithdrawals } from '~/modules/withdrawals/index.server';
 
 export const OWNER_ORDERS_PAGE_SIZE = 20;
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -83,10 +84,12 @@ export async function listOwnerOrders(
 
 export type TimelineEntry = {
   at: string;
-  kind: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded' | 'refund_confirmed' | 'mail';
+  kind: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded' | 'refund_confirmed' | 'mail' | 'withdrawal';
   by?: string;
   detail?: string;
   amountCents?: number;
+  /** A withdrawal's refund is due by this moment (14 days after it arrived). */
+  dueAt?: string;
 };
 
 const activityKinds = { 'order.shipped': 'shipped', 'order.delivered': 'delivered', 'order.cancelled': 'cancelled', 'order.refunded': 'refunded' } as const;
@@ -107,6 +110,8 @@ export type OwnerOrder = {
   trackingNumber: string | null;
   refundedCents: number;
   refunds: Awaited<ReturnType<typeof listRefunds>>;
+  /** The customer's withdrawals from the contract, oldest first. */
+  withdrawals: Withdrawal[];
   timeline: TimelineEntry[];
 };
 
@@ -118,7 +123,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
-  const [lines, activity, mails, refunds] = await Promise.all([
+  const [lines, activity, mails, refunds, withdrawals] = await Promise.all([
     getOrderRecordLines(db, id),
     listActivity(db, { subjectType: 'order', subjectId: id }),
     db
@@ -129,6 +134,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
       .orderBy('created_at')
       .execute(),
     listRefunds(db, id),
+    listWithdrawals(db, id),
   ]);
   const timeline: TimelineEntry[] = [
     { at: record.createdAt, kind: 'placed' as const },
@@ -151,6 +157,13 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     ...refunds
       .filter((refund) => refund.confirmedAt && refund.confirmedAt !== refund.createdAt)
       .map((refund) => ({ at: refund.confirmedAt!, kind: 'refund_confirmed' as const, amountCents: refund.amountCents, detail: refund.providerRefundId ?? undefined })),
+    ...withdrawals.map((w) => ({
+      at: w.createdAt,
+      kind: 'withdrawal' as const,
+      by: `${w.name} <${w.email}>`,
+      detail: w.lines.map((line) => `${line.quantity} × ${line.title}`).join(', '),
+      dueAt: w.refundDueAt,
+    })),
     ...mails.map((mail) => ({ at: mail.sent_at ?? mail.created_at, kind: 'mail' as const, detail: `${mail.subject} (${mail.status})` })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return {
@@ -169,6 +182,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     trackingNumber: row.tracking_number,
     refundedCents: row.refunded_cents,
     refunds,
+    withdrawals,
     timeline,
   };
 }

@@ -13,6 +13,7 @@ import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
 import { findOrderRecord, orderLabel } from '~/modules/orders/index.server';
 import { type PaymentProvider, PaymentUnavailableError, type ProviderRefund } from '~/modules/payments/index.server';
+import { getWithdrawal, withdrawalRefundMail } from '~/modules/withdrawals/index.server';
 import { cancellationMail } from './fulfilment-mail.server';
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -184,4 +185,73 @@ async function insertRefund(
     })
     .onConflict((oc) => oc.column('provider_refund_id').doNothing())
     .execute();
+}
+
+export type WithdrawalRefundOutcome =
+  | { ok: true; refundedCents: number }
+  | { ok: false; reason: 'not_found' | 'already_refunded' }
+  | { ok: false; reason: 'refund_failed'; code: 'declined' | 'not_refundable'; message: string }
+  | { ok: false; reason: 'refund_unavailable' };
+
+/**
+ * Refunds what a withdrawal's lines cost (Kopi charges no delivery, so there is no delivery cost to add),
+ * through the provider that took the payment, once: the idempotency key is the withdrawal's, and the
+ * withdrawal is marked refunded in the same transaction that records the refund and queues the mail. The
+ * order keeps its status (a delivered order stays delivered, partly or fully refunded).
+ */
+export async function refundWithdrawal(services: RefundServices, actor: Actor, orderId: string, withdrawalId: string): Promise<WithdrawalRefundOutcome> {
+  if (!idPattern.test(orderId) || !idPattern.test(withdrawalId)) return { ok: false, reason: 'not_found' };
+  const { db, payments, log } = services;
+  const [withdrawal, order] = await Promise.all([
+    getWithdrawal(db, withdrawalId),
+    db.selectFrom('orders').select(['payment_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents']).where('id', '=', orderId).executeTakeFirst(),
+  ]);
+  if (!withdrawal || withdrawal.orderId !== orderId || !order || order.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' };
+  if (withdrawal.refundedAt) return { ok: false, reason: 'already_refunded' };
+  const amountCents = Math.min(withdrawal.amountCents, order.total_cents - order.refunded_cents);
+  let refund: ProviderRefund | null = null;
+  if (amountCents > 0) {
+    if (order.payment_provider !== payments.name || !order.payment_intent_id) {
+      log?.error({ orderId, paidWith: order.payment_provider, configured: payments.name }, 'the order was paid through another payment provider');
+      return { ok: false, reason: 'refund_unavailable' };
+    }
+    try {
+      const result = await payments.refund({ paymentId: order.payment_intent_id, orderId, amountCents, idempotencyKey: `kopi-withdrawal-${withdrawalId}` });
+      if (!result.ok) return { ok: false, reason: 'refund_failed', code: result.code, message: result.message };
+      refund = { id: result.id, amountCents: result.amountCents, status: result.status };
+    } catch (error) {
+      if (!(error instanceof PaymentUnavailableError)) throw error;
+      log?.warn({ orderId, errorName: error.name, cause: (error.cause as Error)?.message }, 'refund failed: the payment service did not answer');
+      return { ok: false, reason: 'refund_unavailable' };
+    }
+  }
+  return inTransaction(db, async (trx) => {
+    const at = now();
+    const marked = await trx
+      .updateTable('withdrawals')
+      .set({ refunded_cents: refund?.amountCents ?? 0, refunded_at: at })
+      .where('id', '=', withdrawalId)
+      .where('refunded_at', 'is', null)
+      .executeTakeFirst();
+    // Another admin's click got there first, with the same refund (the same idempotency key).
+    if (Number(marked.numUpdatedRows) !== 1) return { ok: false, reason: 'already_refunded' } as const;
+    if (refund) {
+      await trx
+        .updateTable('orders')
+        .set((eb) => ({ refunded_cents: eb('refunded_cents', '+', refund.amountCents) }))
+        .where('id', '=', orderId)
+        .execute();
+      await insertRefund(trx, { orderId, provider: payments.name, refund, createdBy: actor.id, at });
+    }
+    await recordActivity(trx, actor, {
+      action: 'order.refunded',
+      subjectType: 'order',
+      subjectId: orderId,
+      subjectLabel: orderLabel(orderId),
+      details: { withdrawalId, refundCents: refund?.amountCents ?? 0, refundId: refund?.id ?? null },
+    });
+    const record = (await findOrderRecord(trx, orderId))!;
+    await queueMail(trx, withdrawalRefundMail(withdrawal, record, refund?.amountCents ?? 0, { publicUrl: services.publicUrl }));
+    return { ok: true, refundedCents: refund?.amountCents ?? 0 } as const;
+  });
 }

@@ -7,7 +7,7 @@ import { newId } from '~/db/ids.server';
  * attempt is recorded BEFORE the work it guards (a password check, a mail) and counted together with the
  * earlier ones, so a burst of parallel requests cannot all slip through before the first is written.
  */
-export type LimitKind = 'login' | 'reset' | 'signup' | 'contact';
+export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal';
 
 /** A counted scope; without `limit` it is only counted (the login's per-email slow-down). */
 export type Scope = { key: string; limit?: number };
@@ -19,13 +19,16 @@ export type Scope = { key: string; limit?: number };
  *   outsider cannot lock anyone out;
  * - reset: 3 requests per email and 10 per address an hour;
  * - signup: 3 attempts per email and 10 per address an hour;
- * - contact: 3 messages per email and 5 per address in 10 minutes.
+ * - contact: 3 messages per email and 5 per address in 10 minutes;
+ * - withdrawal: 10 look-ups or confirmations per email and 20 per address in 10 minutes (an order number
+ *   cannot be guessed by trying them all).
  */
 export const LIMITS = {
   login: { perPair: 5, perAddress: 30, slowAfterPerEmail: 20, windowMs: 15 * 60_000 },
   reset: { perEmail: 3, perAddress: 10, windowMs: 60 * 60_000 },
   signup: { perEmail: 3, perAddress: 10, windowMs: 60 * 60_000 },
   contact: { perEmail: 3, perAddress: 5, windowMs: 10 * 60_000 },
+  withdrawal: { perEmail: 10, perAddress: 20, windowMs: 10 * 60_000 },
 } as const;
 export type Limits = { [K in keyof typeof LIMITS]: { [F in keyof (typeof LIMITS)[K]]: number } };
 
@@ -33,7 +36,7 @@ export type Limits = { [K in keyof typeof LIMITS]: { [F in keyof (typeof LIMITS)
 export function scaledLimits(factor: number): Limits {
   const scale = <T extends Record<string, number>>(rule: T): T =>
     Object.fromEntries(Object.entries(rule).map(([k, v]) => [k, k === 'windowMs' ? v : Math.max(1, Math.round(v * factor))])) as T;
-  return { login: scale(LIMITS.login), reset: scale(LIMITS.reset), signup: scale(LIMITS.signup), contact: scale(LIMITS.contact) };
+  return { login: scale(LIMITS.login), reset: scale(LIMITS.reset), signup: scale(LIMITS.signup), contact: scale(LIMITS.contact), withdrawal: scale(LIMITS.withdrawal) };
 }
 
 const MAX_WINDOW_MS = Math.max(...Object.values(LIMITS).map((rule) => rule.windowMs));

@@ -24,6 +24,7 @@ type OrderRow = {
   carrier: string | null;
   tracking_number: string | null;
   refunded_cents: number;
+  delivered_at: string | null;
 };
 
 const orderColumns = [
@@ -40,6 +41,7 @@ const orderColumns = [
   'carrier',
   'tracking_number',
   'refunded_cents',
+  'delivered_at',
 ] as const;
 
 /**
@@ -94,6 +96,18 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     .orderBy('order_id')
     .orderBy('position')
     .execute();
+  // The products each order was withdrawn from (the withdrawal's lines, as JSON).
+  const withdrawals = await db.selectFrom('withdrawals').select(['order_id', 'lines']).where('order_id', 'in', rows.map((r) => r.id)).execute();
+  const withdrawn = new Map<string, string[]>();
+  for (const w of withdrawals) {
+    let ids: string[] = [];
+    try {
+      ids = (JSON.parse(w.lines) as { productId: string }[]).map((l) => l.productId);
+    } catch {
+      ids = [];
+    }
+    withdrawn.set(w.order_id, [...(withdrawn.get(w.order_id) ?? []), ...ids]);
+  }
   const byOrder = new Map<string, OrderView['lines']>();
   for (const line of lines) {
     const list = byOrder.get(line.order_id) ?? [];
@@ -122,6 +136,8 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     lines: byOrder.get(row.id) ?? [],
     parcel: row.carrier ? { carrier: row.carrier, trackingNumber: row.tracking_number } : null,
     refundedCents: row.refunded_cents,
+    deliveredAt: row.delivered_at,
+    withdrawnProductIds: withdrawn.get(row.id) ?? [],
     shipping: {
       fullName: row.shipping_full_name,
       address: row.shipping_address,

@@ -35,6 +35,20 @@ export type OrderView = {
   parcel: { carrier: string; trackingNumber: string | null } | null;
   /** How much was given back (cancelled orders are refunded in full). */
   refundedCents: number;
+  /** When the owner marked it delivered; the 14-day withdrawal period runs from it. */
+  deliveredAt: string | null;
+  /** The products the customer has withdrawn from (through /withdraw). */
+  withdrawnProductIds: string[];
 };
+
+/** Days a consumer has to withdraw from a contract, from delivery (Directive 2011/83/EU, art. 9). */
+export const WITHDRAWAL_DAYS = 14;
+
+/** Whether the order can still be withdrawn from: paid, not cancelled, a line not yet withdrawn from, and not 14 days past delivery. */
+export function withdrawalOpen(order: Pick<OrderView, 'paymentStatus' | 'shippingStatus' | 'deliveredAt' | 'lines' | 'withdrawnProductIds'>, now = new Date()): boolean {
+  if (order.paymentStatus !== 'succeeded' || order.shippingStatus === 'cancelled') return false;
+  if (order.lines.every((line) => order.withdrawnProductIds.includes(line.productId))) return false;
+  return !order.deliveredAt || now.getTime() <= new Date(order.deliveredAt).getTime() + WITHDRAWAL_DAYS * 86_400_000;
+}
 
 export const orderLabel = (id: string) => id.slice(-6).toUpperCase();

@@ -91,9 +91,9 @@ describe('back-office routes', () => {
   });
 
   it('answers a failed save or delete with its message (503), never an error page', async () => {
-    const added = (await addProduct.action(args(post('/add-product', { name: 'Gayo', price: '12' }), admin) as never)) as unknown as { data: { status: string; values: { name: string } }; init: { status: number } };
+    const added = (await addProduct.action(args(post('/add-product', { name: 'Gayo', price: '12', netWeight: '250' }), admin) as never)) as unknown as { data: { status: string; values: { name: string } }; init: { status: number } };
     expect([added.data.status, added.data.values.name, added.init.status]).toEqual(['failed', 'Gayo', 503]);
-    const edited = (await editProduct.action(args(post('/edit-product/p1', { name: 'Gayo', price: '12' }), admin, { id: 'p1' }) as never)) as unknown as { data: { status: string }; init: { status: number } };
+    const edited = (await editProduct.action(args(post('/edit-product/p1', { name: 'Gayo', price: '12', netWeight: '250' }), admin, { id: 'p1' }) as never)) as unknown as { data: { status: string }; init: { status: number } };
     expect([edited.data.status, edited.init.status]).toEqual(['failed', 503]);
     const deleted = (await deleteProduct.action(args(post('/admin/products/p1/delete', { redirectTo: '/' }), admin, { id: 'p1' }) as never)) as unknown as { data: { ok: boolean; error: string }; init: { status: number } };
     expect([deleted.data, deleted.init.status]).toEqual([{ ok: false, error: 'failed' }, 503]);

@@ -49,7 +49,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
   const tab = (active: boolean) => `rounded-full px-4 py-1.5 text-sm font-semibold ${active ? 'bg-roast text-cream' : 'text-roast-600 ring-1 ring-sand hover:bg-roast/5'}`;
 
   return (
-    <div className="grid gap-8">
+    <div className="grid grid-cols-1 gap-8">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-3xl font-semibold md:text-4xl">{t('admin.dashboard.heading')}</h1>

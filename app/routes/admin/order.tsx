@@ -1,13 +1,13 @@
-import { ArrowLeft, Ban, PackageCheck, Truck } from 'lucide-react';
+import { ArrowLeft, Ban, PackageCheck, Truck, Undo2 } from 'lucide-react';
 import { Form, Link, data, useNavigation } from 'react-router';
 import { statusBadge } from '~/components/orders/orders-list';
 import { ProductImage } from '~/components/catalog/product-image';
 import { type AppContext, appContext } from '~/context';
 import { field, readForm } from '~/http/body.server';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
-import { formatDateTime, formatPrice } from '~/lib/format';
+import { formatDate, formatDateTime, formatPrice } from '~/lib/format';
 import { carrierNames, carriers, trackingUrl } from '~/modules/fulfilment/carriers';
-import { canCancel, canMove, cancelOrder, getOwnerOrder, moveOrder } from '~/modules/fulfilment/index.server';
+import { canCancel, canMove, cancelOrder, getOwnerOrder, moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
 import { getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/order';
@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 
 type Result =
   | { ok: true; moved: 'shipped' | 'delivered' }
-  | { ok: true; moved: 'cancelled'; refundedCents: number }
+  | { ok: true; moved: 'cancelled' | 'withdrawalRefunded'; refundedCents: number }
   | { ok: false; error: string; status?: string; message?: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -40,6 +40,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const intent = field(form, 'intent');
   if (intent === 'cancel') return cancel(app, user, params.id);
+  if (intent === 'refund-withdrawal') return refundTheWithdrawal(app, user, params.id, field(form, 'withdrawalId'));
   if (intent !== 'ship' && intent !== 'deliver') return data<Result>({ ok: false, error: 'failed' }, { status: 400 });
   try {
     const outcome = await moveOrder(
@@ -76,6 +77,22 @@ async function cancel(app: AppContext, user: { id: string; email: string }, id: 
   }
 }
 
+async function refundTheWithdrawal(app: AppContext, user: { id: string; email: string }, id: string, withdrawalId: string) {
+  try {
+    const outcome = await refundWithdrawal({ db: app.db, payments: app.payments, publicUrl: app.config.publicUrl.href, log: app.log }, user, id, withdrawalId);
+    if (outcome.ok) {
+      app.kickMail();
+      return data<Result>({ ok: true, moved: 'withdrawalRefunded', refundedCents: outcome.refundedCents });
+    }
+    if (outcome.reason === 'refund_failed') return data<Result>({ ok: false, error: 'refund_failed', message: outcome.message }, { status: 502 });
+    if (outcome.reason === 'refund_unavailable') return data<Result>({ ok: false, error: 'refund_unavailable' }, { status: 503 });
+    return data<Result>({ ok: false, error: outcome.reason }, { status: outcome.reason === 'not_found' ? 404 : 409 });
+  } catch (error) {
+    app.log.error({ err: error }, 'refunding a withdrawal failed');
+    return data<Result>({ ok: false, error: 'failed' }, { status: 503 });
+  }
+}
+
 export default function AdminOrderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t, locale } = useI18n();
   const navigation = useNavigation();
@@ -96,13 +113,50 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
           {statusText(order.shippingStatus)}
         </span>
       </div>
+      {order.withdrawals.length > 0 && (
+        <section aria-labelledby="order-withdrawals" className="rounded-3xl bg-gold/10 p-6 ring-1 ring-gold/40" data-testid="order-withdrawals">
+          <h2 id="order-withdrawals" className="flex items-center gap-2 text-lg font-semibold">
+            <Undo2 aria-hidden="true" className="h-5 w-5" />
+            {t('admin.orders.withdrawals')}
+          </h2>
+          <ul className="mt-3 grid gap-4">
+            {order.withdrawals.map((w) => (
+              <li key={w.id} className="grid gap-2 text-sm sm:flex sm:items-start sm:justify-between sm:gap-6" data-testid="order-withdrawal">
+                <div>
+                  <p className="font-medium">
+                    {t('admin.orders.withdrawalBy', { name: w.name, date: formatDateTime(w.createdAt, locale) })}
+                  </p>
+                  <p className="text-muted">{w.lines.map((line) => `${line.quantity} × ${line.title}`).join(', ')}</p>
+                  {w.reason && <p className="mt-1 text-muted">{t('admin.orders.withdrawalReason', { reason: w.reason })}</p>}
+                </div>
+                {w.refundedAt ? (
+                  <p className="shrink-0 font-medium text-leaf-dark" data-testid="withdrawal-refunded">
+                    {t('admin.orders.withdrawalRefunded', { amount: formatPrice(w.refundedCents ?? 0, locale), date: formatDate(w.refundedAt, locale) })}
+                  </p>
+                ) : (
+                  <Form method="post" className="shrink-0 text-right">
+                    <input type="hidden" name="intent" value="refund-withdrawal" />
+                    <input type="hidden" name="withdrawalId" value={w.id} />
+                    <button type="submit" className="btn-primary" disabled={busy}>
+                      {t('admin.orders.refundWithdrawal', { amount: formatPrice(w.amountCents, locale) })}
+                    </button>
+                    <p className="mt-1 text-xs text-muted">{t('admin.orders.refundDue', { date: formatDate(w.refundDueAt, locale) })}</p>
+                  </Form>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
 
       <div aria-live="polite">
         {result?.ok && (
           <p role="status" className="rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20">
-            {result.moved === 'cancelled' && result.refundedCents > 0
-              ? t('admin.orders.moved.cancelledRefunded', { amount: formatPrice(result.refundedCents, locale) })
-              : t(`admin.orders.moved.${result.moved}`)}
+            {result.moved === 'withdrawalRefunded'
+              ? t('admin.orders.moved.withdrawalRefunded', { amount: formatPrice(result.refundedCents, locale) })
+              : result.moved === 'cancelled' && result.refundedCents > 0
+                ? t('admin.orders.moved.cancelledRefunded', { amount: formatPrice(result.refundedCents, locale) })
+                : t(`admin.orders.moved.${result.moved}`)}
           </p>
         )}
         {result && !result.ok && (
@@ -246,9 +300,9 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
             <li key={`${entry.at}-${i}`}>
               <time dateTime={entry.at} className="block text-xs text-muted">{formatDateTime(entry.at, locale)}</time>
               <span className="font-medium">
-                {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind}`, { by: entry.by ?? '', detail: entry.detail ?? '', amount: entry.amountCents ? formatPrice(entry.amountCents, locale) : '' })}
+                {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind}`, { by: entry.by ?? '', detail: entry.detail ?? '', amount: entry.amountCents ? formatPrice(entry.amountCents, locale) : '', due: entry.dueAt ? formatDate(entry.dueAt, locale) : '' })}
               </span>
-              {entry.detail && entry.kind !== 'mail' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
+              {entry.detail && entry.kind !== 'mail' && entry.kind !== 'withdrawal' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
             </li>
           ))}
         </ol>

@@ -52,6 +52,44 @@ const palettes = {
   timor: { bag: '#C9A77C', label: '#FFF8EE', accent: '#7A3B2E', ink: '#3B2A1A' },
 } satisfies Record<string, DemoPalette>;
 
+/**
+ * The demo's place names in Polish (origin and region as the Polish pages show them); a name missing here
+ * is the same in both languages (Bali, Sumatra, Tana Toraja).
+ */
+export const polishPlaceNames: Record<string, string> = {
+  Java: 'Jawa',
+  'Kintamani highlands, Mount Batur': 'Wyżyna Kintamani, wulkan Batur',
+  'Bajawa, Ngada highlands': 'Bajawa, wyżyna Ngada',
+  'Ijen Plateau, East Java': 'Płaskowyż Ijen, Jawa Wschodnia',
+  'Mount Malabar, West Java': 'Góra Malabar, Jawa Zachodnia',
+  'Priangan highlands, West Java': 'Wyżyna Priangan, Jawa Zachodnia',
+  'Sembalun, Mount Rinjani': 'Sembalun, wulkan Rinjani',
+  'Baliem Valley, Wamena': 'Dolina Baliem, Wamena',
+  'Aceh Gayo highlands': 'Wyżyna Gayo, Aceh',
+  'Lintong Nihuta, Lake Toba': 'Lintong Nihuta, jezioro Toba',
+  'Mandailing Natal, North Sumatra': 'Mandailing Natal, Sumatra Północna',
+  'Mount Kerinci, Jambi': 'Wulkan Kerinci, Jambi',
+  'Mollo highlands, West Timor': 'Wyżyna Mollo, Timor Zachodni',
+};
+
+/**
+ * A demo coffee's net weight in grams, as its pack says (packshot.server.ts): 250 g bags of beans and ground
+ * coffee, 10 drip bags of 12 g, 10 capsules of 5.5 g, 18 ESE pods of 7 g.
+ */
+export function demoNetWeightGrams(product: Pick<DemoProduct, 'category' | 'en'>): number {
+  switch (product.category) {
+    case 'dripCoffeeBags':
+      return 10 * 12;
+    case 'capsulesAndPods':
+      return /\bESE\b/.test(product.en.name) ? 18 * 7 : 55;
+    default:
+      return 250;
+  }
+}
+
+/** A demo place name (origin or region) in `locale`. */
+export const demoPlace = (place: string, locale: 'en' | 'pl'): string => (locale === 'pl' ? (polishPlaceNames[place] ?? place) : place);
+
 export const demoProducts: DemoProduct[] = [
   // ── Whole bean ──────────────────────────────────────────────────────────────────────────────
   {
@@ -186,7 +224,7 @@ export const demoProducts: DemoProduct[] = [
       notes: ['Milk chocolate', 'Clove', 'Lemon peel'],
     },
     pl: {
-      name: 'Jawa Ijen Plateau',
+      name: 'Jawa, płaskowyż Ijen',
       description:
         'Pochodzi z dawnych plantacji na płaskowyżu Ijen, między wulkanami Ijen i Raung na Jawie Wschodniej. W pełni myta i suszona na słońcu, czysta i zrównoważona: poczujesz mleczną czekoladę, goździk i lekką nutę skórki cytryny. Łatwa kawa na co dzień, do przelewu i do espresso.',
       notes: ['mleczna czekolada', 'goździk', 'skórka cytryny'],
@@ -214,7 +252,7 @@ export const demoProducts: DemoProduct[] = [
       notes: ['Strawberry', 'Jasmine', 'Dark honey'],
     },
     pl: {
-      name: 'Jawa Zachodnia Preanger Natural',
+      name: 'Preanger Natural z Jawy Zachodniej',
       description:
         'Preanger to dawna nazwa wyżyny Priangan wokół Bandungu, gdzie w XVIII wieku zaczęła się historia jawajskiej kawy. Rolnicy ze zboczy wulkanu Papandayan suszą tę partię w całych owocach, co daje dojrzałą truskawkę, jaśmin i ciemny miód. Parz ją jasno i klarownie: przelew w 93 °C.',
       notes: ['truskawka', 'jaśmin', 'ciemny miód'],
@@ -326,7 +364,7 @@ export const demoProducts: DemoProduct[] = [
       notes: ['Hazelnut', 'Cacao', 'Dried fig'],
     },
     pl: {
-      name: 'Papua Wamena Baliem Valley',
+      name: 'Papua Wamena, dolina Baliem',
       description:
         'Dolina Baliem leży na wysokości 1600 metrów w centralnych górach Papui, gdzie rolnicy z ludu Dani uprawiają kawę w leśnych ogrodach, zupełnie bez chemii. Myta i suszona na słońcu, jest słodka i łagodna: orzech laskowy, kakao i suszona figa z długim, czystym finiszem. Rzadka kawa; parz ją przelewowo, żeby poczuć każdą warstwę.',
       notes: ['orzech laskowy', 'kakao', 'suszona figa'],
@@ -724,7 +762,7 @@ export const demoProducts: DemoProduct[] = [
       notes: ['Caramel', 'Red berries', 'Hazelnut'],
     },
     pl: {
-      name: 'Jawa Zachodnia Preanger w kapsułkach, 10 szt.',
+      name: 'Preanger z Jawy Zachodniej w kapsułkach, 10 szt.',
       description:
         'Myta Preanger palona średnio, na słodkie, zrównoważone espresso lub lungo z kapsułek kompatybilnych z Nespresso® Original. Karmel, czerwone owoce i orzech laskowy. Aluminium nadaje się do recyklingu; w każdej kapsułce 5,5 g kawy.',
       notes: ['karmel', 'czerwone owoce', 'orzech laskowy'],

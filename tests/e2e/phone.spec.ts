@@ -1,0 +1,120 @@
+/**
+ * The storefront on a phone (390 × 844, touch): the menu closes on navigation, Escape and a tap outside,
+ * marks the current page and gives focus back to its button; the lightbox keeps both arrows on screen,
+ * changes pictures on a swipe and closes on a tap beside the picture.
+ */
+import type { Locator, Page } from '@playwright/test';
+import { productName, withImages } from '../fixtures/catalogue';
+import { type Locale, t } from '../fixtures/i18n';
+import { expect, test } from './fixtures';
+import { waitForHydration } from './helpers';
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+/** The menu's <summary> (Chromium exposes it as a disclosure triangle, not a button). */
+const menuButton = (page: Page) => page.getByTestId('mobile-menu').locator('summary');
+const menu = (page: Page, locale: Locale = 'en') => page.getByTestId('mobile-menu').getByRole('navigation', { name: t(locale)('nav.main') });
+
+async function openMenu(page: Page, locale: Locale = 'en'): Promise<Locator> {
+  await expect(menuButton(page)).toHaveAccessibleName(t(locale)('nav.menu'));
+  await menuButton(page).tap();
+  await expect(menu(page, locale)).toBeVisible();
+  return menu(page, locale);
+}
+
+test.describe('the menu', () => {
+  test('marks the current page and closes after following a link, in Polish too', async ({ page }) => {
+    const pl = t('pl');
+    await page.goto('/pl/about');
+    await waitForHydration(page);
+    const nav = await openMenu(page, 'pl');
+    await expect(nav.getByRole('link', { name: pl('nav.about') })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: pl('nav.home') })).not.toHaveAttribute('aria-current', 'page');
+    await nav.getByRole('link', { name: pl('nav.contact') }).tap();
+    await expect(page).toHaveURL(/\/pl\/contact$/);
+    await expect(menu(page, 'pl')).toBeHidden();
+    await openMenu(page, 'pl');
+    await expect(menu(page, 'pl').getByRole('link', { name: pl('nav.contact') })).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('closes on Escape and gives focus back to its button', async ({ page }) => {
+    await page.goto('/about');
+    await waitForHydration(page);
+    await menuButton(page).focus();
+    await page.keyboard.press('Enter');
+    await expect(menu(page)).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(menu(page).getByRole('link').first()).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(menu(page)).toBeHidden();
+    await expect(menuButton(page)).toBeFocused();
+  });
+
+  test('closes on a tap outside it', async ({ page }) => {
+    await page.goto('/about');
+    await waitForHydration(page);
+    await openMenu(page);
+    const heading = (await page.getByRole('heading', { level: 1 }).boundingBox())!;
+    await page.touchscreen.tap(heading.x + heading.width - 10, heading.y + heading.height / 2);
+    await expect(menu(page)).toBeHidden();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(menuButton(page)).toBeFocused();
+  });
+});
+
+test.describe('the lightbox', () => {
+  const product = withImages(3)[0];
+  const en = t('en');
+  const total = product.imageCount;
+
+  async function openLightbox(page: Page, productPath: string): Promise<Locator> {
+    await page.goto(productPath);
+    await waitForHydration(page);
+    await page.getByRole('button', { name: en('product.gallery.open', { n: 1, total }) }).tap();
+    const dialog = page.getByRole('dialog', { name: en('product.gallery.dialog') });
+    await expect(dialog).toBeVisible();
+    return dialog;
+  }
+
+  /** A one-finger swipe across the picture, as Chromium gets it from a touch screen. */
+  async function swipe(page: Page, from: { x: number; y: number }, dx: number) {
+    const cdp = await page.context().newCDPSession(page);
+    const point = (x: number) => [{ x, y: from.y, id: 1 }];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(from.x) });
+    for (let step = 1; step <= 5; step++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(from.x + (dx * step) / 5) });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.detach();
+  }
+
+  test('both arrows are on screen and a swipe changes the picture', async ({ page, productPath }) => {
+    const dialog = await openLightbox(page, productPath(product));
+    const counter = (n: number) => dialog.getByText(en('product.gallery.counter', { n, total }), { exact: true });
+    await expect(counter(1)).toBeVisible();
+    for (const name of ['previous', 'next']) {
+      const box = (await dialog.getByRole('button', { name: en(`product.gallery.${name}`) }).boundingBox())!;
+      expect(box.x, `${name} starts on screen`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${name} ends on screen`).toBeLessThanOrEqual(390);
+    }
+    const picture = (await dialog.getByRole('img').boundingBox())!;
+    const middle = { x: picture.x + picture.width / 2, y: picture.y + picture.height / 2 };
+    await swipe(page, middle, -150);
+    await expect(counter(2)).toBeVisible();
+    await expect(dialog.getByRole('img')).toHaveAccessibleName(`${productName(product, 'en')} (2/${total})`);
+    await swipe(page, middle, 150);
+    await expect(counter(1)).toBeVisible();
+    await swipe(page, middle, 150);
+    await expect(counter(total), 'a swipe back from the first picture wraps to the last').toBeVisible();
+    await expect(dialog).toBeVisible();
+  });
+
+  test('a tap beside the picture closes it; a tap on the picture does not', async ({ page, productPath }) => {
+    const dialog = await openLightbox(page, productPath(product));
+    const picture = (await dialog.getByRole('img').boundingBox())!;
+    await page.touchscreen.tap(picture.x + picture.width / 2, picture.y + picture.height / 2);
+    await expect(dialog).toBeVisible();
+    await page.touchscreen.tap(195, Math.max(2, picture.y - 40) > 80 ? picture.y - 40 : picture.y + picture.height + 60);
+    await expect(dialog).toBeHidden();
+  });
+});
