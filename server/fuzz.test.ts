@@ -155,6 +155,28 @@ function endpoints(productId: string): Endpoint[] {
       signedIn: 'sometimes',
     },
     {
+      name: 'POST /review (a customer who bought nothing)',
+      path: '/review?product=the-product',
+      fields: { intent: (r) => r.pick(['', 'delete', 'save', 'x']), rating: (r) => r.pick(['1', '5', '0', '6', '4.5', '']), body: () => plausible.message() },
+      defects: [breakField('rating'), breakField('body')],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /admin/reviews (unknown reviews, as an admin)',
+      path: '/admin/reviews',
+      fields: { intent: (r) => r.pick(['reply', 'hide', 'show', '', 'delete']), id: bad, reason: (r) => r.pick(['abuse', 'personal-data', 'off-topic', 'bad rating', '']), reply: () => plausible.message() },
+      defects: [breakField('intent'), breakField('id'), breakField('reason'), breakField('reply')],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
+      name: 'POST /withdraw',
+      path: '/withdraw',
+      fields: { intent: (r) => r.pick(['find', 'confirm', 'change', '']), ...textFields(['name', 'email', 'reason']), orderNumber: (r) => r.pick(['X7K2QA', '#abc', '']), line: unknownId },
+      defects: [breakField('name'), breakField('email'), breakField('orderNumber')],
+      signedIn: 'sometimes',
+    },
+    {
       name: 'POST /cart',
       path: '/cart',
       fields: {
@@ -324,7 +346,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/orders/export', '/admin/orders/'];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/review', '/withdraw', '/legal/reviews'];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';

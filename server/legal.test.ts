@@ -29,8 +29,8 @@ const h1 = (html: string) => /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1];
 
 describe('legal pages', () => {
   const titles = {
-    en: ['Terms of sale', 'Privacy policy', 'Cookie policy', 'Shipping and returns', 'Seller'],
-    pl: ['Regulamin sklepu', 'Polityka prywatności', 'Polityka plików cookie', 'Dostawa i zwroty', 'Sprzedawca'],
+    en: ['Terms of sale', 'Privacy policy', 'Cookie policy', 'Shipping and returns', 'Seller', 'How reviews are checked'],
+    pl: ['Regulamin sklepu', 'Polityka prywatności', 'Polityka plików cookie', 'Dostawa i zwroty', 'Sprzedawca', 'Jak sprawdzamy opinie'],
   };
 
   it('every page exists in both languages, with the seller’s details filled in and the template marked as one', async () => {

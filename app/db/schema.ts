@@ -8,6 +8,7 @@ export interface Database {
   products: ProductsTable;
   product_translations: ProductTranslationsTable;
   withdrawals: WithdrawalsTable;
+  reviews: ReviewsTable;
   product_images: ProductImagesTable;
   carts: CartsTable;
   cart_lines: CartLinesTable;
@@ -35,8 +36,10 @@ export interface ProductsTable {
   id: string;
   category: string | null;
   price_cents: number;
-  rating: number;
-  review_count: number;
+  /** The average of the published reviews' stars, to one decimal; kept by app/modules/reviews. */
+  rating: Generated<number>;
+  /** How many published reviews the product has. */
+  review_count: Generated<number>;
   /** Island or region of origin, e.g. "Sumatra" (a proper name, the same in both languages). */
   origin: string | null;
   /** Growing area, e.g. "Aceh Gayo highlands". */
@@ -345,4 +348,30 @@ export interface WithdrawalsTable {
   /** Set when the owner refunded the withdrawn products. */
   refunded_cents: number | null;
   refunded_at: string | null;
+}
+
+// --- reviews (migration 0015) ----------------------------------------------------------------------
+
+export interface ReviewsTable {
+  id: string;
+  product_id: string;
+  user_id: string;
+  /** The delivered order that made the author a buyer of the product. */
+  order_id: string;
+  /** 1–5 stars. */
+  rating: number;
+  /** The review's text; '' when the customer gave stars only. */
+  body: string;
+  /** The language it was written in (the page's language then). */
+  locale: string;
+  /** How it is signed in public: the first name and the surname's initial, as when written. */
+  author_name: string;
+  created_at: string;
+  updated_at: string;
+  /** The shop's public answer. */
+  reply: string | null;
+  replied_at: string | null;
+  /** Set while hidden by the owner: abuse | personal-data | off-topic (kept with the activity log entry). */
+  hidden_reason: string | null;
+  hidden_at: string | null;
 }

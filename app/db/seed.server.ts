@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { demoNetWeightGrams, demoPlace, demoProducts } from '~/modules/catalog/demo/products';
 import { generateDemoImages } from '~/modules/catalog/demo/demo-images.server';
 import { countProducts, createProduct } from '~/modules/catalog/index.server';
+import { seedDemoReviews } from '~/modules/reviews/demo.server';
 import type { Storage } from '~/modules/storage/storage.server';
 import { type DB, databaseKind } from './database.server';
 
@@ -23,15 +24,14 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
     if (databaseKind(trx) === 'postgres') await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
     if ((await countProducts(trx)) > 0) return false;
     const images = await Promise.all(products.map((product) => generateDemoImages(storage, product, product.key)));
+    const made = new Map<string, { id: string; priceCents: number; name: string; image: string | null }>();
     for (const [i, product] of products.entries()) {
-      await createProduct(
+      const id = await createProduct(
         trx,
         {
           category: product.category,
           priceCents: product.priceCents,
           netWeightGrams: demoNetWeightGrams(product),
-          rating: product.rating,
-          reviewCount: product.reviewCount,
           origin: product.origin,
           region: product.region,
           altitudeMin: product.altitudeMin,
@@ -46,7 +46,10 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
         },
         { createdAt: new Date(Date.now() - product.daysAgo * 86_400_000).toISOString() },
       );
+      made.set(product.key, { id, priceCents: product.priceCents, name: product.en.name, image: images[i]?.[0] ?? null });
     }
+    // The demo customers' delivered orders and their reviews, through the path every review takes.
+    await seedDemoReviews(trx, made);
     return true;
   });
   if (!seeded) return 0;

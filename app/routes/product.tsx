@@ -5,10 +5,12 @@ import { BuyBox } from '~/components/catalog/buy-box';
 import { ProductName } from '~/components/catalog/product-name';
 import { UnitPrice } from '~/components/catalog/unit-price';
 import { ProductGallery } from '~/components/catalog/product-gallery';
+import { ProductReviews } from '~/components/catalog/product-reviews';
 import { Rating } from '~/components/catalog/rating';
 import { ErrorPanel } from '~/components/layout/error-panel';
 import { formatNumber, formatPrice } from '~/lib/format';
 import { getProduct } from '~/modules/catalog/index.server';
+import { listProductReviews } from '~/modules/reviews/index.server';
 import { productJsonLd } from '~/modules/catalog/structured-data';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { localePath, ogLocale, siteUrlOf } from '~/modules/i18n/paths';
@@ -22,11 +24,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { locale } = context.get(shopperContext);
   const product = await getProduct(app.db, app.storage, params.id, locale);
   if (!product) throw data(null, { status: 404 });
+  const page = Number(new URL(request.url).searchParams.get('reviews') ?? '1');
+  const reviews = await listProductReviews(app.db, product.id, Number.isFinite(page) ? page : 1);
   const t = getT(locale);
   const name = product.name || t('product.unnamed');
   const url = siteUrlOf(app.config.publicUrl) + localePath(locale, `/product/${product.id}`);
   return {
     product,
+    reviews,
     meta: {
       title: `${name} · Kopi`,
       description: firstSentences(product.description) || t('home.meta.description'),
@@ -35,7 +40,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       image: product.images[0] ? new URL(product.images[0].src, app.config.publicUrl).href : undefined,
     },
     jsonLd: productJsonLd(product, name, url, app.config.publicUrl, locale),
-    messages: getMessages(locale, 'product'),
+    messages: getMessages(locale, 'product', 'reviews'),
   };
 }
 
@@ -64,7 +69,7 @@ function firstSentences(text: string, max = 160): string {
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const path = useLocalePath();
-  const { product } = loaderData;
+  const { product, reviews } = loaderData;
   const { t, locale } = useI18n();
   const name = product.name || t('product.unnamed');
   const category = product.category ?? 'uncategorized';
@@ -107,9 +112,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <h1 className="mt-3 text-4xl leading-tight font-semibold md:text-5xl">
             <ProductName name={name} />
           </h1>
-          <div className="mt-4">
-            <Rating rating={product.rating} reviewCount={product.reviewCount} size="md" />
-          </div>
+          <Rating rating={product.rating} reviewCount={product.reviewCount} size="md" className="mt-4" />
           <p className="mt-6 text-3xl font-semibold" data-testid="product-price">{formatPrice(product.priceCents, locale)}</p>
           <p className="mt-1">
             <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} withWeight className="text-sm text-muted" />
@@ -143,6 +146,8 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
       </div>
+
+      <ProductReviews rating={product.rating} reviewCount={product.reviewCount} reviews={reviews} />
     </div>
   );
 }

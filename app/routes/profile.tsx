@@ -9,6 +9,7 @@ import { field, readForm } from '~/http/body.server';
 import { OrdersList } from '~/components/orders/orders-list';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { listOrders } from '~/modules/orders/index.server';
+import { reviewedProductIds } from '~/modules/reviews/index.server';
 import { ORDERS_PAGE_SIZE } from '~/modules/orders/orders.types';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/profile';
@@ -23,14 +24,17 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const tab = url.searchParams.get('tab') === 'orders' ? 'orders' : 'profile';
   const page = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 50);
   const orders = tab === 'orders' ? await listOrders(app.db, app.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
+  const delivered = orders?.orders.filter((order) => order.shippingStatus === 'delivered').flatMap((order) => order.lines.map((line) => line.productId)) ?? [];
+  const reviewed = [...(await reviewedProductIds(app.db, user.id, [...new Set(delivered)]))];
   return {
     tab,
     page,
     orders,
+    reviewed,
     user: { displayName: user.displayName, email: user.email },
     profile: await getProfile(app.db, user.id),
     meta: { title: `${getT(locale)('profile.title')} · Kopi` },
-    messages: getMessages(locale, 'profile', 'orders', 'cart'),
+    messages: getMessages(locale, 'profile', 'orders', 'cart', 'reviews'),
   };
 }
 
@@ -72,7 +76,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         {tab === 'profile' ? (
           <ProfileForm profile={loaderData.profile} result={actionData as ActionResult | undefined} />
         ) : loaderData.orders && loaderData.orders.orders.length > 0 ? (
-          <OrdersList orders={loaderData.orders.orders} hasMore={loaderData.orders.hasMore} page={loaderData.page} />
+          <OrdersList orders={loaderData.orders.orders} hasMore={loaderData.orders.hasMore} page={loaderData.page} reviewed={loaderData.reviewed} />
         ) : (
           <section className="flex flex-col items-center rounded-3xl bg-paper px-6 py-16 text-center ring-1 ring-sand">
             <Package aria-hidden="true" className="h-10 w-10 text-roast-600" />

@@ -3,7 +3,7 @@ import { siteUrlOf } from '~/modules/i18n/paths';
 import type { Route } from './+types/robots';
 
 /** Pages that are a shopper's own or an owner's: never worth a crawler's visit, in either language. */
-export const PRIVATE_PATHS = ['/cart', '/checkout', '/success', '/profile', '/auth', '/logout'];
+export const PRIVATE_PATHS = ['/cart', '/checkout', '/success', '/profile', '/auth', '/logout', '/review'];
 const SINGLE_URL_PATHS = ['/admin', '/add-product', '/edit-product', '/language', '/api/'];
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -74,7 +74,7 @@ const pages: Record<string, State[]> = {
       },
     },
   ],
-  legal: ['terms', 'privacy', 'cookies', 'shipping-returns', 'seller'].map((page) => ({ name: `legal page ${page}`, reach: visit(`/legal/${page}`) })),
+  legal: ['terms', 'privacy', 'cookies', 'shipping-returns', 'seller', 'reviews'].map((page) => ({ name: `legal page ${page}`, reach: visit(`/legal/${page}`) })),
   'not found': [
     {
       name: '404 page',

@@ -79,7 +79,8 @@ for (const locale of ['en', 'pl'] as Locale[]) {
       test.use({ language: locale });
 
       test(`every page at every width, ${who}`, async ({ page, consoleErrors, productPaths }, testInfo) => {
-        test.setTimeout(120_000);
+        // A sweep of every page at a dozen widths: about 2 minutes on 2 cores, more when the machine is busy.
+        test.setTimeout(360_000);
         consoleErrors.allow(failedLoad(404));
         const productPath = (key: string) => productPaths.get(key)!;
         if (who !== 'guest') {

@@ -1,4 +1,4 @@
-import { BadgeCheck, Truck, Undo2 } from 'lucide-react';
+import { BadgeCheck, Star, Truck, Undo2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
@@ -14,7 +14,7 @@ export const statusBadge: Record<string, string> = {
 };
 
 /** The customer's orders, newest first, with "Show more" (a link, so it works without JavaScript). */
-export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; hasMore: boolean; page: number }) {
+export function OrdersList({ orders, hasMore, page, reviewed = [] }: { orders: OrderView[]; hasMore: boolean; page: number; reviewed?: string[] }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
   return (
@@ -62,6 +62,7 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
             <p className="mt-4 text-sm text-muted">
               <span className="font-medium text-roast">{t('orders.shipTo')}</span> {order.shipping.fullName}, {order.shipping.address}, {order.shipping.zipCode} {order.shipping.city}
             </p>
+            {order.shippingStatus === 'delivered' && <ReviewLinks order={order} reviewed={reviewed} />}
             {withdrawalOpen(order) && (
               <Link to={path(`/withdraw?order=${order.id}`)} className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
                 <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
@@ -79,6 +80,33 @@ export function OrdersList({ orders, hasMore, page }: { orders: OrderView[]; has
         </div>
       )}
     </div>
+  );
+}
+
+/** A delivered order's coffees, each with "Review" or "Edit your review" (one review per coffee). */
+function ReviewLinks({ order, reviewed }: { order: OrderView; reviewed: string[] }) {
+  const t = useT();
+  const path = useLocalePath();
+  const products = [...new Map(order.lines.map((line) => [line.productId, line.title || t('product.unnamed')])).entries()];
+  return (
+    <ul className="mt-4 flex flex-wrap gap-2" data-testid="order-reviews">
+      {products.map(([productId, title]) => {
+        const done = reviewed.includes(productId);
+        return (
+          <li key={productId}>
+            <Link
+              to={path(`/review?product=${encodeURIComponent(productId)}`)}
+              aria-label={t(done ? 'reviews.editLabel' : 'reviews.writeLabel', { name: title })}
+              className="inline-flex items-center gap-1.5 rounded-full bg-cream px-3 py-1.5 text-sm font-medium text-roast ring-1 ring-sand hover:ring-roast/40"
+            >
+              <Star aria-hidden="true" className={`h-3.5 w-3.5 ${done ? 'fill-gold text-gold' : 'text-gold'}`} />
+              {t(done ? 'reviews.edit' : 'reviews.write')}
+              <span className="max-w-[14rem] truncate text-muted">· {title}</span>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

@@ -13,6 +13,7 @@ import * as rush from './0011-rush';
 import * as translatedPlaces from './0012-translated-places';
 import * as netWeight from './0013-net-weight';
 import * as withdrawals from './0014-withdrawals';
+import * as reviews from './0015-reviews';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-translated-places': translatedPlaces,
   '0013-net-weight': netWeight,
   '0014-withdrawals': withdrawals,
+  '0015-reviews': reviews,
 };

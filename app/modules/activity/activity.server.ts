@@ -18,7 +18,10 @@ export type ActivityAction =
   | 'order.cancelled'
   | 'order.refunded'
   | 'message.handled'
-  | 'message.deleted';
+  | 'message.deleted'
+  | 'review.replied'
+  | 'review.hidden'
+  | 'review.shown';
 
 export type ActivityEntry = {
   id: string;

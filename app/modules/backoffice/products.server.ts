@@ -99,8 +99,6 @@ export async function changeProduct(services: BackofficeServices, actor: Actor, 
       const images = [...kept.filter((image) => present.has(image.key)), ...stored.stored];
       const updated = await updateProduct(trx, id, {
         ...parsed.fields,
-        rating: record.rating,
-        reviewCount: record.reviewCount,
         images,
       });
       if (!updated.ok) return updated;

@@ -60,8 +60,6 @@ export const productInputSchema = z
       .min(0, 'productForm.errors.price')
       .max(99_999_999, 'productForm.errors.price'),
     netWeightGrams: z.number().int().min(1).max(MAX_NET_WEIGHT_GRAMS).nullable().default(null),
-    rating: z.number().min(0).max(5).default(0),
-    reviewCount: z.number().int().min(0).default(0),
     origin: z.string().trim().max(80).nullable().default(null),
     region: z.string().trim().max(120).nullable().default(null),
     process: z.enum(processes).nullable().default(null),

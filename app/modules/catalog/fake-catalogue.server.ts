@@ -145,8 +145,6 @@ export function fakeProduct(index: number, random: () => number, images: string[
   return productInputSchema.parse({
     category,
     priceCents: 650 + Math.floor(random() * 40) * 50,
-    rating: Math.round((3.5 + random() * 1.5) * 10) / 10,
-    reviewCount: Math.floor(random() * 400),
     origin,
     region,
     process: pick(processes),

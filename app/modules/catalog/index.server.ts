@@ -18,7 +18,7 @@ export {
   type OwnerProductRow,
   type ProductRecord,
 } from './catalog.server';
-export { catalogVersion, markCatalogChanged, onCatalogChange, storedCatalogVersion, watchCatalogVersion } from './catalog-version.server';
+export { bumpStoredCatalogVersion, catalogVersion, markCatalogChanged, onCatalogChange, storedCatalogVersion, watchCatalogVersion } from './catalog-version.server';
 export { createFakeCatalogue, type FakeCatalogueOptions } from './fake-catalogue.server';
 export * from './catalog.schema';
 export { normalizeSearchText, searchTerms } from './search';

@@ -80,8 +80,6 @@ export function productRows(id: string, input: ParsedProductInput, createdAt: st
       category: input.category,
       price_cents: input.priceCents,
       net_weight_grams: input.netWeightGrams,
-      rating: input.rating,
-      review_count: input.reviewCount,
       origin: input.origin || null,
       region: input.region || null,
       altitude_min: input.altitudeMin,

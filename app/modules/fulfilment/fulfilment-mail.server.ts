@@ -12,7 +12,7 @@ export function shippingMail(
   order: OrderRecord,
   status: 'shipped' | 'delivered',
   parcel: { carrier: string | null; trackingNumber: string | null },
-  { publicUrl }: { publicUrl?: string } = {},
+  { publicUrl, lines: ordered = [] }: { publicUrl?: string; lines?: { productId: string; title: string }[] } = {},
 ): OutgoingMail {
   const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
   const t = getT(locale);
@@ -20,10 +20,18 @@ export function shippingMail(
   const carrier = parcel.carrier && isCarrier(parcel.carrier) ? carrierNames[parcel.carrier] : '';
   const url = trackingUrl(parcel.carrier, parcel.trackingNumber);
   const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
+  // Once delivered, each coffee can be reviewed (only now: reviews come from buyers who received it).
+  const reviewLinks =
+    status === 'delivered' && publicUrl
+      ? [...new Map(ordered.map((line) => [line.productId, line.title])).entries()].map(([productId, title]) =>
+          t('reviews.mail.invite', { title, url: new URL(localePath(locale, `/review?product=${encodeURIComponent(productId)}`), publicUrl).toString() }),
+        )
+      : [];
   const lines = [
     t('orders.mail.greeting', { name: order.shipping.fullName }),
     '',
     t(status === 'shipped' ? 'orders.shippingMail.shippedIntro' : 'orders.shippingMail.deliveredIntro'),
+    ...(reviewLinks.length > 0 ? ['', ...reviewLinks] : []),
     '',
     t('orders.mail.order', { label }),
     ...(status === 'shipped' && parcel.trackingNumber ? ['', t('orders.shippingMail.trackWith', { carrier: carrier || '—', number: parcel.trackingNumber })] : []),

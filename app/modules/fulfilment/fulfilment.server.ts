@@ -234,7 +234,8 @@ export async function moveOrder(
       subjectLabel: orderLabel(id),
       details: move.to === 'shipped' ? { from, to: 'shipped', carrier, trackingNumber } : { from, to: 'delivered' },
     });
-    await queueMail(trx, shippingMail(record, move.to, { carrier, trackingNumber }, { publicUrl: services.publicUrl }));
+    const lines = move.to === 'delivered' ? await getOrderRecordLines(trx, id) : [];
+    await queueMail(trx, shippingMail(record, move.to, { carrier, trackingNumber }, { publicUrl: services.publicUrl, lines }));
     return { ok: true } as const;
   });
 }

@@ -11,6 +11,7 @@ import enOrders from './locales/en/orders.json';
 import enProduct from './locales/en/product.json';
 import enProfile from './locales/en/profile.json';
 import enWithdrawal from './locales/en/withdrawal.json';
+import enReviews from './locales/en/reviews.json';
 import plAbout from './locales/pl/about.json';
 import plAdmin from './locales/pl/admin.json';
 import plAuth from './locales/pl/auth.json';
@@ -24,13 +25,14 @@ import plOrders from './locales/pl/orders.json';
 import plProduct from './locales/pl/product.json';
 import plProfile from './locales/pl/profile.json';
 import plWithdrawal from './locales/pl/withdrawal.json';
+import plReviews from './locales/pl/reviews.json';
 import { type Locale, type Messages, createT, defaultLocale, isLocale, mergeBundles } from './translate';
 
 export { createT, defaultLocale, isLocale, locales, type Locale, type Messages, type T } from './translate';
 
 const catalogues = {
-  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders, admin: enAdmin, withdrawal: enWithdrawal },
-  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders, admin: plAdmin, withdrawal: plWithdrawal },
+  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders, admin: enAdmin, withdrawal: enWithdrawal, reviews: enReviews },
+  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders, admin: plAdmin, withdrawal: plWithdrawal, reviews: plReviews },
 } as const satisfies Record<Locale, Record<string, Messages>>;
 
 export type Namespace = keyof (typeof catalogues)['en'];

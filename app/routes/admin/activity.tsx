@@ -52,6 +52,9 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   if (entry.action === 'order.shipped' && typeof d.trackingNumber === 'string') {
     out.push(t('admin.activity.parcel', { carrier: isCarrier(d.carrier) ? carrierNames[d.carrier] : '', number: d.trackingNumber }).trim());
   }
+  if ((entry.action === 'review.hidden' || entry.action === 'review.shown') && typeof d.reason === 'string') {
+    out.push(t('admin.activity.reason', { reason: t(`reviews.reasons.${d.reason}`) }));
+  }
   return out;
 }
 
@@ -62,6 +65,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
     if (entry.subjectType === 'order' && entry.subjectId) return `/admin/orders/${entry.subjectId}`;
     if (entry.subjectType === 'message' && entry.action !== 'message.deleted') return '/admin/messages?show=all';
     if (entry.subjectType === 'product' && entry.subjectId && entry.action !== 'product.deleted') return `/edit-product/${entry.subjectId}`;
+    if (entry.subjectType === 'review') return entry.action === 'review.hidden' ? '/admin/reviews?show=hidden' : '/admin/reviews';
     return null;
   };
   return (

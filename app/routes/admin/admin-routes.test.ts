@@ -19,6 +19,7 @@ import * as editProduct from './edit-product';
 import * as order from './order';
 import * as orders from './orders';
 import * as products from './products';
+import * as reviews from './reviews';
 
 const en = getT('en');
 const admin = { id: 'u-admin', email: 'owner@kopi.test', displayName: 'Owner', isAdmin: true, photoUrl: null };
@@ -66,6 +67,8 @@ describe('back-office routes', () => {
         ['export loader', () => ordersExport.loader(args(get('/admin/orders/export?from=2026-01-01&to=2026-01-31'), user) as never)],
         ['messages loader', () => messages.loader(args(get('/admin/messages'), user) as never)],
         ['messages action', () => messages.action(args(post('/admin/messages', { intent: 'delete', id: 'm1' }), user) as never)],
+        ['reviews loader', () => reviews.loader(args(get('/admin/reviews?show=hidden'), user) as never)],
+        ['reviews action', () => reviews.action(args(post('/admin/reviews', { intent: 'hide', id: 'r1', reason: 'abuse' }), user) as never)],
       );
     }
     for (const [name, call] of calls) expect(await redirectOf(call), name).toBe('/');
@@ -97,5 +100,14 @@ describe('back-office routes', () => {
     expect([edited.data.status, edited.init.status]).toEqual(['failed', 503]);
     const deleted = (await deleteProduct.action(args(post('/admin/products/p1/delete', { redirectTo: '/' }), admin, { id: 'p1' }) as never)) as unknown as { data: { ok: boolean; error: string }; init: { status: number } };
     expect([deleted.data, deleted.init.status]).toEqual([{ ok: false, error: 'failed' }, 503]);
+    const hidden = (await reviews.action(args(post('/admin/reviews', { intent: 'hide', id: 'r1', reason: 'abuse' }), admin) as never)) as unknown as { data: unknown; init: { status: number } };
+    expect([hidden.data, hidden.init.status]).toEqual([{ ok: false, error: 'failed' }, 503]);
+  });
+
+  it('hides a review only for a reason the rules allow, before touching the database', async () => {
+    for (const reason of ['', 'bad rating', 'abuse ']) {
+      const refused = (await reviews.action(args(post('/admin/reviews', { intent: 'hide', id: 'r1', reason }), admin) as never)) as unknown as { data: unknown; init: { status: number } };
+      expect([refused.data, refused.init.status], reason).toEqual([{ ok: false, error: 'reason', id: 'r1' }, 400]);
+    }
   });
 });

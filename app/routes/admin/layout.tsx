@@ -3,6 +3,7 @@ import { adminLinks } from '~/components/admin/admin-links';
 import { appContext } from '~/context';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { countUnreadMessages } from '~/modules/contact/index.server';
+import { countRecentReviews } from '~/modules/reviews/index.server';
 import { getMessages } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/layout';
@@ -24,13 +25,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   const shopper = context.get(shopperContext);
   requireAdmin(shopper);
   // Read on every back-office navigation, so the count follows what the owner just did (one indexed count).
-  const unread = await countUnreadMessages(context.get(appContext).db);
-  return { messages: getMessages(shopper.locale, 'admin', 'orders', 'product'), unread };
+  const db = context.get(appContext).db;
+  const [unread, newReviews] = await Promise.all([countUnreadMessages(db), countRecentReviews(db, 7)]);
+  return { messages: getMessages(shopper.locale, 'admin', 'orders', 'product', 'reviews'), unread, newReviews };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  const { unread } = loaderData;
+  const { unread, newReviews } = loaderData;
   const link = ({ isActive }: { isActive: boolean }) =>
     `inline-flex items-center gap-2 rounded-full px-4 py-2 text-sm font-semibold transition-colors ${isActive ? 'bg-roast text-cream' : 'text-roast-600 hover:bg-roast/5'}`;
   return (
@@ -45,6 +47,12 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
               <span className="rounded-full bg-leaf px-2 py-0.5 text-xs font-bold text-white tabular-nums" data-testid="unread-count">
                 <span aria-hidden="true">{unread}</span>
                 <span className="sr-only">{t('admin.nav.unread', { count: unread })}</span>
+              </span>
+            )}
+            {to === '/admin/reviews' && newReviews > 0 && (
+              <span className="rounded-full bg-gold px-2 py-0.5 text-xs font-bold text-roast tabular-nums" data-testid="new-reviews-count">
+                <span aria-hidden="true">{newReviews}</span>
+                <span className="sr-only">{t('admin.nav.newReviews', { count: newReviews })}</span>
               </span>
             )}
           </NavLink>
