@@ -44,11 +44,17 @@ export type OrderView = {
 /** Days a consumer has to withdraw from a contract, from delivery (Directive 2011/83/EU, art. 9). */
 export const WITHDRAWAL_DAYS = 14;
 
+/** The last moment to withdraw: 14 days after delivery; null while not delivered (the period is open). */
+export function withdrawalClosesAt(deliveredAt: string | null): string | null {
+  return deliveredAt ? new Date(new Date(deliveredAt).getTime() + WITHDRAWAL_DAYS * 86_400_000).toISOString() : null;
+}
+
 /** Whether the order can still be withdrawn from: paid, not cancelled, a line not yet withdrawn from, and not 14 days past delivery. */
 export function withdrawalOpen(order: Pick<OrderView, 'paymentStatus' | 'shippingStatus' | 'deliveredAt' | 'lines' | 'withdrawnProductIds'>, now = new Date()): boolean {
   if (order.paymentStatus !== 'succeeded' || order.shippingStatus === 'cancelled') return false;
   if (order.lines.every((line) => order.withdrawnProductIds.includes(line.productId))) return false;
-  return !order.deliveredAt || now.getTime() <= new Date(order.deliveredAt).getTime() + WITHDRAWAL_DAYS * 86_400_000;
+  const closesAt = withdrawalClosesAt(order.deliveredAt);
+  return !closesAt || now.toISOString() <= closesAt;
 }
 
 export const orderLabel = (id: string) => id.slice(-6).toUpperCase();

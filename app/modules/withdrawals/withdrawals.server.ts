@@ -11,7 +11,7 @@ import type { WithdrawalsTable } from '~/db/schema';
 import { newId } from '~/db/ids.server';
 import { type Limits, type Scope, emailScope, ipScope, recordAttempt } from '~/modules/limits/index.server';
 import { queueMail } from '~/modules/mail/index.server';
-import { orderLabel } from '~/modules/orders/orders.types';
+import { orderLabel, withdrawalClosesAt } from '~/modules/orders/orders.types';
 import type { Locale } from '~/modules/i18n/translate';
 import { WITHDRAWAL_DAYS, normalizeOrderNumber } from './withdrawal.schema';
 import { shopWithdrawalMail, withdrawalAcknowledgementMail } from './withdrawal-mail.server';
@@ -154,7 +154,7 @@ async function withLines(db: Executor, row: OrderRow, now: Date): Promise<Withdr
   ]);
   const withdrawn = new Set(earlier.flatMap((w) => w.lines.map((l) => l.productId)));
   const remaining = lines.filter((l) => !withdrawn.has(l.product_id));
-  const closesAt = row.delivered_at ? new Date(new Date(row.delivered_at).getTime() + WITHDRAWAL_DAYS * DAY_MS).toISOString() : null;
+  const closesAt = withdrawalClosesAt(row.delivered_at);
   const status: WithdrawableOrder['status'] =
     row.cancelled_at || row.shipping_status === 'cancelled'
       ? 'cancelled'
