@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { escapeRegExp, t } from '../fixtures/i18n';
 import { kopi, newAccount, signUp } from './accounts';
 import { expect, failedLoad, test } from './fixtures';
-import { gridNames, productIdFromHref, switchLanguage, waitForHydration } from './helpers';
+import { expectCartCount, gridNames, productIdFromHref, switchLanguage, waitForHydration } from './helpers';
 
 const en = t('en');
 const pl = t('pl');
@@ -251,6 +251,44 @@ test('guests and customers are sent home from every back-office page and action,
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
   await page.goto('/admin/products?q=Sneaky');
   await expect(page.getByTestId('admin-product-row')).toHaveCount(0);
+});
+
+test('a coffee added without pictures shows the default coffee picture on its card, its page and in the cart, in both languages and on a phone', async ({ page, expectNoSeriousA11yViolations, consoleErrors }, testInfo) => {
+  test.slow();
+  consoleErrors.allow(failedLoad(404));
+  await signUpAdmin(page, testInfo);
+  const name = unique(testInfo, 'Sumba Wairinding');
+  const id = await addProduct(page, name, []);
+
+  await page.goto(`/?q=${encodeURIComponent(name)}`);
+  const card = page.getByTestId('product-grid').getByRole('article').filter({ hasText: name });
+  await expect(card.getByRole('img', { name: en('product.noImage') })).toHaveAttribute('src', '/default-coffee.svg');
+
+  for (const locale of ['en', 'pl'] as const) {
+    await page.goto(`${locale === 'pl' ? '/pl' : ''}/product/${id}`);
+    const picture = page.getByRole('main').getByRole('img', { name: t(locale)('product.noImage') });
+    await expect(picture).toHaveAttribute('src', '/default-coffee.svg');
+    await expect(picture).toBeVisible();
+    expect(await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the picture loads').toBe(true);
+    await expect(page.getByRole('button', { name: /^(Enlarge image|Powiększ zdjęcie)/ })).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page, { label: `product without pictures (${locale})` });
+  }
+
+  await page.goto(`/product/${id}`);
+  await waitForHydration(page);
+  await page.getByRole('main').getByRole('button', { name: new RegExp(`^${escapeRegExp(en('product.addToCart'))}`) }).first().click();
+  await expectCartCount(page, 1);
+  await page.goto('/cart');
+  const line = page.getByTestId('cart-line').filter({ hasText: name });
+  await expect(line.locator('img')).toHaveAttribute('src', '/default-coffee.svg');
+  await expectNoSeriousA11yViolations(page, { label: 'cart with a product without pictures' });
+
+  // On a phone nothing gets wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of [`/pl/product/${id}`, '/pl/cart']) {
+    await page.goto(path);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), path).toBe(0);
+  }
 });
 
 test('the back office passes axe in English and Polish', async ({ page, expectNoSeriousA11yViolations }, testInfo) => {

@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { catalogue, withImages, withoutImages } from '../fixtures/catalogue';
+import { catalogue, withImages } from '../fixtures/catalogue';
 import type { Locale } from '../fixtures/i18n';
 import { kopi, newAccount, signUp } from './accounts';
 import { expect, failedLoad, test } from './fixtures';
@@ -56,7 +56,6 @@ const visits: Visit[] = [
   { name: 'home', path: () => '/' },
   { name: 'categories', path: () => '/categories?category=groundCoffee' },
   { name: 'product', path: (p) => p(gallery) },
-  { name: 'product-no-images', path: (p) => p(withoutImages()[0].key) },
   { name: 'about', path: () => '/about' },
   { name: 'contact', path: () => '/contact' },
   { name: 'cart', path: () => '/cart' },

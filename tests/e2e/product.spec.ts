@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { byKey, catalogue, netWeight, originLine, perKiloCents, productName, withImages, withoutImages } from '../fixtures/catalogue';
+import { byKey, catalogue, netWeight, originLine, perKiloCents, productName, withImages } from '../fixtures/catalogue';
 import { customerWithCart, plainSpacesPattern, polishAddress, proceedButton, proceedToPayment } from './checkout-helpers';
 import { type Locale, price, t } from '../fixtures/i18n';
 import { expect, failedLoad, test } from './fixtures';
@@ -70,17 +70,6 @@ test.describe('gallery and lightbox', () => {
     await expect(dialog).toBeHidden();
     await expect(mainImage(page, total, total), 'the gallery follows the lightbox').toBeFocused();
   });
-});
-
-test('a product without images shows the default coffee picture and no gallery', async ({ page }) => {
-  const product = withoutImages()[0];
-  expect(product, 'the demo catalogue has products without images').toBeTruthy();
-  await page.goto(await findProductPath(page, productName(product, 'en')));
-  const picture = page.getByRole('main').getByRole('img', { name: en('product.noImage') });
-  await expect(picture).toHaveAttribute('src', '/default-coffee.svg');
-  await expect(picture).toBeVisible();
-  expect(await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the picture loads').toBe(true);
-  await expect(page.getByRole('button', { name: /^Enlarge image/ })).toHaveCount(0);
 });
 
 test('add to cart shows "Added" for 2 s and updates the header at once', async ({ page, productPath }) => {

@@ -26,7 +26,7 @@ export type DemoProduct = {
   daysAgo: number;
   en: { name: string; description: string; notes: string[] };
   pl: { name: string; description: string; notes: string[] };
-  /** How many packshots to generate; exactly three products have none and show the default coffee icon. */
+  /** How many packshots to generate (every demo coffee has at least one; the default coffee picture is for a shop's own products without pictures). */
   imageCount: 0 | 1 | 2 | 3;
   palette: DemoPalette;
 };
@@ -531,7 +531,7 @@ export const demoProducts: DemoProduct[] = [
         'Mała partia naturalna z wyżyny Mollo u stóp góry Mutis, w indonezyjskiej części Timoru, gdzie kawa to młoda uprawa, rosnąca obok kukurydzy i fasoli. Suszona w całych owocach smakuje suszoną morelą, nugatem i cynamonem. Mielona średnio drobno, do AeroPressu i przelewu.',
       notes: ['suszona morela', 'nugat', 'cynamon'],
     },
-    imageCount: 0,
+    imageCount: 2,
     palette: palettes.timor,
   },
 
@@ -663,7 +663,7 @@ export const demoProducts: DemoProduct[] = [
         'Czysta, zrównoważona Jawa z płaskowyżu Ijen, zmielona i zapakowana w filtry na jedną filiżankę. Mleczna czekolada, goździk i odrobina skórki cytryny: codzienna kawa, której trudno nie udać. Zalej 180 ml gorącej wody w trzech etapach.',
       notes: ['mleczna czekolada', 'goździk', 'skórka cytryny'],
     },
-    imageCount: 0,
+    imageCount: 2,
     palette: palettes.ijen,
   },
 
@@ -795,7 +795,7 @@ export const demoProducts: DemoProduct[] = [
         'Osiemnaście papierowych padów w standardzie ESE, o średnicy 44 mm, w każdym 7 g kawy Lintong palonej do espresso. Żadnych kapsułek, tylko kompostowalny papier filtracyjny: melasa, goździk i czarna porzeczka w słodkim, gęstym espresso.',
       notes: ['melasa', 'goździk', 'czarna porzeczka'],
     },
-    imageCount: 0,
+    imageCount: 2,
     palette: palettes.lintong,
   },
 ];
