@@ -58,7 +58,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   }
   const parsed = parseReviewForm(form);
   if (!parsed.ok) return data<Result>({ status: 'invalid', errors: parsed.errors, values: parsed.data }, { status: 400 });
-  const outcome = await saveReview(app.db, { userId: user.id, displayName: user.displayName || user.email.split('@')[0]! }, product.id, { ...parsed.data, locale });
+  // Signed with the name the customer gave; never with a part of their email address.
+  const named = user.displayName && user.displayName !== user.email.split('@')[0];
+  const outcome = await saveReview(app.db, { userId: user.id, displayName: named ? user.displayName : getT(locale)('reviews.anonymous') }, product.id, { ...parsed.data, locale });
   if (!outcome.ok) return data<Result>({ status: 'refused', problem: 'reviews.form.notBuyer' }, { status: 403 });
   return data<Result>({ status: outcome.created ? 'published' : 'saved' });
 }
@@ -85,7 +87,7 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
                 <span className="block text-2xl md:text-3xl"><ProductName name={product.name} /></span>
               </h1>
             </div>
-            <Outcome result={result} productId={product.id} />
+            <Outcome result={result} productId={product.id} published={!review?.hiddenReason} />
             {!canReview ? (
               <p className="mt-8 rounded-2xl bg-paper p-6 ring-1 ring-sand" data-testid="review-refused">{t('reviews.form.notBuyer')}</p>
             ) : (
@@ -98,7 +100,7 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-function Outcome({ result, productId }: { result: Result | undefined; productId: string }) {
+function Outcome({ result, productId, published }: { result: Result | undefined; productId: string; published: boolean }) {
   const { t } = useI18n();
   const path = useLocalePath();
   const ref = useRef<HTMLDivElement>(null);
@@ -112,7 +114,7 @@ function Outcome({ result, productId }: { result: Result | undefined; productId:
         <p className="mt-6 flex flex-wrap items-center gap-2 rounded-2xl bg-leaf-light px-4 py-3 font-medium text-leaf-dark" data-testid="review-outcome">
           <CheckCircle2 aria-hidden="true" className="h-5 w-5" />
           {t(`reviews.form.${result.status}`)}
-          {result.status !== 'deleted' && (
+          {result.status !== 'deleted' && published && (
             <Link to={`${path(`/product/${productId}`)}#reviews`} className="underline underline-offset-4">{t('reviews.form.seeOnPage')}</Link>
           )}
         </p>

@@ -46,7 +46,7 @@ export function ProductReviews({ rating, reviewCount, reviews }: { rating: numbe
         <ol className="mt-8 grid gap-5 lg:grid-cols-2" data-testid="reviews">
           {reviews.items.map((review) => (
             <li key={review.id}>
-              <article lang={review.locale === locale ? undefined : review.locale} className="h-full rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="review">
+              <article className="h-full rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="review">
                 <header className="flex flex-wrap items-center gap-x-3 gap-y-2">
                   <Stars rating={review.rating} label={t('product.rating', { rating: formatNumber(review.rating, locale) })} />
                   <p className="font-semibold text-roast">{review.authorName}</p>
@@ -56,18 +56,20 @@ export function ProductReviews({ rating, reviewCount, reviews }: { rating: numbe
                   </p>
                 </header>
                 <p className="mt-1 text-xs text-muted">
-                  <time dateTime={review.createdAt} lang={locale}>{formatDate(review.createdAt, locale)}</time>
+                  <time dateTime={review.createdAt}>{formatDate(review.createdAt, locale)}</time>
                   {review.locale !== locale && (
-                    <span className="ml-2 inline-flex items-center gap-1" lang={locale}>
+                    <span className="ml-2 inline-flex items-center gap-1">
                       <Languages aria-hidden="true" className="h-3.5 w-3.5" />
                       {t(`reviews.writtenIn.${review.locale}`)}
                     </span>
                   )}
                 </p>
-                {review.body && <p className="mt-4 leading-relaxed whitespace-pre-line text-roast-800">{review.body}</p>}
+                {review.body && (
+                  <p lang={review.locale === locale ? undefined : review.locale} className="mt-4 leading-relaxed whitespace-pre-line text-roast-800">{review.body}</p>
+                )}
                 {review.reply && (
                   <div className="mt-4 rounded-2xl bg-cream p-4 text-sm">
-                    <p className="flex items-center gap-1.5 font-semibold text-roast" lang={locale}>
+                    <p className="flex items-center gap-1.5 font-semibold text-roast">
                       <MessageSquareReply aria-hidden="true" className="h-4 w-4 text-leaf" />
                       {t('reviews.reply')}
                     </p>

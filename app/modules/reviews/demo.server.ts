@@ -22,13 +22,17 @@ export async function seedDemoReviews(
   for (const customer of customers) {
     const lines = customer.reviews.map((review) => products.get(review.product)).filter((p) => p !== undefined);
     if (lines.length === 0) continue;
-    const userId = newId();
     const ordered = new Date(now.getTime() - customer.orderedDaysAgo * DAY_MS);
     const at = (days: number) => new Date(ordered.getTime() + days * DAY_MS).toISOString();
-    await trx
-      .insertInto('users')
-      .values({ id: userId, email: customer.email, display_name: customer.name, password_hash: null, is_admin: 0, disabled: 1, photo_url: null, created_at: at(0), updated_at: at(0) })
-      .execute();
+    // A shop whose demo coffees were all deleted seeds them again on its next start: its demo customers stay.
+    const existing = await trx.selectFrom('users').select('id').where('email', '=', customer.email).executeTakeFirst();
+    const userId = existing?.id ?? newId();
+    if (!existing) {
+      await trx
+        .insertInto('users')
+        .values({ id: userId, email: customer.email, display_name: customer.name, password_hash: null, is_admin: 0, disabled: 1, photo_url: null, created_at: at(0), updated_at: at(0) })
+        .execute();
+    }
     const orderId = newId();
     await trx
       .insertInto('orders')

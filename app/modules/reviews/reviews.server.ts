@@ -6,7 +6,7 @@
  * can answer in public, and hide a review only for a stated reason, which is kept and logged.
  */
 import type { Selectable } from 'kysely';
-import { type DB, type Executor, inTransaction, monotonicNow } from '~/db/database.server';
+import { type DB, type Executor, databaseKind, inTransaction, monotonicNow } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import type { ReviewsTable } from '~/db/schema';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
@@ -61,15 +61,18 @@ export async function saveReview(
   const outcome = await inTransaction(db, async (trx): Promise<SaveOutcome> => {
     const orderId = await deliveredOrderWith(trx, author.userId, productId);
     if (!orderId) return { ok: false, reason: 'not_buyer' };
+    await lockProduct(trx, productId);
     const at = now.toISOString();
     const existing = await trx.selectFrom('reviews').select('id').where('user_id', '=', author.userId).where('product_id', '=', productId).executeTakeFirst();
     const values = { rating: input.rating, body: input.body, locale: input.locale, author_name: publicName(author.displayName), updated_at: at };
     if (existing) {
       await trx.updateTable('reviews').set(values).where('id', '=', existing.id).execute();
     } else {
+      // A second submission racing this one (a double click) updates instead of failing the unique key.
       await trx
         .insertInto('reviews')
         .values({ id: newId(), product_id: productId, user_id: author.userId, order_id: orderId, created_at: at, reply: null, replied_at: null, hidden_reason: null, hidden_at: null, ...values })
+        .onConflict((oc) => oc.columns(['product_id', 'user_id']).doUpdateSet(values))
         .execute();
     }
     await refreshRating(trx, productId);
@@ -83,6 +86,7 @@ export async function saveReview(
 /** Deletes the customer's own review of the product; false when they had none. */
 export async function deleteOwnReview(db: DB, userId: string, productId: string): Promise<boolean> {
   const deleted = await inTransaction(db, async (trx) => {
+    await lockProduct(trx, productId);
     const result = await trx.deleteFrom('reviews').where('user_id', '=', userId).where('product_id', '=', productId).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
     await refreshRating(trx, productId);
@@ -152,6 +156,7 @@ export async function replyToReview(db: DB, actor: Actor, id: string, reply: str
     const review = await reviewForLog(trx, id);
     if (!review) return false;
     await trx.updateTable('reviews').set({ reply: reply || null, replied_at: reply ? monotonicNow() : null }).where('id', '=', id).execute();
+    await bumpStoredCatalogVersion(trx); // every node's cached product page shows the reply (or no longer does)
     await recordActivity(trx, actor, {
       action: 'review.replied',
       subjectType: 'review',
@@ -179,7 +184,8 @@ async function setHidden(db: DB, actor: Actor, id: string, reason: HideReason | 
   const done = await inTransaction(db, async (trx) => {
     const review = await reviewForLog(trx, id);
     if (!review) return false;
-    if ((review.hiddenReason === null) === (reason === null)) return true; // already so
+    if (review.hiddenReason === reason) return true; // already so
+    await lockProduct(trx, review.productId);
     await trx
       .updateTable('reviews')
       .set(reason ? { hidden_reason: reason, hidden_at: monotonicNow() } : { hidden_reason: null, hidden_at: null })
@@ -214,6 +220,15 @@ export async function refreshRating(trx: Executor, productId: string): Promise<v
 }
 
 // ---------------------------------------------------------------------------------------------------
+
+/**
+ * Takes the product's row lock (PostgreSQL) before its reviews are changed and counted, so two changes to
+ * one coffee's reviews at once count each other's rows and the stored figures never drift. SQLite runs one
+ * writing transaction at a time anyway.
+ */
+async function lockProduct(trx: Executor, productId: string): Promise<void> {
+  if (databaseKind(trx) === 'postgres') await trx.selectFrom('products').select('id').where('id', '=', productId).forUpdate().execute();
+}
 
 async function reviewForLog(trx: Executor, id: string) {
   const row = await trx

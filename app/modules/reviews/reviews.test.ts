@@ -94,6 +94,21 @@ describe.each(testDatabases())('reviews on %s', (_kind, open) => {
     expect(await getOwnReview(db, tom.userId, gayo)).toBeNull();
   });
 
+  it('takes a double submission as one review, and two buyers at once both count', async () => {
+    const coffee = await createCoffee(db, 'Toraja', 1400);
+    const [ola, jan] = [await buyer('Ola Lis', [coffee]), await buyer('Jan Lis', [coffee])];
+    const outcomes = await Promise.all([
+      saveReview(db, ola, coffee, { rating: 5, body: 'One', locale: 'pl' }),
+      saveReview(db, ola, coffee, { rating: 4, body: 'Two', locale: 'pl' }),
+      saveReview(db, jan, coffee, { rating: 2, body: '', locale: 'pl' }),
+    ]);
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    const reviews = await listProductReviews(db, coffee);
+    expect(reviews.total).toBe(2);
+    const olas = reviews.items.find((r) => r.authorName === 'Ola L.')!;
+    expect(await figures(coffee)).toEqual({ rating: (olas.rating + 2) / 2, reviewCount: 2 });
+  });
+
   it('pages the reviews newest first, and sorting by rating reads the same figures', async () => {
     const ratings = [5, 4, 4, 3, 5, 2, 4];
     for (const [i, rating] of ratings.entries()) {
@@ -152,6 +167,10 @@ describe.each(testDatabases())('reviews on %s', (_kind, open) => {
     for (const key of keys) products.set(key, { id: await createCoffee(db, key, 1500), priceCents: 1500, name: key, image: null });
     const count = await seedDemoReviews(db, products);
     expect(count).toBe(demoCustomers.flatMap((c) => c.reviews).length);
+    // Seeded again (every demo coffee deleted, the shop restarted): the demo customers are reused.
+    const again = new Map([...products].map(([key, p]) => [key, { ...p }]));
+    for (const key of keys.slice(0, 2)) again.set(key, { ...again.get(key)!, id: await createCoffee(db, `${key} again`, 1500) });
+    expect(await seedDemoReviews(db, new Map(keys.slice(0, 2).map((k) => [k, again.get(k)!])))).toBeGreaterThan(0);
     for (const key of keys) expect(await figures(products.get(key)!.id), key).toEqual(demoRating(key));
     const demo = await db.selectFrom('users').select(['password_hash', 'disabled']).where('email', 'like', '%@demo.kopi.invalid').execute();
     expect(demo).toHaveLength(demoCustomers.length);
