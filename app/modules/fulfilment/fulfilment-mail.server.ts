@@ -1,3 +1,4 @@
+import { htmlMail } from '~/modules/mail/plain-mail';
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import type { OutgoingMail } from '~/modules/mail/index.server';
 import { type OrderRecord, orderLabel } from '~/modules/orders/index.server';
@@ -5,7 +6,6 @@ import { formatPrice } from '~/lib/format';
 import { carrierNames, isCarrier, trackingUrl } from './carriers';
 import { localePath } from '~/modules/i18n/paths';
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The customer's mail when their order is shipped or delivered, in the language they ordered in. */
 export function shippingMail(
@@ -74,12 +74,4 @@ export function cancellationMail(order: OrderRecord, refundedCents: number, { pu
     text: lines.join('\n'),
     html: htmlMail(locale, lines),
   };
-}
-
-function htmlMail(locale: Locale, lines: string[]): string {
-  return [
-    `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;color:#2b1d14">`,
-    ...lines.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`),
-    '</body></html>',
-  ].join('');
 }

@@ -1,3 +1,4 @@
+import { htmlMail } from '~/modules/mail/plain-mail';
 import { formatDate, formatDateTime } from '~/lib/format';
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import { localePath } from '~/modules/i18n/paths';
@@ -6,7 +7,6 @@ import type { OrderRecord } from '~/modules/orders/index.server';
 import { formatPrice } from '~/lib/format';
 import type { Withdrawal, WithdrawableOrder } from './withdrawals.server';
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The acknowledgement on a durable medium the rule asks for, at once and in the language the consumer used:
@@ -86,12 +86,4 @@ export function withdrawalRefundMail(withdrawal: Withdrawal, order: OrderRecord,
     text: lines.join('\n'),
     html: htmlMail(locale, lines),
   };
-}
-
-function htmlMail(locale: Locale, lines: string[]): string {
-  return [
-    `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;color:#2b1d14">`,
-    ...lines.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`),
-    '</body></html>',
-  ].join('');
 }
