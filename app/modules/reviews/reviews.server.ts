@@ -265,4 +265,3 @@ function toOwnReview(row: Selectable<ReviewsTable>): OwnReview {
   return { ...toPublicReview(row), hiddenReason: isHideReason(row.hidden_reason) ? row.hidden_reason : null };
 }
 
-export { REVIEWS_PAGE_SIZE };
