@@ -1,6 +1,7 @@
 import { formatPrice } from '~/lib/format';
 import type { Locale } from '~/modules/i18n/translate';
 import { useT } from '~/modules/i18n/react';
+import { dateTimeFormat } from '~/lib/intl';
 
 type Day = { day: string; revenueCents: number; orders: number };
 
@@ -32,7 +33,7 @@ export function RevenueChart({ days, locale }: { days: Day[]; locale: Locale }) 
   const x = (i: number) => PAD.left + slot * i + slot / 2;
   const yRevenue = (cents: number) => PAD.top + innerH - (cents / maxRevenue) * innerH;
   const yOrders = (n: number) => PAD.top + innerH - (n / maxOrders) * innerH;
-  const dayLabel = (day: string) => new Intl.DateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-IE', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+  const dayLabel = (day: string) => dateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-IE', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
   const labelEvery = Math.ceil(days.length / 8);
   const grid = [0, 1, 2, 3, 4];
   const line = days.map((d, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${yOrders(d.orders).toFixed(1)}`).join(' ');

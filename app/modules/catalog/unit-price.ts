@@ -1,4 +1,4 @@
-import { formatPrice } from '~/lib/format';
+import { formatNumber, formatPrice } from '~/lib/format';
 import type { Locale } from '~/modules/i18n/translate';
 
 /**
@@ -24,6 +24,6 @@ export function formatUnitPrice(priceCents: number, netWeightGrams: number | nul
 
 /** "250 g", "1 kg", "5,5 g": a net weight as a shopper reads it. */
 export function formatWeight(grams: number, locale: Locale): string {
-  const number = (value: number) => new Intl.NumberFormat(locale === 'pl' ? 'pl-PL' : 'en-IE', { maximumFractionDigits: 2 }).format(value);
+  const number = (value: number) => formatNumber(value, locale, { maximumFractionDigits: 2 });
   return grams >= 1000 && grams % 100 === 0 ? `${number(grams / 1000)}\u00a0kg` : `${number(grams)}\u00a0g`;
 }

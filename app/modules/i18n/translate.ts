@@ -4,6 +4,8 @@
  * `key_other`), the same rules i18next applies. It runs identically on the server and in the browser
  * and weighs under 1 kB, which keeps the first visit inside the JavaScript budget (docs/decisions/0002).
  */
+import { formatNumber } from '~/lib/format';
+
 export const locales = ['en', 'pl'] as const;
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = 'en';
@@ -41,7 +43,7 @@ export function createT(locale: Locale, messages: Messages, fallback?: Messages)
     if (text === undefined) return key;
     if (!vars) return text;
     return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) =>
-      name in vars ? (typeof vars[name] === 'number' ? new Intl.NumberFormat(locale).format(vars[name] as number) : String(vars[name])) : match,
+      name in vars ? (typeof vars[name] === 'number' ? formatNumber(vars[name] as number, locale) : String(vars[name])) : match,
     );
   };
 }
