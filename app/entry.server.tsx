@@ -4,6 +4,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from 'react-router';
 import { appContext } from '~/context';
 import { FormKeyContext } from '~/lib/form-key';
+import { StylesheetTextContext } from '~/lib/inline-stylesheet';
 import { NonceContext } from '~/lib/nonce';
 import { shopperContext } from '~/http/shopper.server';
 import { defaultLocale } from '~/modules/i18n/index.server';
@@ -26,9 +27,11 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <FormKeyContext.Provider value={app.formKey}>
-          <RequestLocaleContext.Provider value={requestLocale(loadContext)}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </RequestLocaleContext.Provider>
+          <StylesheetTextContext.Provider value={app.assetText}>
+            <RequestLocaleContext.Provider value={requestLocale(loadContext)}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </RequestLocaleContext.Provider>
+          </StylesheetTextContext.Provider>
         </FormKeyContext.Provider>
       </NonceContext.Provider>,
       {

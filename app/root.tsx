@@ -24,6 +24,7 @@ import { SiteHeader } from './components/layout/site-header';
 import { usePageViews, usePendingServerEvent } from './lib/analytics';
 import { RouteAnnouncer, useNavigationFocus } from './lib/navigation-focus';
 import { failureKindOf, failureTextKey } from './lib/failure';
+import { InlineStylesheet } from './lib/inline-stylesheet';
 import { useNonce } from './lib/nonce';
 import { sharedPagesMiddleware } from './http/shared-pages.server';
 import { greetingName, shopperContext, shopperMiddleware } from './http/shopper.server';
@@ -38,7 +39,6 @@ import { appContext } from '~/context';
 export const links: Route.LinksFunction = () => [
   { rel: 'preload', href: interLatin, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
   { rel: 'preload', href: frauncesLatin, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
-  { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
@@ -76,6 +76,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#2b1a12" />
         <Meta />
         <Links />
+        <InlineStylesheet href={stylesheet} />
         {data && <SeoLinks siteUrl={data.siteUrl} />}
       </head>
       <body className="flex min-h-screen flex-col">

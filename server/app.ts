@@ -27,6 +27,7 @@ import { errorHandler, sendFailure } from './errors';
 import { imagesRouter } from './images';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
 import { PageCache, isCacheableRequest, withTokens } from '~/http/page-cache.server';
+import { builtStylesheetReader } from './asset-text';
 import { rateLimit } from './rate-limit';
 import { isCrossSiteWrite } from './same-origin';
 import { stripeWebhookRouter } from './webhooks';
@@ -239,6 +240,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
 
   app.use('/api/events', rateLimit({ limit: 120, windowMs: 60_000 }));
 
+  const assetText = options.clientDir ? builtStylesheetReader(options.clientDir) : undefined;
   app.all('/{*splat}', async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const context: AppContext = {
       config,
@@ -254,6 +256,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       limits,
       kickMail: mailWorker.kick,
       sharedPages: config.pageCache && req.method === 'GET' && !req.path.endsWith('.data') ? sharedPages : undefined,
+      assetText,
     };
     try {
       const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, req.get('cookie')) && req.method === 'GET';
