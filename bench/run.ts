@@ -118,7 +118,7 @@ async function main() {
       ['kind', 'files', 'gzip bytes'],
       [
         ['JavaScript', String(assets.js.files), `${(assets.js.bytes / 1024).toFixed(1)} kB`],
-        ['CSS', String(assets.css.files), `${(assets.css.bytes / 1024).toFixed(1)} kB`],
+        ['CSS files (the stylesheet itself is inside the HTML)', String(assets.css.files), `${(assets.css.bytes / 1024).toFixed(1)} kB`],
       ],
     );
 

@@ -29,7 +29,7 @@ describe('the stylesheet inside the page', () => {
     const { href, text } = builtCss();
     const { cookie } = await shop.customer();
     for (const page of ['/', '/pl', `/product/${shop.productId}`, `/pl/product/${shop.productId}`, '/cart', '/about', '/no-such-page']) {
-      for (const headers of [{}, { cookie }]) {
+      for (const headers of [{}, { cookie }] as Array<Record<string, string>>) {
         const html = await (await fetch(shop.base + page, { headers })).text();
         expect(html, page).toContain(`<style id="kopi-css">${text}</style>`);
         expect(html, page).not.toContain('rel="stylesheet"');
