@@ -3,11 +3,7 @@ import type { OutgoingMail } from '~/modules/mail/index.server';
 import type { OrderRecord, OrderRecordLine } from './order-records.server';
 import { orderLabel } from './orders.types';
 import { localePath } from '~/modules/i18n/paths';
-import { numberFormat } from '~/lib/intl';
-
-const intlLocale: Record<Locale, string> = { en: 'en-IE', pl: 'pl-PL' };
-const money = (cents: number, locale: Locale) =>
-  numberFormat(intlLocale[locale], { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(cents / 100);
+import { formatPrice as money } from '~/lib/format';
 
 const htmlEntities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => htmlEntities[c]);
