@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createT } from '~/modules/i18n/translate';
-import { formatDate, formatDateTime, formatNumber, formatPrice } from './format';
+import { formatDate, formatDateTime, formatDayMonth, formatNumber, formatPrice } from './format';
 
 describe('formatPrice', () => {
   it('shows the euro sign and two decimals in each locale', () => {
@@ -54,6 +54,12 @@ describe('the same text as Intl', () => {
         expect(formatDate(iso, locale), iso).toBe(day.format(new Date(iso)));
         expect(formatDateTime(iso, locale), iso).toBe(moment.format(new Date(iso)));
       }
+      const dayMonth = new Intl.DateTimeFormat(intl[locale], { day: 'numeric', month: 'short', timeZone: 'UTC' });
+      for (let month = 0; month < 12; month++)
+        for (const date of [1, 9, 28]) {
+          const day = new Date(Date.UTC(2026, month, date)).toISOString().slice(0, 10);
+          expect(formatDayMonth(day, locale), day).toBe(dayMonth.format(new Date(`${day}T00:00:00Z`)));
+        }
     }
   });
 

@@ -7,10 +7,11 @@ import { numberFormat } from './intl';
  * thread on this 2-core machine and more on a phone, in the middle of hydrating the page
  * (docs/decisions/0018). The output is exactly Intl's for en-IE and pl-PL (format.test.ts compares them),
  * and the same on the server and in every browser, whatever ICU version each carries. Only the back
- * office's rarer formats (percentages) still go to Intl.
+ * office's rarer formats (percentages) still go to Intl, through a cache (app/lib/intl.ts).
  */
 
 const NBSP = '\u00a0';
+const intlLocale: Record<Locale, string> = { en: 'en-IE', pl: 'pl-PL' };
 
 /** Digit groups: "1,234,567" (en); "1234" but "12 345" with no-break spaces (pl, from five digits). */
 function groupDigits(digits: string, locale: Locale): string {
@@ -44,8 +45,6 @@ export function formatNumber(value: number, locale: Locale, options?: Intl.Numbe
   const sign = value < 0 && scaled > 0 ? '-' : '';
   return `${sign}${groupDigits(digits, locale)}${fraction ? (locale === 'pl' ? ',' : '.') + fraction : ''}`;
 }
-
-const intlLocale: Record<Locale, string> = { en: 'en-IE', pl: 'pl-PL' };
 
 /** Dates are shown in the shop's time zone, so the server and every browser print the same day. */
 export const SHOP_TIME_ZONE = 'Europe/Warsaw';
@@ -86,4 +85,10 @@ export function formatDateTime(iso: string, locale: Locale): string {
   const clock = warsawClock(iso);
   const two = (n: number) => String(n).padStart(2, '0');
   return `${clock.getUTCDate()} ${months[locale].short[clock.getUTCMonth()]} ${clock.getUTCFullYear()}, ${two(clock.getUTCHours())}:${two(clock.getUTCMinutes())}`;
+}
+
+/** A calendar day as the revenue chart labels it: "3 Sept" / "3 wrz" (`day` is YYYY-MM-DD). */
+export function formatDayMonth(day: string, locale: Locale): string {
+  const [, month, date] = day.split('-').map(Number);
+  return `${date} ${months[locale].short[month - 1]}`;
 }

@@ -1,6 +1,6 @@
 /**
  * Intl formatters, made once per locale and options and reused: building one costs far more than using it
- * (a page of twelve cards formats a few hundred numbers, on the server and again in the browser).
+ * (a page of cards formats a few hundred numbers, on the server and again in the browser).
  */
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();

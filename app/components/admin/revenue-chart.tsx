@@ -1,7 +1,6 @@
-import { formatPrice } from '~/lib/format';
+import { formatDayMonth, formatPrice } from '~/lib/format';
 import type { Locale } from '~/modules/i18n/translate';
 import { useT } from '~/modules/i18n/react';
-import { dateTimeFormat } from '~/lib/intl';
 
 type Day = { day: string; revenueCents: number; orders: number };
 
@@ -33,7 +32,6 @@ export function RevenueChart({ days, locale }: { days: Day[]; locale: Locale }) 
   const x = (i: number) => PAD.left + slot * i + slot / 2;
   const yRevenue = (cents: number) => PAD.top + innerH - (cents / maxRevenue) * innerH;
   const yOrders = (n: number) => PAD.top + innerH - (n / maxOrders) * innerH;
-  const dayLabel = (day: string) => dateTimeFormat(locale === 'pl' ? 'pl-PL' : 'en-IE', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
   const labelEvery = Math.ceil(days.length / 8);
   const grid = [0, 1, 2, 3, 4];
   const line = days.map((d, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${yOrders(d.orders).toFixed(1)}`).join(' ');
@@ -53,10 +51,10 @@ export function RevenueChart({ days, locale }: { days: Day[]; locale: Locale }) 
       {days.map((d, i) => (
         <g key={d.day}>
           <rect x={x(i) - barW / 2} y={yRevenue(d.revenueCents)} width={barW} height={Math.max(0, PAD.top + innerH - yRevenue(d.revenueCents))} rx={3} fill="#2b1a12">
-            <title>{`${dayLabel(d.day)}: ${formatPrice(d.revenueCents, locale)} · ${t('admin.dashboard.ordersCount', { count: d.orders })}`}</title>
+            <title>{`${formatDayMonth(d.day, locale)}: ${formatPrice(d.revenueCents, locale)} · ${t('admin.dashboard.ordersCount', { count: d.orders })}`}</title>
           </rect>
           {i % labelEvery === 0 && (
-            <text x={x(i)} y={H - 8} textAnchor="middle" fontSize={11} fill="#6b5647">{dayLabel(d.day)}</text>
+            <text x={x(i)} y={H - 8} textAnchor="middle" fontSize={11} fill="#6b5647">{formatDayMonth(d.day, locale)}</text>
           )}
         </g>
       ))}

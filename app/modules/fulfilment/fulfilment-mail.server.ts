@@ -6,7 +6,6 @@ import { formatPrice } from '~/lib/format';
 import { carrierNames, isCarrier, trackingUrl } from './carriers';
 import { localePath } from '~/modules/i18n/paths';
 
-
 /** The customer's mail when their order is shipped or delivered, in the language they ordered in. */
 export function shippingMail(
   order: OrderRecord,

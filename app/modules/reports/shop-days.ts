@@ -3,28 +3,19 @@
  * is a half-open range of strings that compares the same on SQLite and PostgreSQL). Daylight-saving days
  * are 23 or 25 hours long; midnight is found by asking Intl for the zone's offset, not by adding 24 hours.
  */
+import { dateTimeFormat } from '~/lib/intl';
+
 export type ShopDay = string; // YYYY-MM-DD
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-const partFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The shop's calendar day of an instant. */
 export function shopDayOf(instant: Date, timeZone: string): ShopDay {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, format);
-  }
-  return format.format(instant);
+  return dateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (Warsaw: +1 h in winter, +2 h in summer). */
 function offsetAt(instant: number, timeZone: string): number {
-  let format = partFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    partFormats.set(timeZone, format);
-  }
+  const format = dateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
   const p = Object.fromEntries(format.formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
   const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
   return asUtc - Math.floor(instant / 1000) * 1000;

@@ -1,12 +1,10 @@
 import { htmlMail } from '~/modules/mail/plain-mail';
-import { formatDate, formatDateTime } from '~/lib/format';
+import { formatDate, formatDateTime, formatPrice } from '~/lib/format';
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import { localePath } from '~/modules/i18n/paths';
 import type { OutgoingMail } from '~/modules/mail/index.server';
 import type { OrderRecord } from '~/modules/orders/index.server';
-import { formatPrice } from '~/lib/format';
 import type { Withdrawal, WithdrawableOrder } from './withdrawals.server';
-
 
 /**
  * The acknowledgement on a durable medium the rule asks for, at once and in the language the consumer used:
