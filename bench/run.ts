@@ -27,7 +27,7 @@ import { imageFigures } from './images';
 import { mailFigures } from './mail';
 import { warmStartFigures } from './warm-start';
 import { here, load, startFloor, startShop, stopShop } from './http';
-import { lighthouseScores } from './lighthouse';
+import { lighthouseScores, referencePages } from './lighthouse';
 import { renderedPathFigures } from './rendered';
 import { searchLatency } from './search';
 
@@ -97,10 +97,23 @@ async function main() {
       { page: 'product', url: base + paths.product },
       { page: '/cart with an item', url: `${base}/cart`, cookie: rendered.guestCookie },
     ]);
-    console.log('\nLighthouse 12.8.2, mobile (simulated throttling), Debian Chromium');
+    const reference = await referencePages(base);
+    const lighthouseReference = await lighthouseScores(reference.pages);
+    await reference.close();
+    console.log(`\nLighthouse 12.8.2, mobile (simulated throttling), Debian Chromium; the median of ${lighthouse[0]?.runs.length ?? 0} runs`);
     printTable(
-      ['page', 'performance', 'accessibility', 'best practices', 'SEO', 'LCP', 'problems'],
-      lighthouse.map((r) => [r.page, String(r.performance), String(r.accessibility), String(r.bestPractices), String(r.seo), r.lcp, [r.problem, ...r.seoFailures].filter(Boolean).join(', ')]),
+      ['page', 'performance (runs)', 'accessibility', 'best practices', 'SEO', 'FCP', 'LCP', 'TBT', 'problems'],
+      [...lighthouse, ...lighthouseReference].map((r) => [
+        r.page,
+        `${r.performance} (${r.runs.join(', ')})`,
+        String(r.accessibility),
+        String(r.bestPractices),
+        String(r.seo),
+        r.fcp,
+        r.lcp,
+        r.tbt,
+        [r.problem, ...r.seoFailures].filter(Boolean).join(', '),
+      ]),
     );
 
     const auth = await authFigures(base, paths.product, seconds);
