@@ -76,7 +76,7 @@ export async function referencePages(base: string): Promise<{ pages: Page[]; clo
 }
 
 /** The page as a browser without JavaScript gets it: no module preloads, no scripts but structured data. */
-export function withoutScripts(html: string): string {
+function withoutScripts(html: string): string {
   return html
     .replace(/<link rel="modulepreload"[^>]*\/>/g, '')
     .replace(/<script(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>/g, '');

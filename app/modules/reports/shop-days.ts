@@ -7,7 +7,6 @@ import { dateTimeFormat } from '~/lib/intl';
 
 export type ShopDay = string; // YYYY-MM-DD
 
-
 /** The shop's calendar day of an instant. */
 export function shopDayOf(instant: Date, timeZone: string): ShopDay {
   return dateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
