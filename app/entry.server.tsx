@@ -1,8 +1,8 @@
-import { PassThrough } from 'node:stream';
-import { createReadableStreamFromReadable } from '@react-router/node';
+import { Writable } from 'node:stream';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from 'react-router';
 import { appContext } from '~/context';
+import { deferHydration } from '~/http/deferred-hydration.server';
 import { FormKeyContext } from '~/lib/form-key';
 import { StylesheetTextContext } from '~/lib/inline-stylesheet';
 import { NonceContext } from '~/lib/nonce';
@@ -22,8 +22,8 @@ export default function handleRequest(
   const app = loadContext.get(appContext);
   const nonce = app.nonce;
   return new Promise<Response>((resolve, reject) => {
-    // Pages carry no deferred data, so waiting for the whole render costs nothing and lets the page cache
-    // store complete documents with their final status code.
+    // Pages carry no deferred data, so waiting for the whole render costs nothing, lets the page cache
+    // store complete documents with their final status code, and lets the browser code wait for the page.
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <FormKeyContext.Provider value={app.formKey}>
@@ -37,10 +37,20 @@ export default function handleRequest(
       {
         nonce,
         onAllReady() {
-          const body = new PassThrough();
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+          const chunks: Buffer[] = [];
+          const collect = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk);
+              done();
+            },
+            final(done) {
+              const html = Buffer.concat(chunks).toString('utf8');
+              responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+              resolve(new Response(import.meta.env.DEV ? html : deferHydration(html), { headers: responseHeaders, status: responseStatusCode }));
+              done();
+            },
+          });
+          pipe(collect);
         },
         onShellError: reject,
         onError(error) {
