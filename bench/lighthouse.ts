@@ -75,11 +75,9 @@ export async function referencePages(base: string): Promise<{ pages: Page[]; clo
   };
 }
 
-/** The page as a browser without JavaScript gets it: no module preloads, no scripts but structured data. */
+/** The page as a browser without JavaScript gets it: no scripts but structured data. */
 function withoutScripts(html: string): string {
-  return html
-    .replace(/<link rel="modulepreload"[^>]*\/>/g, '')
-    .replace(/<script(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>/g, '');
+  return html.replace(/<script(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>/g, '');
 }
 
 const ONE_PARAGRAPH =
