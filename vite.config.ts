@@ -11,9 +11,19 @@ import { defineConfig } from 'vite';
 const clientChunks = {
   groups: [
     { name: 'framework', test: /node_modules[\\/](react|react-dom|react-router|scheduler|turbo-stream|cookie|set-cookie-parser)[\\/]/, priority: 30 },
-    { name: 'storefront', test: /([\\/]app[\\/](components[\\/](?!admin)|lib|modules)|node_modules[\\/]lucide-react)[\\/]/, minShareCount: 2, priority: 20 },
+    { name: 'storefront', test: (id: string) => storefrontModule(id), minShareCount: 2, priority: 20 },
   ],
 };
+
+/**
+ * The storefront's shared components, helpers and icons; not the back office's, and not the form schemas
+ * (zod builds every schema when its file runs, so they load with the pages that have those forms).
+ */
+function storefrontModule(id: string): boolean {
+  if (/[\\/]node_modules[\\/]lucide-react[\\/]/.test(id)) return true;
+  if (!/[\\/]app[\\/](components|lib|modules)[\\/]/.test(id)) return false;
+  return !/[\\/]app[\\/](components[\\/]admin|modules[\\/]backoffice)[\\/]|schema\.ts$/.test(id);
+}
 
 export default defineConfig({
   environments: {

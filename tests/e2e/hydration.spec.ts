@@ -23,3 +23,18 @@ for (const path of ['/', '/pl', '/categories']) {
     expect(timing.firstScript).toBeGreaterThanOrEqual(timing.loadEventStart);
   });
 }
+
+// Zod builds every schema when its file runs; the form schemas load with the pages that have those forms
+// (vite.config.ts), so the home page's start-up does not pay for checkout, sign-in and contact checks.
+test('/: the browser code it starts with carries no form schemas', async ({ page }) => {
+  const scripts: Promise<string>[] = [];
+  page.on('response', (response) => {
+    if (/\/assets\/[^/]+\.js$/.test(new URL(response.url()).pathname)) scripts.push(response.text());
+  });
+  await page.goto('/');
+  await waitForHydration(page);
+  const bodies = await Promise.all(scripts);
+  expect(bodies.length).toBeGreaterThan(0);
+  // `~standard` is the Standard Schema property every zod schema carries.
+  for (const body of bodies) expect(body).not.toContain('~standard');
+});

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { plainLine } from '~/lib/plain-text';
+import { plainLine } from '~/lib/plain-text.schema';
 
 /**
  * The account forms (log in, sign up, reset request, new password, profile), checked in the browser for

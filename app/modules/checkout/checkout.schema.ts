@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { plainLine } from '~/lib/plain-text';
+import { plainLine } from '~/lib/plain-text.schema';
 import type { ShippingAddress } from '~/modules/orders/orders.types';
 
 /**

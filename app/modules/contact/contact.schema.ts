@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { plainLine, plainText } from '~/lib/plain-text';
+import { plainLine, plainText } from '~/lib/plain-text.schema';
 
 /**
  * The contact form, checked in the browser for quick feedback and again on the server. zod/mini keeps the
