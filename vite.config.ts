@@ -11,7 +11,7 @@ import { defineConfig } from 'vite';
 const clientChunks = {
   groups: [
     { name: 'framework', test: /node_modules[\\/](react|react-dom|react-router|scheduler|turbo-stream|cookie|set-cookie-parser)[\\/]/, priority: 30 },
-    { name: 'storefront', test: (id: string) => storefrontModule(id), minShareCount: 2, priority: 20 },
+    { name: 'storefront', test: storefrontModule, minShareCount: 2, priority: 20 },
   ],
 };
 
