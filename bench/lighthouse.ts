@@ -5,8 +5,8 @@
  *
  * Scores move by several points between runs on a small machine, so every page is audited
  * BENCH_LIGHTHOUSE_RUNS times (3 unless set) and the run with the median performance score is reported.
- * Two reference rows say what the machine itself allows (`referencePages`): the same `/` with its scripts
- * taken out, and a page of one paragraph.
+ * Three reference rows say what the machine itself allows (`referencePages`): the same `/` with its scripts
+ * taken out, with and without the shop's opener policy, and a page of one paragraph.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -48,18 +48,22 @@ export async function lighthouseScores(pages: Page[], runs = Number(process.env.
 }
 
 /**
- * Serves, on a port of its own, a copy of the shop's `/` with every script and module preload taken out
- * (what no client-side change can beat) and a page of one paragraph (what the machine scores for almost
- * nothing). Everything else is passed through from the shop, compressed as the shop compresses it.
+ * Serves, on a port of its own, what no client-side change can beat: a copy of the shop's `/` with every script
+ * and module preload taken out, sent with the shop's own response headers, the same page without the
+ * `Cross-Origin-Opener-Policy` header (which makes Chromium start the page in a new renderer process, a cost
+ * Lighthouse counts; decision 0018), and a page of one paragraph (what the machine scores for almost nothing).
+ * Everything else is passed through from the shop, compressed as the shop compresses it.
  */
 export async function referencePages(base: string): Promise<{ pages: Page[]; close: () => Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     try {
       if (req.url === '/one-paragraph') return send(res, 200, 'text/html; charset=utf-8', ONE_PARAGRAPH);
-      const upstream = await fetch(base + (req.url === '/without-scripts' ? '/' : req.url));
+      const reference = req.url === '/without-scripts' || req.url === '/without-scripts-or-opener-policy';
+      const upstream = await fetch(base + (reference ? '/' : req.url));
       const type = upstream.headers.get('content-type') ?? 'application/octet-stream';
       const body = Buffer.from(await upstream.arrayBuffer());
-      send(res, upstream.status, type, req.url === '/without-scripts' ? withoutScripts(body.toString('utf8')) : body);
+      const headers = shopHeaders(upstream.headers, req.url === '/without-scripts-or-opener-policy');
+      send(res, upstream.status, type, reference ? withoutScripts(body.toString('utf8')) : body, headers);
     } catch {
       send(res, 502, 'text/plain', 'upstream failed');
     }
@@ -69,10 +73,22 @@ export async function referencePages(base: string): Promise<{ pages: Page[]; clo
   return {
     pages: [
       { page: '/ without its scripts (reference)', url: `${origin}/without-scripts` },
+      { page: '/ without its scripts or opener policy (reference)', url: `${origin}/without-scripts-or-opener-policy` },
       { page: 'one paragraph (reference)', url: `${origin}/one-paragraph` },
     ],
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The shop's response headers as they apply to a copy: its security headers, not its framing of the body. */
+function shopHeaders(upstream: Headers, withoutOpenerPolicy: boolean): Record<string, string> {
+  const skip = new Set(['content-length', 'content-encoding', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'etag', 'vary']);
+  if (withoutOpenerPolicy) skip.add('cross-origin-opener-policy');
+  const headers: Record<string, string> = {};
+  upstream.forEach((value, name) => {
+    if (!skip.has(name) && name !== 'set-cookie') headers[name] = value;
+  });
+  return headers;
 }
 
 /** The page as a browser without JavaScript gets it: no scripts but structured data. */
@@ -85,10 +101,10 @@ const ONE_PARAGRAPH =
   '<title>Kopi</title><meta name="description" content="A page of one paragraph."><link rel="icon" href="data:,"></head>' +
   '<body><main><h1>Kopi</h1><p>Specialty coffee from Indonesia.</p></main></body></html>';
 
-function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer) {
+function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) {
   const compress = /text|javascript|json|svg|xml/.test(type);
   const bytes = compress ? zlib.gzipSync(body) : Buffer.from(body);
-  res.writeHead(status, { 'content-type': type, 'content-length': bytes.length, ...(compress ? { 'content-encoding': 'gzip' } : {}) });
+  res.writeHead(status, { ...headers, 'content-type': type, 'content-length': bytes.length, ...(compress ? { 'content-encoding': 'gzip' } : {}) });
   res.end(bytes);
 }
 
