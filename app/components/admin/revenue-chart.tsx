@@ -1,6 +1,7 @@
 import { formatDayMonth, formatPrice } from '~/lib/format';
 import type { Locale } from '~/modules/i18n/translate';
 import { useT } from '~/modules/i18n/react';
+import { axisMax, ORDERS_MIN_STEP, REVENUE_MIN_STEP } from './chart-axis';
 
 type Day = { day: string; revenueCents: number; orders: number };
 
@@ -8,23 +9,14 @@ const W = 720;
 const H = 240;
 const PAD = { top: 16, right: 44, bottom: 28, left: 64 };
 
-/** A round step for an axis: 1, 2 or 5 times a power of ten, giving about four gridlines. */
-function niceMax(value: number): number {
-  if (value <= 0) return 1;
-  const rough = value / 4;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough)!;
-  return step * 4;
-}
-
 /**
  * Daily revenue (bars, left axis) and paid orders (line, right axis), drawn as SVG on the server: no chart
  * library, nothing for the storefront to load. The figures are also in a table below it.
  */
 export function RevenueChart({ days, locale }: { days: Day[]; locale: Locale }) {
   const t = useT();
-  const maxRevenue = niceMax(Math.max(...days.map((d) => d.revenueCents)));
-  const maxOrders = niceMax(Math.max(...days.map((d) => d.orders)));
+  const maxRevenue = axisMax(Math.max(...days.map((d) => d.revenueCents)), REVENUE_MIN_STEP);
+  const maxOrders = axisMax(Math.max(...days.map((d) => d.orders)), ORDERS_MIN_STEP);
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const slot = innerW / days.length;
