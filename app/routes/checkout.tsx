@@ -179,6 +179,7 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
   const validation = useClientValidation(parseShippingForm);
   const errors: Record<string, string | undefined> = validation.errors ?? result?.fieldErrors ?? {};
   const value = (name: keyof ShippingAddress) => result?.values?.[name] ?? review.address[name];
+  const savedAddress = Object.values(review.address).some(Boolean);
   const lines: SummaryLine[] = review.cart.lines.map((l) => ({ ...l }));
   return (
     <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
@@ -205,7 +206,7 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
         onSubmit={validation.onSubmit}
       >
         <h2 className="text-2xl font-semibold">{t('checkout.address.heading')}</h2>
-        <p className="mt-1 text-sm text-muted">{t('checkout.address.hint')}</p>
+        <p className="mt-1 text-sm text-muted">{t(savedAddress ? 'checkout.address.hint' : 'checkout.address.hintNew')}</p>
         <input type="hidden" name="intent" value="proceed" />
         <VisitorIdField />
         <div className="mt-5 grid gap-4">

@@ -79,7 +79,9 @@ test('Review Order: lines and total, the address is required, and the one given 
   ]);
   await expect(main(page).getByRole('link', { name: en('checkout.backToCart') })).toHaveAttribute('href', '/cart');
 
-  // A new customer has no address yet: each field says what is missing, and the step does not change.
+  // A new customer has no address yet: the form says it will be kept, each field says what is missing, and
+  // the step does not change.
+  await expect(main(page).getByText(en('checkout.address.hintNew'))).toBeVisible();
   await waitForHydration(page);
   await proceedButton(page).click();
   for (const [key, error] of [
@@ -111,6 +113,7 @@ test('Review Order: lines and total, the address is required, and the one given 
   // Back to the review: the address is now the profile's, filled in.
   await main(page).getByRole('link', { name: en('checkout.backToReview') }).click();
   await expectStep(page, 'review');
+  await expect(main(page).getByText(en('checkout.address.hint'))).toBeVisible();
   await expect(addressField(page, 'fullName')).toHaveValue(polishAddress.fullName);
   await expect(addressField(page, 'zipCode')).toHaveValue(polishAddress.zipCode);
 
