@@ -82,11 +82,11 @@ export async function referencePages(base: string): Promise<{ pages: Page[]; clo
 
 /** The shop's response headers as they apply to a copy: its security headers, not its framing of the body. */
 function shopHeaders(upstream: Headers, withoutOpenerPolicy: boolean): Record<string, string> {
-  const skip = new Set(['content-length', 'content-encoding', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'etag', 'vary']);
+  const skip = new Set(['content-length', 'content-encoding', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'etag', 'vary', 'set-cookie']);
   if (withoutOpenerPolicy) skip.add('cross-origin-opener-policy');
   const headers: Record<string, string> = {};
   upstream.forEach((value, name) => {
-    if (!skip.has(name) && name !== 'set-cookie') headers[name] = value;
+    if (!skip.has(name)) headers[name] = value;
   });
   return headers;
 }
