@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { HYDRATION_SCRIPT_ID, deferHydration } from './deferred-hydration.server';
 
@@ -30,13 +31,47 @@ describe('the browser code waits for the page', () => {
     expect(html.indexOf(saved)).toBeLessThan(html.indexOf('streamController.close()'));
   });
 
-  it('starts the saved module once the page has loaded, or at the deadline, once only', () => {
-    const starter = /<script nonce="n0nce">(\(function\(\)[\s\S]*?)<\/script>/.exec(html)?.[1];
-    expect(starter).toContain("addEventListener('load',start)");
-    expect(starter).toContain('setTimeout(start,3000)');
-    expect(starter).toContain("s.type='module'");
-    expect(starter).toContain('s.nonce=nonce');
-    expect(starter).toContain('if(started)return');
+  it('starts the saved module with its nonce, once only', () => {
+    const page = runStarter(starterOf(html), { readyState: 'loading' });
+    page.load();
+    page.paint();
+    page.deadline();
+    expect(page.started).toEqual([{ type: 'module', nonce: 'n0nce', textContent: moduleBody }]);
+  });
+
+  it('waits for both the load event and the first contentful paint, in either order', () => {
+    const loadFirst = runStarter(starterOf(html), { readyState: 'loading' });
+    loadFirst.load();
+    expect(loadFirst.started).toHaveLength(0);
+    loadFirst.paint();
+    expect(loadFirst.started).toHaveLength(1);
+
+    const paintFirst = runStarter(starterOf(html), { readyState: 'interactive' });
+    paintFirst.paint();
+    expect(paintFirst.started).toHaveLength(0);
+    paintFirst.load();
+    expect(paintFirst.started).toHaveLength(1);
+  });
+
+  it('starts on a page that has already loaded as soon as its paint is reported', () => {
+    const page = runStarter(starterOf(html), { readyState: 'complete' });
+    expect(page.started).toHaveLength(0);
+    page.paint();
+    expect(page.started).toHaveLength(1);
+  });
+
+  it('starts at the deadline should the page never finish loading', () => {
+    const page = runStarter(starterOf(html), { readyState: 'loading' });
+    page.paint();
+    expect(page.deadlineMs).toBe(3000);
+    page.deadline();
+    expect(page.started).toHaveLength(1);
+  });
+
+  it('starts at load in a browser that reports no paint entries', () => {
+    const page = runStarter(starterOf(html), { readyState: 'loading', paintEntries: false });
+    page.load();
+    expect(page.started).toHaveLength(1);
   });
 
   it('leaves a page without React Router’s module script as it is', () => {
@@ -44,3 +79,50 @@ describe('the browser code waits for the page', () => {
     expect(deferHydration(plain)).toBe(plain);
   });
 });
+
+function starterOf(html: string): string {
+  const starter = /<script nonce="n0nce">(\(function\(\)[\s\S]*?)<\/script>/.exec(html)?.[1];
+  if (!starter) throw new Error('no starter script in the page');
+  return starter;
+}
+
+/** Runs the starter against a stand-in for the few browser APIs it uses, and lets a test move time on. */
+function runStarter(starter: string, { readyState, paintEntries = true }: { readyState: string; paintEntries?: boolean }) {
+  const started: Array<Record<string, string>> = [];
+  let onLoad = () => {};
+  let onDeadline = () => {};
+  let deadlineMs = 0;
+  let onPaint: (list: { getEntriesByName(name: string): unknown[] }, observer: { disconnect(): void }) => void = () => {};
+  class PerformanceObserver {
+    static supportedEntryTypes = paintEntries ? ['navigation', 'paint', 'resource'] : ['navigation', 'resource'];
+    constructor(callback: typeof onPaint) {
+      onPaint = callback;
+    }
+    observe() {}
+  }
+  const document = {
+    readyState,
+    currentScript: { nonce: 'n0nce' },
+    getElementById: (id: string) => (id === HYDRATION_SCRIPT_ID ? { textContent: moduleBody } : null),
+    createElement: () => ({}),
+    body: { appendChild: (script: Record<string, string>) => started.push({ ...script }) },
+  };
+  vm.runInNewContext(starter, {
+    document,
+    PerformanceObserver,
+    addEventListener: (name: string, listener: () => void) => {
+      if (name === 'load') onLoad = listener;
+    },
+    setTimeout: (callback: () => void, ms: number) => {
+      onDeadline = callback;
+      deadlineMs = ms;
+    },
+  });
+  return {
+    started,
+    deadlineMs,
+    load: () => onLoad(),
+    paint: () => onPaint({ getEntriesByName: (name) => (name === 'first-contentful-paint' ? [{ name }] : []) }, { disconnect() {} }),
+    deadline: () => onDeadline(),
+  };
+}
