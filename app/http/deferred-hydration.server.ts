@@ -8,9 +8,10 @@ const modulePreload = /<link rel="modulepreload"[^>]*>/g;
 const moduleScript = /<script\b([^>]*)\btype="module"[^>]*>([\s\S]*?)<\/script>/;
 
 // Runs where the module script was: starts the saved module once the page has loaded and its first contentful
-// paint is on the screen (a paint entry is reported after the frame was presented), or at the deadline. A browser
-// without paint entries starts it at `load`.
-const starter = `(function(){var me=document.currentScript,nonce=me.nonce,saved=document.getElementById('${HYDRATION_SCRIPT_ID}'),started=false,loaded=false,painted=false;function start(){if(started)return;started=true;var s=document.createElement('script');s.type='module';s.nonce=nonce;s.textContent=saved.textContent;document.body.appendChild(s)}function ready(){if(loaded&&painted)start()}try{if(PerformanceObserver.supportedEntryTypes.indexOf('paint')<0)throw 0;new PerformanceObserver(function(list,observer){if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();painted=true;ready()}}).observe({type:'paint',buffered:true})}catch(e){painted=true}if(document.readyState==='complete')loaded=true;else addEventListener('load',function(){loaded=true;ready()});ready();setTimeout(start,${HYDRATION_DEADLINE_MS})})()`;
+// paint is on the screen (a paint entry is reported after the frame was presented), or at the deadline. A page
+// loaded out of sight (a background tab, a prerender) has no paint to wait for, and a browser without paint
+// entries has no way to tell: both start it at `load`.
+const starter = `(function(){var me=document.currentScript,nonce=me.nonce,saved=document.getElementById('${HYDRATION_SCRIPT_ID}'),started=false,loaded=false,painted=false;function start(){if(started)return;started=true;var s=document.createElement('script');s.type='module';s.nonce=nonce;s.textContent=saved.textContent;document.body.appendChild(s)}function ready(){if(loaded&&painted)start()}try{if(document.visibilityState==='hidden'||PerformanceObserver.supportedEntryTypes.indexOf('paint')<0)throw 0;new PerformanceObserver(function(list,observer){if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();painted=true;ready()}}).observe({type:'paint',buffered:true})}catch(e){painted=true}if(document.readyState==='complete')loaded=true;else addEventListener('load',function(){loaded=true;ready()});ready();setTimeout(start,${HYDRATION_DEADLINE_MS})})()`;
 
 /**
  * Lets a server-rendered page paint before its browser code arrives. React Router's module preloads go,

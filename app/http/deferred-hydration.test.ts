@@ -68,6 +68,12 @@ describe('the browser code waits for the page', () => {
     expect(page.started).toHaveLength(1);
   });
 
+  it('starts at load on a page loaded out of sight, which reports no paint until it is shown', () => {
+    const page = runStarter(starterOf(html), { readyState: 'loading', visibilityState: 'hidden' });
+    page.load();
+    expect(page.started).toHaveLength(1);
+  });
+
   it('starts at load in a browser that reports no paint entries', () => {
     const page = runStarter(starterOf(html), { readyState: 'loading', paintEntries: false });
     page.load();
@@ -87,7 +93,10 @@ function starterOf(html: string): string {
 }
 
 /** Runs the starter against a stand-in for the few browser APIs it uses, and lets a test move time on. */
-function runStarter(starter: string, { readyState, paintEntries = true }: { readyState: string; paintEntries?: boolean }) {
+function runStarter(
+  starter: string,
+  { readyState, paintEntries = true, visibilityState = 'visible' }: { readyState: string; paintEntries?: boolean; visibilityState?: string },
+) {
   const started: Array<Record<string, string>> = [];
   let onLoad = () => {};
   let onDeadline = () => {};
@@ -102,6 +111,7 @@ function runStarter(starter: string, { readyState, paintEntries = true }: { read
   }
   const document = {
     readyState,
+    visibilityState,
     currentScript: { nonce: 'n0nce' },
     getElementById: (id: string) => (id === HYDRATION_SCRIPT_ID ? { textContent: moduleBody } : null),
     createElement: () => ({}),
