@@ -5,8 +5,9 @@ import { waitForHydration } from './helpers';
 // nothing of the code competes with the first paint for the connection or the processor.
 for (const path of ['/', '/pl', '/categories']) {
   test(`${path}: the browser code is fetched after the page has loaded and painted, then hydrates it`, async ({ page }) => {
-    // A phone's processor, as Lighthouse's mobile audit assumes: the first layout and paint then take long
-    // enough to end after `load`, which is where code started at `load` would compete with them.
+    // A phone's processor, as Lighthouse's mobile audit assumes: the first layout and paint then often end after
+    // `load`, which is where code started at `load` would compete with them (the starter's logic, in every
+    // order of events, is tested in app/http/deferred-hydration.test.ts).
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     const response = await page.goto(path);
