@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
+import { formatDate } from '~/lib/format';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
 import { address, createCoffee, createUser, fillCart, storage } from '~/modules/checkout/test-fixtures';
@@ -69,8 +70,8 @@ describe.each(testDatabases())('withdrawals on %s', (_kind, open) => {
 
     const [ack] = await mailsTo(order.email).then((all) => all.filter((m) => m.subject.includes('odstąpienie')));
     expect(ack.subject).toBe(`Otrzymaliśmy Twoje odstąpienie od umowy — zamówienie ${orderLabel(order.id)}`);
-    expect(ack.text_body).toContain('24 listopada 2026');
-    expect(ack.text_body).toContain('11:15'); // the date and time in the shop's time zone (Warsaw)
+    expect(ack.text_body).toContain('otrzymaliśmy 24 lis 2026, 11:15.'); // the withdrawal's date and time in the shop's time zone (Warsaw)
+    expect(ack.text_body).toContain(`z dnia ${formatDate(found.createdAt, 'pl')}.`); // the order's own date, whatever day the test runs
     expect(ack.text_body).toContain('2 × Gayo');
     expect(ack.text_body).not.toContain('Java');
     expect(ack.text_body).toContain('Podany powód: Too strong for me');
