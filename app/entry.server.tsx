@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { renderToPipeableStream } from 'react-dom/server';
-import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from 'react-router';
+import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter, isRouteErrorResponse } from 'react-router';
 import { appContext } from '~/context';
 import { deferHydration } from '~/http/deferred-hydration.server';
 import { FormKeyContext } from '~/lib/form-key';
@@ -74,5 +74,8 @@ function requestLocale(context: RouterContextProvider) {
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  (context as RouterContextProvider | undefined)?.get(appContext).log.error({ err: error, url: request.url }, 'unexpected error');
+  const log = (context as RouterContextProvider | undefined)?.get(appContext).log;
+  // A 4xx React Router raises itself (a POST to a page without a form, an unknown method) is the client's mistake.
+  if (isRouteErrorResponse(error) && error.status < 500) log?.info({ status: error.status, url: request.url }, 'request refused');
+  else log?.error({ err: error, url: request.url }, 'unexpected error');
 };

@@ -157,7 +157,7 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error)) {
     status = error.status;
     const kind = failureKindOf(status);
-    const texts = status === 405 ? 'methodNotAllowed' : kind && failureTextKey[kind];
+    const texts = kind && failureTextKey[kind];
     if (texts) {
       title = t(`errors.${texts}Title`);
       text = t(`errors.${texts}Text`);

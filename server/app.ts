@@ -23,7 +23,7 @@ import { createStorage } from '~/modules/storage/index.server';
 import { FORM_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '~/http/body.server';
 import { createKopiCookies, readCookie } from '~/http/cookies.server';
 import { bodyLimit } from './body-limit';
-import { errorHandler, sendFailure } from './errors';
+import { errorHandler, refuseOtherMethods, sendFailure } from './errors';
 import { imagesRouter } from './images';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
 import { PageCache, isCacheableRequest, withTokens } from '~/http/page-cache.server';
@@ -198,6 +198,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     }
     next();
   });
+  app.use(refuseOtherMethods);
 
   app.use(
     bodyLimit(async (req) => {

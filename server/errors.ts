@@ -9,6 +9,20 @@ export function roughLocale(req: Request): Locale {
   return /(?:^|;\s*)lang=InBsIg/.test(req.get('cookie') ?? '') ? 'pl' : 'en';
 }
 
+/** The methods the shop answers: pages and their data are read with GET (and HEAD), forms post with POST. */
+export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST'] as const;
+const allowed = new Set<string>(ALLOWED_METHODS);
+
+/**
+ * Any other method (PUT, DELETE, OPTIONS, TRACE …) is the client's mistake: a translated 405 with `Allow`,
+ * logged as a refusal. Before this, TRACE and CONNECT reached the Fetch `Request`, which refuses them (a 500).
+ */
+export function refuseOtherMethods(req: Request, res: Response, next: NextFunction): void {
+  if (allowed.has(req.method)) return next();
+  req.log?.info({ method: req.method }, 'request refused');
+  sendFailure(req, res, 'not_allowed');
+}
+
 const wantsJson = (req: Request) =>
   /^\/(api|webhooks)\//.test(req.path) || req.path.endsWith('.data') || !(req.get('accept') ?? 'text/html').includes('text/html');
 
@@ -17,6 +31,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charC
 /** A small page (or `{ error }` JSON) in the visitor's language, for failures answered before React Router. */
 export function sendFailure(req: Request, res: Response, kind: FailureKind): void {
   if (kind === 'too_large') res.setHeader('Connection', 'close');
+  if (kind === 'not_allowed') res.setHeader('Allow', ALLOWED_METHODS.join(', '));
   sendErrorPage(req, res, failureStatus[kind], kind, failureTextKey[kind]);
 }
 
@@ -45,7 +60,7 @@ function sendErrorPage(req: Request, res: Response, status: number, error: strin
  */
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   const status = Number((error as { status?: unknown; statusCode?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode);
-  const kind = status >= 400 && status < 500 ? (failureKindOf(status) ?? (status === 405 ? null : 'invalid')) : null;
+  const kind = status >= 400 && status < 500 ? (failureKindOf(status) ?? 'invalid') : null;
   if (res.headersSent) {
     req.log?.error({ err: error }, 'error after the response started');
     res.end();

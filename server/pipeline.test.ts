@@ -14,7 +14,7 @@ describe('the request pipeline', () => {
   let shop: TestShop;
   const send = (options: Parameters<typeof rawRequest>[1]) => rawRequest(shop.port, options);
   beforeAll(async () => {
-    shop = await startTestShop({ RATE_LIMIT_FACTOR: '1' });
+    shop = await startTestShop({ RATE_LIMIT_FACTOR: '1' }, { captureLogs: true });
   });
   afterAll(() => shop.close());
 
@@ -64,6 +64,29 @@ describe('the request pipeline', () => {
       const response = await send({ path, headers: { accept: 'text/html' } });
       expect(response.status).toBe(status);
       expect(response.body).not.toMatch(/at .+\.js:\d+/);
+    });
+
+    it.each(['TRACE', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND'])('%s answers 405 on every path, logged as a refusal', async (method) => {
+      const { cookie } = await shop.customer();
+      for (const path of ['/', '/pl/about', `/product/${shop.productId}`, '/cart', '/admin', '/webhooks/stripe', '/api/events', '/nope']) {
+        const before = shop.logs.length;
+        const response = await send({ method, path, headers: { accept: 'text/html', cookie } });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.headers.allow).toBe('GET, HEAD, POST');
+        const logged = shop.logs.slice(before);
+        expect(logged.filter((line) => line.level >= 50), `${method} ${path}`).toEqual([]);
+        expect(logged.some((line) => line.msg === 'request refused')).toBe(true);
+      }
+      const polish = await send({ method, path: '/pl', headers: { accept: 'text/html' } });
+      expect(polish.body).toContain('<html lang="pl"');
+      expect(polish.body).toContain('Błąd 405');
+    });
+
+    it('a POST to a page without a form answers 405, logged as a refusal', async () => {
+      const before = shop.logs.length;
+      const response = await send({ method: 'POST', path: '/about', headers: { 'content-type': form, accept: 'text/html' }, body: 'a=b' });
+      expect(response.status).toBe(405);
+      expect(shop.logs.slice(before).filter((line) => line.level >= 50)).toEqual([]);
     });
 
     it('answers a Stripe webhook over 1 MB with 413', async () => {

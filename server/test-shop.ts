@@ -31,10 +31,12 @@ export type TestShop = {
   guestCookie: (cartId: string) => Promise<string>;
   /** Signs up an admin and returns the Cookie header of their session. */
   admin: () => Promise<{ email: string; userId: string; cookie: string }>;
+  /** What the shop logged at info level and above, as parsed lines (only with `captureLogs`). */
+  logs: Array<{ level: number; msg: string; [key: string]: unknown }>;
   close: () => Promise<void>;
 };
 
-export async function startTestShop(env: Record<string, string> = {}): Promise<TestShop> {
+export async function startTestShop(env: Record<string, string> = {}, { captureLogs = false } = {}): Promise<TestShop> {
   const buildFile = path.resolve('build/server/index.js');
   if (!fs.existsSync(buildFile)) {
     throw new Error('These tests run the production build, and build/server/index.js is missing: run `npm run build` first (`npm test` does).');
@@ -45,7 +47,9 @@ export async function startTestShop(env: Record<string, string> = {}): Promise<T
     { DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent', SESSION_SECRET: SECRET, PUBLIC_URL: 'http://127.0.0.1:3999', ...env },
     { readDotEnv: false },
   );
-  const kopi = await createServerApp({ config, logger: pino({ level: 'silent' }), clientDir: path.resolve('build/client') });
+  const logs: TestShop['logs'] = [];
+  const logger = captureLogs ? pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }) : pino({ level: 'silent' });
+  const kopi = await createServerApp({ config, logger, clientDir: path.resolve('build/client') });
   const server = kopi.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -73,6 +77,7 @@ export async function startTestShop(env: Record<string, string> = {}): Promise<T
     db,
     productId,
     customer,
+    logs,
     guestCookie: async (cartId) => (await cookies.cart.serialize(cartId)).split(';')[0],
     async admin() {
       const account = await customer(`owner.${Date.now().toString(36)}.${++count}@example.test`);
