@@ -81,6 +81,16 @@ describe('the back office over HTTP', () => {
     expect(await productCount(shop)).toBe(before + 1);
   });
 
+  it('refuses a sliver of a picture (100 × 20,000 px) with a translated 400, before decoding it', async () => {
+    const admin = await shop.admin();
+    const before = await productCount(shop);
+    const sliver = await sharp({ create: { width: 100, height: 20_000, channels: 3, background: '#2f6b4f' } }).png().toBuffer();
+    const response = await post('/add-product', admin.cookie, { name: 'Sliver', price: '1', netWeight: '250' }, [{ name: 'sliver.png', bytes: sliver }]);
+    expect(response.status).toBe(400);
+    expect(response.body).toContain('“sliver.png” is too long and narrow for a product picture');
+    expect(await productCount(shop)).toBe(before);
+  });
+
   it('refuses more than 81 MB even from an admin, before reading it', async () => {
     const admin = await shop.admin();
     const response = await rawRequest(shop.port, {

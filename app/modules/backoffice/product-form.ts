@@ -13,6 +13,8 @@ export const MAX_IMAGES = 8;
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** Pictures with more pixels than this are refused before they are decoded (decompression bombs). */
 export const MAX_IMAGE_PIXELS = 40_000_000;
+/** A picture's longer side may be at most this many times its shorter one (a packshot, not a banner). */
+export const MAX_IMAGE_RATIO = 10;
 /** What the file picker offers; the server decides by the bytes, not by this. */
 export const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/avif';
 /** The largest price the shop takes, in cents (999,999.99). */

@@ -178,6 +178,11 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
     expect(bomb.length).toBeLessThan(1024 * 1024);
     cases.push([new File([new Uint8Array(bomb)], 'bomb.png'), 'imageTooManyPixels']);
+    // Slivers: valid, few pixels, but a variant would be beyond WebP's 16,383 px side (or a line of pixels).
+    for (const [width, height] of [[100, 20_000], [20_000, 100], [30, 400]]) {
+      const sliver = await sharp({ create: { width, height, channels: 3, background: '#2f6b4f' } }).png().toBuffer();
+      cases.push([new File([new Uint8Array(sliver)], `sliver-${width}x${height}.png`), 'imageProportions']);
+    }
 
     for (const [file, reason] of cases) {
       const outcome = await addProduct(services, owner, productForm({ name: 'With a bad picture' }, [await jpeg(), file]));

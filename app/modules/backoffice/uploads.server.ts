@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
 import { ImageDecodeError, type Storage, deleteImageVariants, storeImageVariants } from '~/modules/storage/index.server';
-import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './product-form';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_RATIO } from './product-form';
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'avif';
 
@@ -32,7 +32,7 @@ export function sniffImage(bytes: Uint8Array): ImageFormat | null {
 /** Why a picture was refused: an i18n key under admin.productForm.errors, with the file's name. */
 export class ImageRejected extends Error {
   constructor(
-    public readonly reason: 'imageType' | 'imageTooLarge' | 'imageTooManyPixels' | 'imageUnreadable',
+    public readonly reason: 'imageType' | 'imageTooLarge' | 'imageTooManyPixels' | 'imageProportions' | 'imageUnreadable',
     public readonly fileName: string,
   ) {
     super(`${reason}: ${fileName}`);
@@ -57,6 +57,8 @@ export async function checkImage(file: File): Promise<CheckedImage> {
   }
   if (!meta.width || !meta.height) throw new ImageRejected('imageUnreadable', name);
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new ImageRejected('imageTooManyPixels', name);
+  // A sliver (100 × 20,000 px) would make variants beyond WebP's 16,383 px side after seconds of work.
+  if (Math.max(meta.width, meta.height) > MAX_IMAGE_RATIO * Math.min(meta.width, meta.height)) throw new ImageRejected('imageProportions', name);
   return { name, bytes, format, width: meta.width, height: meta.height };
 }
 
