@@ -10,7 +10,7 @@ import { OrdersList } from '~/components/orders/orders-list';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { listOrders } from '~/modules/orders/index.server';
 import { reviewedProductIds } from '~/modules/reviews/index.server';
-import { ORDERS_PAGE_SIZE } from '~/modules/orders/orders.types';
+import { ORDERS_PAGE_SIZE, reviewableProductIds } from '~/modules/orders/orders.types';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/profile';
 import { appContext } from '~/context';
@@ -24,8 +24,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const tab = url.searchParams.get('tab') === 'orders' ? 'orders' : 'profile';
   const page = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 50);
   const orders = tab === 'orders' ? await listOrders(app.db, app.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
-  const delivered = orders?.orders.filter((order) => order.shippingStatus === 'delivered').flatMap((order) => order.lines.map((line) => line.productId)) ?? [];
-  const reviewed = [...(await reviewedProductIds(app.db, user.id, [...new Set(delivered)]))];
+  const reviewable = orders?.orders.flatMap(reviewableProductIds) ?? [];
+  const reviewed = [...(await reviewedProductIds(app.db, user.id, [...new Set(reviewable)]))];
   return {
     tab,
     page,

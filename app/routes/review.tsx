@@ -8,7 +8,7 @@ import { requireUser, shopperContext } from '~/http/shopper.server';
 import { getProduct } from '~/modules/catalog/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
-import { deleteOwnReview, deliveredOrderWith, getOwnReview, saveReview } from '~/modules/reviews/index.server';
+import { deleteOwnReview, reviewableOrderWith, getOwnReview, saveReview } from '~/modules/reviews/index.server';
 import { REVIEW_MAX_LENGTH, type ReviewErrors, parseReviewForm } from '~/modules/reviews/review.schema';
 import type { Route } from './+types/review';
 import { appContext } from '~/context';
@@ -37,7 +37,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const t = getT(locale);
   const base = { meta: { title: `${t('reviews.heading')} · Kopi` }, messages: getMessages(locale, 'reviews', 'orders') };
   if (!product) return data({ ...base, product: null, canReview: false, review: null }, { status: 404 });
-  const [orderId, review] = await Promise.all([deliveredOrderWith(app.db, user.id, product.id), getOwnReview(app.db, user.id, product.id)]);
+  const [orderId, review] = await Promise.all([reviewableOrderWith(app.db, user.id, product.id), getOwnReview(app.db, user.id, product.id)]);
   return {
     ...base,
     product: { id: product.id, name: product.name || t('product.unnamed'), image: product.image },

@@ -2,7 +2,7 @@ import { BadgeCheck, Star, Truck, Undo2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
-import { type OrderView, withdrawalOpen } from '~/modules/orders/orders.types';
+import { type OrderView, reviewableProductIds, withdrawalOpen } from '~/modules/orders/orders.types';
 import { carrierNames, isCarrier, trackingUrl } from '~/modules/fulfilment/carriers';
 import { useI18n, useLocalePath, useT } from '~/modules/i18n/react';
 
@@ -62,7 +62,7 @@ export function OrdersList({ orders, hasMore, page, reviewed = [] }: { orders: O
             <p className="mt-4 text-sm text-muted">
               <span className="font-medium text-roast">{t('orders.shipTo')}</span> {order.shipping.fullName}, {order.shipping.address}, {order.shipping.zipCode} {order.shipping.city}
             </p>
-            {order.shippingStatus === 'delivered' && <ReviewLinks order={order} reviewed={reviewed} />}
+            <ReviewLinks order={order} reviewed={reviewed} />
             {withdrawalOpen(order) && (
               <Link to={path(`/withdraw?order=${order.id}`)} className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
                 <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
@@ -83,11 +83,13 @@ export function OrdersList({ orders, hasMore, page, reviewed = [] }: { orders: O
   );
 }
 
-/** A delivered order's coffees, each with "Review" or "Edit your review" (one review per coffee). */
+/** A delivered order's coffees that were kept, each with "Review" or "Edit your review" (one review per coffee). */
 function ReviewLinks({ order, reviewed }: { order: OrderView; reviewed: string[] }) {
   const t = useT();
   const path = useLocalePath();
-  const products = [...new Map(order.lines.map((line) => [line.productId, line.title || t('product.unnamed')])).entries()];
+  const reviewable = reviewableProductIds(order);
+  const products = [...new Map(order.lines.map((line) => [line.productId, line.title || t('product.unnamed')])).entries()].filter(([id]) => reviewable.includes(id));
+  if (products.length === 0) return null;
   return (
     <ul className="mt-4 flex flex-wrap gap-2" data-testid="order-reviews">
       {products.map(([productId, title]) => {

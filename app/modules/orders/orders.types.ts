@@ -57,4 +57,13 @@ export function withdrawalOpen(order: Pick<OrderView, 'paymentStatus' | 'shippin
   return !closesAt || now.toISOString() <= closesAt;
 }
 
+/**
+ * The coffees of an order its customer may review: paid, delivered, not refunded in full, and not withdrawn
+ * from (the server decides again when the review is sent: app/modules/reviews).
+ */
+export function reviewableProductIds(order: Pick<OrderView, 'paymentStatus' | 'shippingStatus' | 'totalCents' | 'refundedCents' | 'lines' | 'withdrawnProductIds'>): string[] {
+  if (order.paymentStatus !== 'succeeded' || order.shippingStatus !== 'delivered' || order.refundedCents >= order.totalCents) return [];
+  return [...new Set(order.lines.map((line) => line.productId))].filter((id) => !order.withdrawnProductIds.includes(id));
+}
+
 export const orderLabel = (id: string) => id.slice(-6).toUpperCase();

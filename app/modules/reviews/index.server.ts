@@ -2,7 +2,7 @@
 export {
   countRecentReviews,
   deleteOwnReview,
-  deliveredOrderWith,
+  reviewableOrderWith,
   getOwnReview,
   hideReview,
   listOwnerReviews,

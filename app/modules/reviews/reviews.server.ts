@@ -17,19 +17,37 @@ import { type HideReason, type OwnerReviewFilter, type OwnReview, type OwnerRevi
 export type { OwnReview, OwnerReview, OwnerReviewFilter, Paged, PublicReview };
 
 
-/** The newest delivered, paid order of this customer with a line of this product; null when there is none. */
-export async function deliveredOrderWith(db: Executor, userId: string, productId: string): Promise<string | null> {
-  const row = await db
+/**
+ * The newest order that makes this customer a buyer of the product: paid, delivered, not refunded in full,
+ * and the product not withdrawn from (a consumer who sent it back and got the money back bought nothing to
+ * review). Null when there is none.
+ */
+export async function reviewableOrderWith(db: Executor, userId: string, productId: string): Promise<string | null> {
+  const orders = await db
     .selectFrom('orders')
     .innerJoin('order_lines', 'order_lines.order_id', 'orders.id')
-    .select('orders.id')
+    .select(['orders.id', 'orders.delivered_at'])
+    .distinct()
     .where('orders.user_id', '=', userId)
     .where('order_lines.product_id', '=', productId)
     .where('orders.payment_status', '=', 'succeeded')
     .where('orders.shipping_status', '=', 'delivered')
+    .whereRef('orders.refunded_cents', '<', 'orders.total_cents')
     .orderBy('orders.delivered_at', 'desc')
-    .executeTakeFirst();
-  return row?.id ?? null;
+    .execute();
+  if (orders.length === 0) return null;
+  const withdrawals = await db.selectFrom('withdrawals').select(['order_id', 'lines']).where('order_id', 'in', orders.map((o) => o.id)).execute();
+  const withdrawnFrom = new Set(withdrawals.filter((w) => withdrawnProductIds(w.lines).includes(productId)).map((w) => w.order_id));
+  return orders.find((order) => !withdrawnFrom.has(order.id))?.id ?? null;
+}
+
+/** The products a withdrawal's lines (JSON) name; nothing for a malformed value. */
+function withdrawnProductIds(lines: string): string[] {
+  try {
+    return (JSON.parse(lines) as { productId: string }[]).map((line) => line.productId);
+  } catch {
+    return [];
+  }
 }
 
 /** Which of these products the customer has reviewed (for My Orders' "Review" or "Edit your review"). */
@@ -48,7 +66,7 @@ export type SaveOutcome = { ok: true; created: boolean; review: OwnReview } | { 
 
 /**
  * Publishes the customer's review of the product, or replaces their earlier one (one per customer and
- * coffee). Refused unless an order of theirs with the product was delivered. A hidden review stays hidden
+ * coffee). Refused unless they bought it (reviewableOrderWith). A hidden review stays hidden
  * when edited: the owner's decision and its reason stand.
  */
 export async function saveReview(
@@ -59,7 +77,7 @@ export async function saveReview(
   now = new Date(),
 ): Promise<SaveOutcome> {
   const outcome = await inTransaction(db, async (trx): Promise<SaveOutcome> => {
-    const orderId = await deliveredOrderWith(trx, author.userId, productId);
+    const orderId = await reviewableOrderWith(trx, author.userId, productId);
     if (!orderId) return { ok: false, reason: 'not_buyer' };
     await lockProduct(trx, productId);
     const at = now.toISOString();

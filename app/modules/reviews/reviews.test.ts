@@ -12,7 +12,8 @@ import { catalogVersion, getProduct, listProducts } from '~/modules/catalog/inde
 import { demoCustomers, demoRating } from '~/modules/catalog/demo/reviews';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
 import { address, createCoffee, createUser, fillCart, storage } from '~/modules/checkout/test-fixtures';
-import { moveOrder } from '~/modules/fulfilment/index.server';
+import { moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
+import { findOwnOrderForWithdrawal, requestWithdrawal } from '~/modules/withdrawals/index.server';
 import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
 import { seedDemoReviews } from './demo.server';
 import { deleteOwnReview, getOwnReview, hideReview, listOwnerReviews, listProductReviews, replyToReview, reviewedProductIds, saveReview, showReview } from './index.server';
@@ -92,6 +93,28 @@ describe.each(testDatabases())('reviews on %s', (_kind, open) => {
     expect(await deleteOwnReview(db, tom.userId, gayo)).toBe(false);
     expect(await figures(gayo)).toEqual({ rating: 4, reviewCount: 1 });
     expect(await getOwnReview(db, tom.userId, gayo)).toBeNull();
+  });
+
+  it('takes a product withdrawn from, or an order refunded in full, as not bought', async () => {
+    const [kopi, luwak] = [await createCoffee(db, 'Kopi', 1000), await createCoffee(db, 'Luwak', 2000)];
+    // Withdrew from one coffee of two and got its money back: the other can still be reviewed.
+    const ewa = await buyer('Ewa Lis', [kopi, luwak]);
+    const order = (await findOwnOrderForWithdrawal(db, ewa.userId, ewa.orderId))!;
+    const asked = await requestWithdrawal(db, order, { name: 'Ewa Lis', email: 'ewa@example.test', productIds: [kopi], reason: '', locale: 'pl' }, { contactTo: 'shop@kopi.test' });
+    if (!asked.ok) throw new Error(asked.reason);
+    const services = { db, payments: provider, publicUrl: 'https://kopi.test/', log: { info() {}, warn() {}, error() {} } as never };
+    expect(await refundWithdrawal(services, owner, ewa.orderId, asked.withdrawal.id)).toMatchObject({ ok: true, refundedCents: 1000 });
+    expect(await saveReview(db, ewa, kopi, { rating: 1, body: 'Sent it back', locale: 'pl' })).toEqual({ ok: false, reason: 'not_buyer' });
+    expect(await saveReview(db, ewa, luwak, { rating: 3, body: 'Kept it', locale: 'pl' })).toMatchObject({ ok: true });
+    // A withdrawal not yet refunded counts too: the coffee is on its way back.
+    const jan = await buyer('Jan Lis', [kopi, luwak]);
+    const janOrder = (await findOwnOrderForWithdrawal(db, jan.userId, jan.orderId))!;
+    expect(await requestWithdrawal(db, janOrder, { name: 'Jan Lis', email: 'jan@example.test', productIds: [luwak], reason: '', locale: 'en' }, { contactTo: 'shop@kopi.test' })).toMatchObject({ ok: true });
+    expect(await saveReview(db, jan, luwak, { rating: 2, body: '', locale: 'en' })).toEqual({ ok: false, reason: 'not_buyer' });
+    // Refunded in full outside the shop (the provider's dashboard): nothing of it was kept.
+    const tom = await buyer('Tom', [kopi]);
+    await db.updateTable('orders').set({ refunded_cents: 1000 }).where('id', '=', tom.orderId).execute();
+    expect(await saveReview(db, tom, kopi, { rating: 5, body: '', locale: 'en' })).toEqual({ ok: false, reason: 'not_buyer' });
   });
 
   it('takes a double submission as one review, and two buyers at once both count', async () => {
