@@ -26,7 +26,7 @@ import { bodyLimit } from './body-limit';
 import { errorHandler, refuseOtherMethods, sendFailure } from './errors';
 import { imagesRouter } from './images';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
-import { PageCache, isCacheableRequest, withTokens } from '~/http/page-cache.server';
+import { PageCache, isCacheableRequest, isStorableResponse, withTokens } from '~/http/page-cache.server';
 import { builtStylesheetReader } from './asset-text';
 import { rateLimit } from './rate-limit';
 import { isCrossSiteWrite } from './same-origin';
@@ -263,8 +263,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, req.get('cookie')) && req.method === 'GET';
       const version = catalogVersion();
       const response = await handleRequest(toFetchRequest(req, res, origin), createRouterContext(context));
-      const type = response.headers.get('content-type') ?? '';
-      if (cacheable && response.status === 200 && type.startsWith('text/html') && !response.headers.has('set-cookie')) {
+      if (cacheable && isStorableResponse(response)) {
         const body = await response.text();
         pageCache.set(req.originalUrl, { status: 200, headers: [...response.headers], body, tokens: { nonce: context.nonce, formKey: context.formKey } }, version);
         await sendFetchResponse(res, response, body);

@@ -29,8 +29,9 @@ export async function sendFetchResponse(res: ExpressResponse, response: Response
   res.status(response.status);
   // A body cut off at its limit is not read to the end: close the connection instead of draining it.
   if (response.status === 413) res.setHeader('Connection', 'close');
+  // The page's own header wins over the shop-wide default of the same name (a Referrer-Policy, say).
   for (const [key, value] of response.headers) {
-    if (key !== 'set-cookie') res.append(key, value);
+    if (key !== 'set-cookie') res.setHeader(key, value);
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader('set-cookie', cookies);

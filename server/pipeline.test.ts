@@ -4,6 +4,7 @@
  * redirects stay on the shop; abuse limits hold per address and per email.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestPasswordReset } from '~/modules/accounts/index.server';
 import { type TestShop, rawRequest, startTestShop } from './test-shop';
 
 const form = 'application/x-www-form-urlencoded';
@@ -218,6 +219,28 @@ describe('the request pipeline', () => {
       const cart = await send({ path: '/cart', headers: { cookie } });
       expect(cart.body).toContain('Gayo');
       expect(cart.headers['cache-control']).toBe('private, no-store');
+    });
+
+    it('a password-reset page is never cached: a spent link says so at once', async () => {
+      const { email } = await shop.customer();
+      await requestPasswordReset(shop.db, { email, locale: 'en', publicUrl: new URL(shop.base) });
+      const mail = await shop.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).executeTakeFirstOrThrow();
+      const token = /token=([\w-]+)/.exec(mail.text_body)![1];
+      const path = `/auth/reset?token=${token}`;
+      for (let i = 0; i < 2; i++) {
+        const page = await send({ path });
+        expect(page.status).toBe(200);
+        expect(page.headers['x-page-cache']).toBeUndefined();
+        expect(page.headers['cache-control']).toBe('no-store');
+        expect(page.headers['referrer-policy']).toBe('no-referrer');
+        expect(page.body).toContain('name="token"');
+      }
+      const body = new URLSearchParams({ token, password: 'a new long password' }).toString();
+      const reset = await send({ method: 'POST', path: '/auth/reset', headers: { 'content-type': form }, body });
+      expect(reset.status).toBe(302);
+      const spent = await send({ path });
+      expect(spent.body).not.toContain('name="token"');
+      expect(spent.body).toContain('This reset link is invalid or has expired.');
     });
 
     it('a forged or unsigned-with-our-secret cookie is as good as none', async () => {

@@ -78,6 +78,16 @@ export function isCacheableRequest(method: string, path: string, cookieHeader: s
   return !/^\/(api|images|assets|webhooks|healthz|readyz)(\/|$)/.test(path);
 }
 
+/**
+ * Whether a rendered response may be kept and served again: a 200 page that sets no cookie and that its
+ * route did not mark `no-store` or `private` (a page holding a secret, such as a password-reset link's form).
+ */
+export function isStorableResponse(response: Response): boolean {
+  const type = response.headers.get('content-type') ?? '';
+  const cacheControl = response.headers.get('cache-control') ?? '';
+  return response.status === 200 && type.startsWith('text/html') && !response.headers.has('set-cookie') && !/no-store|private/.test(cacheControl);
+}
+
 function splitAtTokens(body: string, tokens: ResponseTokens): { chunks: Buffer[]; slots: Array<keyof ResponseTokens> } {
   const names = (Object.keys(tokens) as Array<keyof ResponseTokens>).filter((name) => tokens[name]);
   const value = (name: keyof ResponseTokens) => tokens[name] ?? '';

@@ -16,7 +16,7 @@ import { appContext } from '~/context';
 import { countCartItems } from '~/modules/cart/index.server';
 import { catalogVersion } from '~/modules/catalog/index.server';
 import { splitLocale } from '~/modules/i18n/paths';
-import { type PageCache, withTokens } from './page-cache.server';
+import { type PageCache, isStorableResponse, withTokens } from './page-cache.server';
 import { greetingName, shopperContext } from './shopper.server';
 
 /** A name only letters, digits and a few marks make up: written the same in HTML and in JSON. */
@@ -50,8 +50,7 @@ export const sharedPagesMiddleware: MiddlewareFunction<Response> = async ({ requ
   shopper.cartCount = count;
   if (user) context.set(shopperContext, { ...shopper, user: { ...user, displayName: NAME_PLACEHOLDER } });
   const response = await next();
-  const type = response.headers.get('content-type') ?? '';
-  if (response.status !== 200 || !type.startsWith('text/html')) return response;
+  if (!isStorableResponse(response)) return response;
   const body = await response.text();
   const headers = [...response.headers].filter(([header]) => header !== 'set-cookie' && header !== 'content-length');
   const page = pages.set(key, { status: 200, headers, body, tokens: { ...tokens, name: user ? NAME_PLACEHOLDER : '' } }, version);

@@ -24,6 +24,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   };
 }
 
+/** The page holds a secret (the link's token): never stored by any cache, and never sent on as a referrer. */
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 export async function action({ request, context }: Route.ActionArgs) {
