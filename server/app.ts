@@ -151,7 +151,8 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       // The default no-referrer makes browsers send `Origin: null` on plain form posts, which the
       // cross-site check (and React Router's own) must refuse; this keeps the real Origin on our own posts.
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      strictTransportSecurity: config.secureCookies,
+      // A shop on shop.example.pl must not force HTTPS on example.pl's other hosts unless the owner says so.
+      strictTransportSecurity: config.secureCookies ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: config.hstsIncludeSubDomains } : false,
       crossOriginEmbedderPolicy: false,
       // The sign-in popup must keep its link to the page that opened it to report back.
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },

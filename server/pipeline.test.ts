@@ -278,3 +278,28 @@ describe('TRUST_PROXY', () => {
     }
   });
 });
+
+describe('a shop served over https', () => {
+  it('names the session cookie __Host-, and keeps HSTS to its own host unless told otherwise', async () => {
+    for (const [env, subdomains] of [[{}, false], [{ HSTS_INCLUDE_SUBDOMAINS: 'true' }, true]] as const) {
+      const shop = await startTestShop({ PUBLIC_URL: 'https://shop.example.test', ...env });
+      try {
+        const page = await rawRequest(shop.port, { path: '/about' });
+        expect(page.headers['strict-transport-security']).toBe(`max-age=31536000${subdomains ? '; includeSubDomains' : ''}`);
+        const email = `https.${Math.random().toString(36).slice(2)}@example.test`;
+        const body = new URLSearchParams({ intent: 'signup', name: 'Ola', email, password: 'correct horse battery' }).toString();
+        const signUp = await rawRequest(shop.port, { method: 'POST', path: '/auth', headers: { 'content-type': form, origin: 'https://shop.example.test' }, body });
+        const session = signUp.headers['set-cookie']!.find((c) => c.includes('kopi_session='))!;
+        expect(session).toMatch(/^__Host-kopi_session=[^;]+; Max-Age=\d+; Path=\/; .*HttpOnly; Secure; SameSite=Lax$/);
+        expect(session).not.toMatch(/Domain=/i);
+        // The prefixed cookie signs the shopper in, and keeps their pages out of the shared cache.
+        const cookie = session.split(';')[0];
+        const profile = await rawRequest(shop.port, { path: '/profile', headers: { cookie } });
+        expect(profile.status).toBe(200);
+        expect(profile.headers['cache-control']).toBe('private, no-store');
+      } finally {
+        await shop.close();
+      }
+    }
+  });
+});

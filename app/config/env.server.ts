@@ -42,6 +42,7 @@ const envSchema = z
     S3_PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PAGE_CACHE: booleanish.default(true),
+    HSTS_INCLUDE_SUBDOMAINS: booleanish.default(false),
     SHOP_LEGAL_NAME: z.string().trim().max(200).optional(),
     SHOP_ADDRESS: z.string().trim().max(300).optional(),
     SHOP_TAX_ID: z.string().trim().max(60).optional(),
@@ -89,6 +90,8 @@ export type Config = {
   host: string;
   publicUrl: URL;
   secureCookies: boolean;
+  /** With an https PUBLIC_URL: whether Strict-Transport-Security covers every subdomain of the shop's host too. */
+  hstsIncludeSubDomains: boolean;
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   /** Signs cookies; `sessionSecrets[0]` signs, every one of them still verifies (rotation). */
@@ -146,6 +149,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
     host: env.HOST,
     publicUrl,
     secureCookies: publicUrl.protocol === 'https:',
+    hstsIncludeSubDomains: env.HSTS_INCLUDE_SUBDOMAINS,
     dataDir,
     database: parseDatabaseUrl(env.DATABASE_URL, dataDir),
     sessionSecret: env.SESSION_SECRET ?? '',

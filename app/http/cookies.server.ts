@@ -23,10 +23,14 @@ export type CookieName = keyof KopiCookies;
 
 const DAY = 24 * 60 * 60;
 
+export const sessionCookieName = (secure: boolean) => (secure ? '__Host-kopi_session' : 'kopi_session');
+
 export function createKopiCookies(config: Pick<Config, 'sessionSecrets' | 'secureCookies'>): KopiCookies {
   const signed = { path: '/', sameSite: 'lax', httpOnly: true, secure: config.secureCookies, secrets: config.sessionSecrets } as const;
   return {
-    session: createCookie('kopi_session', { ...signed, maxAge: 30 * DAY }),
+    // Under https the browser keeps a `__Host-` cookie only if it is Secure, for this host alone and for every
+    // path: no sibling subdomain and no plain-http page can plant or overwrite the session.
+    session: createCookie(sessionCookieName(config.secureCookies), { ...signed, maxAge: 30 * DAY }),
     cart: createCookie('kopi_cart', { ...signed, maxAge: 90 * DAY }),
     language: createCookie('lang', { ...signed, maxAge: 365 * DAY }),
     oidcState: createCookie('kopi_oidc', { ...signed, maxAge: 10 * 60 }),

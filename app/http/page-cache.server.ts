@@ -68,7 +68,7 @@ export class PageCache {
   }
 }
 
-const PERSONAL_COOKIES = /(?:^|;\s*)kopi_[a-z_]+=/;
+const PERSONAL_COOKIES = /(?:^|;\s*)(?:__Host-)?kopi_[a-z_]+=/;
 
 /** A request is cacheable when it is a plain page GET from a visitor who carries none of our cookies. */
 export function isCacheableRequest(method: string, path: string, cookieHeader: string | undefined): boolean {
