@@ -44,7 +44,7 @@ export function OrderLines({ lines, totalCents, placed = false }: { lines: Summa
         ))}
       </ul>
       <p className="flex justify-between border-t border-sand pt-4 text-lg font-semibold">
-        <span>{placed ? t('orders.total') : t('cart.total')}</span>
+        <span>{placed ? t('cart.placedTotal') : t('cart.total')}</span>
         <span className="tabular-nums" data-testid="checkout-total">{formatPrice(totalCents, locale)}</span>
       </p>
     </div>
