@@ -37,7 +37,7 @@ async function customerWithCart(name: string, quantity: number) {
 }
 
 describe('pages shared by shoppers with a cookie', () => {
-  const pages = () => ['/', '/pl', `/product/${shop.productId}`, `/pl/product/${shop.productId}`, '/categories', '/pl/categories?category=wholeBean', '/about', '/contact'];
+  const pages = () => ['/', '/pl', `/product/${shop.productId}`, `/pl/product/${shop.productId}`, '/categories', '/pl/categories?category=wholeBean', '/about'];
 
   it('give every signed-in customer the bytes a full render gives them, with their own name', async () => {
     const zofia = await customerWithCart('Zofia Żółć-Nowak Jr.', 2);
@@ -57,6 +57,25 @@ describe('pages shared by shoppers with a cookie', () => {
       expect(again.headers.get('x-page-cache')).toBe('shared');
       expect(normalized(await again.text()), path).toBe(normalized(await (await get(rendered, path, zofia.cookie)).text()));
     }
+  });
+
+  it('keep the contact form, which a customer finds filled in with their own name and email, to each customer', async () => {
+    const [zofia, ola] = [await customerWithCart('Zofia', 1), await customerWithCart('Ola', 1)];
+    for (const account of [zofia, ola, zofia]) {
+      const page = await get(shop, '/pl/contact', account.cookie);
+      expect(page.headers.get('x-page-cache')).toBeNull();
+      const html = await page.text();
+      expect(html).toContain(`value="${account.email}"`);
+      expect(html).not.toContain((account === ola ? zofia : ola).email);
+    }
+    // Guests share one page, with nothing filled in.
+    const cart = await addToCart(shop.db, null, shop.productId, 1);
+    if (!cart.ok) throw new Error('no cart');
+    const guest = await shop.guestCookie(cart.cartId);
+    await get(shop, '/contact', guest);
+    const shared = await get(shop, '/contact', guest);
+    expect(shared.headers.get('x-page-cache')).toBe('shared');
+    expect(await shared.text()).not.toContain('@example.test');
   });
 
   it('give a guest with a cart the page with their count, and fresh tokens in every response', async () => {
@@ -114,7 +133,7 @@ describe('pages shared by shoppers with a cookie', () => {
 
   it('never answer a data request or a private page', async () => {
     const account = await customerWithCart('Ola', 1);
-    for (const path of ['/cart', '/profile', '/checkout', '/_root.data', `/product/${shop.productId}.data`]) {
+    for (const path of ['/cart', '/profile', '/checkout', '/contact', '/_root.data', `/product/${shop.productId}.data`]) {
       await get(shop, path, account.cookie);
       const again = await get(shop, path, account.cookie);
       expect(again.headers.get('x-page-cache'), path).toBeNull();

@@ -22,6 +22,8 @@ import { greetingName, shopperContext } from './shopper.server';
 /** A name only letters, digits and a few marks make up: written the same in HTML and in JSON. */
 const PLAIN_NAME = /^[\p{L}\p{M}\p{N} ._-]{1,100}$/u;
 const SHARED_PAGE = /^\/(categories|about|contact|product\/[A-Za-z0-9_-]{1,64})?$/;
+/** Pages that show a signed-in customer's own details (the contact form fills in their name and email). */
+const GUESTS_ONLY = /^\/contact$/;
 const MAX_COUNT = 99;
 
 /** Stands where the name goes while the page is rendered; random per process, so no name can be it. */
@@ -36,6 +38,7 @@ export const sharedPagesMiddleware: MiddlewareFunction<Response> = async ({ requ
   const url = new URL(request.url);
   const { user } = shopper;
   if (!pages || !isSharedPagePath(url.pathname) || user?.isAdmin) return next();
+  if (user && GUESTS_ONLY.test(splitLocale(url.pathname).path)) return next();
   const name = user ? greetingName(user) : '';
   if (user && !PLAIN_NAME.test(name)) return next();
   const count = await countCartItems(app.db, shopper.cartId);

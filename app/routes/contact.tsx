@@ -12,9 +12,11 @@ import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { locale } = context.get(shopperContext);
+  const { locale, user } = context.get(shopperContext);
   const t = getT(locale);
   return {
+    // A signed-in customer is not asked who they are again (the page is then theirs alone: never shared).
+    sender: user ? { name: user.displayName, email: user.email } : null,
     meta: { title: `${t('contact.title')} · Kopi`, description: t('contact.metaDescription') },
     messages: getMessages(locale, 'contact'),
   };
@@ -49,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<ActionResult>({ status: 'sent' });
 }
 
-export default function ContactPage({ actionData }: Route.ComponentProps) {
+export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const path = useLocalePath();
   const navigation = useNavigation();
@@ -59,9 +61,11 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
   const setClientErrors = validation.setErrors;
   const [sentCount, setSentCount] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
+  const confirmation = useRef<HTMLParagraphElement>(null);
   const result = actionData as ActionResult | undefined;
   const errors = clientErrors ?? (result?.status === 'invalid' ? result.fieldErrors : {});
-  const values = result && result.status !== 'sent' ? result.values : {};
+  const { sender } = loaderData;
+  const values: Values = result && result.status !== 'sent' ? result.values : { name: sender?.name, email: sender?.email };
 
   useEffect(() => {
     if (result?.status === 'sent') {
@@ -69,6 +73,13 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
       setSentCount((n) => n + 1);
     }
   }, [result]);
+  // The confirmation sits above the form, off a phone's screen once the form is sent: take the reader to it.
+  useEffect(() => {
+    if (result?.status === 'sent' && sentCount > 0) {
+      confirmation.current?.focus({ preventScroll: true });
+      confirmation.current?.scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    }
+  }, [result, sentCount]);
   useEffect(() => {
     if (result?.status === 'invalid') focusFirstError(formRef.current, result.fieldErrors);
   }, [result]);
@@ -109,7 +120,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
           <h2 id="form-heading" className="text-2xl font-semibold">{t('contact.form.heading')}</h2>
           <div role="status" aria-live="polite">
             {result?.status === 'sent' && !clientErrors && (
-              <p className="animate-fade-in mt-4 rounded-2xl bg-leaf-light px-4 py-3 text-leaf-dark" data-testid="contact-success">
+              <p ref={confirmation} tabIndex={-1} className="animate-fade-in mt-4 scroll-mt-28 rounded-2xl bg-leaf-light px-4 py-3 text-leaf-dark focus:outline-none" data-testid="contact-success">
                 {t('contact.success')}
               </p>
             )}

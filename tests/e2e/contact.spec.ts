@@ -3,6 +3,7 @@ import { t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { expect, failedLoad, test } from './fixtures';
 import { waitForHydration } from './helpers';
+import { newAccount, signUp } from './accounts';
 
 const en = t('en');
 const pl = t('pl');
@@ -52,6 +53,27 @@ test('required fields and a valid email are checked, with the errors tied to the
   await expect(field(page, en('contact.form.email'))).toBeFocused();
   await expect(field(page, en('contact.form.name'))).not.toHaveAttribute('aria-invalid', 'true');
   expect(mail.messages.filter((m) => m.text.includes('not-an-email'))).toHaveLength(0);
+});
+
+test('on a phone, a signed-in customer finds their name and email filled in, and is taken to the confirmation', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 390, height: 780 });
+  const account = newAccount(testInfo, 'zofia.contact', 'Zofia Wójcik');
+  await signUp(page, account);
+  await page.goto('/pl/contact');
+  await waitForHydration(page);
+  await expect(field(page, pl('contact.form.name'))).toHaveValue('Zofia Wójcik');
+  await expect(field(page, pl('contact.form.email'))).toHaveValue(account.email);
+  await field(page, pl('contact.form.subject')).fill('Palenie na zamówienie');
+  await field(page, pl('contact.form.message')).fill(`Czy palicie 5 kg na raz? (${testInfo.testId})`);
+  await page.getByRole('button', { name: pl('contact.form.send') }).click();
+  const confirmation = page.getByTestId('contact-success');
+  await expect(confirmation).toHaveText(pl('contact.success'));
+  await expect(confirmation).toBeFocused();
+  await expect(confirmation).toBeInViewport({ ratio: 1 });
+  // Ready for another message: who they are stays, what they wrote is gone.
+  await expect(field(page, pl('contact.form.email'))).toHaveValue(account.email);
+  await expect(field(page, pl('contact.form.subject'))).toHaveValue('');
+  await mail.waitFor((m) => m.text.includes(testInfo.testId));
 });
 
 test('a message is sent: thank-you text, the form clears, and the shop receives the mail over SMTP', async ({ page }) => {
