@@ -120,3 +120,34 @@ test('a first visit sets no cookie; the cart cookie appears with the first add t
   expect(cookies[0]).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax' });
   expect(cookies[0].expires, 'kept for weeks, not the session').toBeGreaterThan(Date.now() / 1000 + 30 * 86_400);
 });
+
+test('on a tablet the banner sits above the product page’s buy bar; on a small phone it takes a third of the screen at most', async ({ page, productPath }) => {
+  const product = productPath(catalogue[0]);
+  await page.setViewportSize({ width: 768, height: 900 });
+  await page.goto(product);
+  await waitForHydration(page);
+  await expect(banner(page)).toBeVisible();
+  const bar = page.getByTestId('buy-bar');
+  // Scroll on until the buy box is out of view and the bar shows (it hides again at the footer).
+  for (let i = 0; i < 30 && !(await bar.isVisible()); i++) await page.mouse.wheel(0, 120);
+  await expect(bar).toBeVisible();
+  await expect(async () => {
+    const [b, s] = [(await banner(page).boundingBox())!, (await bar.boundingBox())!];
+    expect(b.y + b.height, 'the banner ends above the buy bar').toBeLessThanOrEqual(s.y);
+  }).toPass();
+  // The bar's button can still be pressed.
+  await expect(bar.getByRole('button')).toBeInViewport({ ratio: 1 });
+
+  for (const locale of ['en', 'pl'] as const) {
+    await page.setViewportSize({ width: 320, height: 568 });
+    await page.evaluate(() => localStorage.removeItem('cookiesAccepted'));
+    await page.goto(locale === 'pl' ? `/pl${product}` : product);
+    await waitForHydration(page);
+    const region = page.getByRole('region', { name: t(locale)('cookies.label') });
+    await expect(region).toBeVisible();
+    const box = (await region.boundingBox())!;
+    expect(box.height, `${locale}: the banner's height at 320 × 568`).toBeLessThanOrEqual(568 / 3);
+    await expect(region.getByRole('button', { name: t(locale)('cookies.accept') })).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  }
+});

@@ -49,6 +49,7 @@ export function BuyBox({
       <div
         hidden={inView.box || inView.footer}
         data-testid="buy-bar"
+        data-bottom-bar
         className="fixed inset-x-0 bottom-0 z-30 border-t border-sand bg-paper/95 pb-[env(safe-area-inset-bottom)] shadow-[0_-8px_24px_rgba(43,26,18,0.08)] backdrop-blur lg:hidden"
       >
         <div className="container-page flex items-center gap-3 py-3">

@@ -10,6 +10,7 @@ export const COOKIE_BANNER_DELAY_MS = 1000;
 export function CookieBanner() {
   const t = useT();
   const [open, setOpen] = useState(false);
+  const bottomBar = useBottomBarHeight(open);
 
   useEffect(() => {
     if (readConsent() !== null) return;
@@ -32,21 +33,41 @@ export function CookieBanner() {
   return (
     <section
       aria-label={t('cookies.label')}
-      className="animate-slide-up fixed inset-x-3 bottom-3 z-50 mx-auto max-w-3xl rounded-2xl border border-sand bg-paper p-5 shadow-2xl sm:inset-x-6 sm:bottom-6 sm:flex sm:items-center sm:gap-6"
+      data-testid="cookie-banner"
+      style={bottomBar ? { bottom: `calc(${bottomBar}px + 0.5rem)` } : undefined}
+      className="animate-slide-up fixed inset-x-2 bottom-2 z-50 mx-auto max-w-3xl rounded-2xl border border-sand bg-paper p-4 shadow-2xl sm:inset-x-6 sm:bottom-6 sm:flex sm:items-center sm:gap-6 sm:p-5"
     >
       <div className="flex-1">
-        <h2 className="text-lg font-semibold">{t('cookies.title')}</h2>
-        <p className="mt-1 text-sm leading-relaxed text-muted">{t('cookies.text')}</p>
-        <LegalSentence name="cookies" links={{ cookies: 'cookies', privacy: 'privacy' }} className="mt-1 text-sm leading-relaxed text-muted" />
+        <h2 className="hidden text-lg font-semibold sm:block">{t('cookies.title')}</h2>
+        <p className="text-sm leading-snug text-muted sm:mt-1 sm:leading-relaxed">
+          {t('cookies.text')} <LegalSentence name="cookies" links={{ cookies: 'cookies', privacy: 'privacy' }} inline />
+        </p>
       </div>
-      <div className="mt-4 flex shrink-0 gap-2 sm:mt-0">
-        <button type="button" className="btn-outline" onClick={() => choose(false)}>
+      <div className="mt-3 flex shrink-0 gap-2 sm:mt-0">
+        <button type="button" className="btn-outline flex-1 sm:flex-none" onClick={() => choose(false)}>
           {t('cookies.decline')}
         </button>
-        <button type="button" className="btn-leaf" onClick={() => choose(true)}>
+        <button type="button" className="btn-leaf flex-1 sm:flex-none" onClick={() => choose(true)}>
           {t('cookies.accept')}
         </button>
       </div>
     </section>
   );
+}
+
+/**
+ * The height of a bar fixed to the foot of the screen (the product page's buy bar, `data-bottom-bar`) while it
+ * shows, so the banner can sit above it rather than over the price and the button.
+ */
+function useBottomBarHeight(active: boolean): number {
+  const [height, setHeight] = useState(0);
+  useEffect(() => {
+    const bar = active ? document.querySelector<HTMLElement>('[data-bottom-bar]') : null;
+    if (!bar || typeof ResizeObserver === 'undefined') return;
+    // A hidden bar (`hidden`, or `lg:hidden` on a wide screen) measures 0.
+    const observer = new ResizeObserver(() => setHeight(bar.offsetHeight));
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, [active]);
+  return height;
 }

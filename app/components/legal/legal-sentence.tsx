@@ -7,12 +7,24 @@ import { type LegalPage, legalPath } from '~/modules/legal/pages';
  * A translated sentence that links to legal pages: `common:legal.sentences.{name}` holds the text with
  * `{{placeholders}}` and, beside it, each link's words in the case the sentence needs (Polish declines them).
  */
-export function LegalSentence({ name, links, className }: { name: 'cookies' | 'signUp' | 'payment'; links: Record<string, LegalPage>; className?: string }) {
+export function LegalSentence({
+  name,
+  links,
+  className,
+  inline = false,
+}: {
+  name: 'cookies' | 'signUp' | 'payment';
+  links: Record<string, LegalPage>;
+  className?: string;
+  /** Inside another paragraph (a span) rather than a paragraph of its own. */
+  inline?: boolean;
+}) {
   const { t, path } = useI18n();
   const text = t(`legal.sentences.${name}.text`);
   const parts = text.split(/\{\{(\w+)\}\}/);
+  const Sentence = inline ? 'span' : 'p';
   return (
-    <p className={className}>
+    <Sentence className={className}>
       {parts.map((part, i) => {
         const page = i % 2 === 1 ? links[part] : undefined;
         if (i % 2 === 0 || !page) return <Fragment key={i}>{part}</Fragment>;
@@ -22,6 +34,6 @@ export function LegalSentence({ name, links, className }: { name: 'cookies' | 's
           </Link>
         );
       })}
-    </p>
+    </Sentence>
   );
 }
