@@ -44,6 +44,8 @@ async function addProduct(page: Page, name: string, pictures: Picture[], price =
   await page.getByRole('button', { name: en('admin.productForm.add') }).click();
   const status = page.getByRole('status').filter({ hasText: en('admin.productForm.added') });
   await expect(status).toBeVisible({ timeout: 15_000 });
+  // Where the owner is looking, not above the fold of a long form.
+  await expect(status).toBeInViewport({ ratio: 1 });
   const href = await status.getByRole('link').getAttribute('href');
   return productIdFromHref(href!);
 }
@@ -59,7 +61,10 @@ test('an admin adds a coffee with two pictures: first on the home grid, both pic
   await expect(field(page, 'category')).toHaveValue('wholeBean');
 
   const name = unique(testInfo, 'Toraja Sapan');
+  // On a phone, where the form is longest (addProduct checks that the outcome shows where the owner looks).
+  await page.setViewportSize({ width: 390, height: 844 });
   const id = await addProduct(page, name, [await picture('front.jpg', '#7a4a2a'), await picture('back.png', '#2f6b4f', 'png', 800, 1000)]);
+  await page.setViewportSize({ width: 1280, height: 900 });
   // The form is empty again for the next coffee.
   await expect(field(page, 'name')).toHaveValue('');
 
@@ -111,7 +116,9 @@ test('an admin edits title, price, Polish text and pictures, then lands home aft
   await page.getByLabel(en('admin.productForm.newImages')).setInputFiles([await picture('three.webp', '#22aa33', 'webp')]);
   await page.getByRole('button', { name: en('admin.productForm.update') }).click();
 
-  await expect(page.getByRole('status').filter({ hasText: en('admin.productForm.updated') })).toBeVisible();
+  const updated = page.getByRole('status').filter({ hasText: en('admin.productForm.updated') });
+  await expect(updated).toBeVisible();
+  await expect(updated).toBeInViewport({ ratio: 1 });
   await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
 
   await page.goto(`/product/${id}`);

@@ -71,6 +71,10 @@ export function ProductForm({ mode, action, values: initial, images = [], result
       setClientErrors(null);
       setChosen(0);
       setFormKey((k) => k + 1);
+      // The owner pressed the button at the foot of a long form: bring the outcome to where they look.
+      const status = document.getElementById('product-form-status');
+      status?.focus({ preventScroll: true });
+      status?.scrollIntoView({ block: 'center' });
     }
     if (result && result.status !== 'saved') {
       const first = Object.keys(result.status === 'invalid' ? result.errors : {})[0];
