@@ -12,7 +12,8 @@ import { type DemoProduct, catalogue } from '../fixtures/catalogue';
 import { type Locale, price, t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
-import { TEST_CARDS, card, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
+import { TEST_CARDS, card, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment, shownDate } from './checkout-helpers';
+import { signedCookie } from './cookies';
 import { expect, test } from './fixtures';
 import { localePath } from '../../app/modules/i18n/paths';
 import { findProductPath, switchLanguage, waitForHydration } from './helpers';
@@ -124,6 +125,52 @@ test('a Polish customer’s order is shipped, then cancelled with a refund: both
   await page.goto('/pl/profile?tab=orders');
   await expect(myOrder(page, order.label).getByTestId('order-status')).toHaveText(pl('orders.status.cancelled'));
   await expect(myOrder(page, order.label).getByTestId('order-refunded')).toHaveText(pl('orders.refunded'));
+  await owner.context().close();
+});
+
+test('the Polish back office on a phone: figures apart, the timeline in Polish, and the day the parcel arrived', async ({ page, browser }, testInfo) => {
+  const order = await paidOrder(page, testInfo, catalogue[1], { locale: 'pl' });
+  const owner = await ownerPage(browser, testInfo);
+  await owner.context().addCookies([{ name: 'lang', value: await signedCookie('lang', 'pl'), url: testInfo.project.use.baseURL! }]);
+  await owner.setViewportSize({ width: 390, height: 844 });
+  await owner.goto(`/admin/orders/${order.id}`);
+  await expect(owner.getByRole('heading', { level: 1 })).toHaveText(pl('orders.label', { label: order.label }));
+
+  // Every figure of the lines table stands apart from its neighbours (no "1 11,90 €", no "Suma11,90 €").
+  const crowded = await owner.getByTestId('order-lines').evaluate((table) => {
+    const problems: string[] = [];
+    for (const row of table.querySelectorAll('tr')) {
+      const cells = [...row.children].filter((cell) => (cell as HTMLElement).offsetParent !== null && cell.textContent!.trim());
+      const boxes = cells.map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return { text: cell.textContent!.trim(), ...range.getBoundingClientRect().toJSON() };
+      });
+      for (let i = 1; i < boxes.length; i++) {
+        if (boxes[i].left - boxes[i - 1].right < 8) problems.push(`"${boxes[i - 1].text}" | "${boxes[i].text}": ${Math.round(boxes[i].left - boxes[i - 1].right)} px apart`);
+      }
+    }
+    return problems;
+  });
+  expect(crowded).toEqual([]);
+  expect(await owner.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+
+  // The order confirmation mail in the timeline says how it went, in Polish.
+  const timeline = owner.getByTestId('order-timeline');
+  await expect(timeline).toContainText(new RegExp(`\\((${pl('admin.orders.mailStatus.queued')}|${pl('admin.orders.mailStatus.sent')})\\)`));
+  await expect(timeline).not.toContainText(/\((sent|queued)\)/);
+
+  await owner.getByRole('button', { name: pl('admin.orders.ship') }).click();
+  await expect(owner.getByTestId('admin-order-status')).toHaveText(pl('orders.status.shipped'));
+  // Delivered: today unless the owner says otherwise, and never after today.
+  const arrived = owner.getByLabel(pl('admin.orders.deliveredOn'));
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw' }).format(new Date());
+  await expect(arrived).toHaveValue(today);
+  await expect(arrived).toHaveAttribute('max', today);
+  await expect(arrived).toHaveAttribute('min', today);
+  await owner.getByRole('button', { name: pl('admin.orders.deliver') }).click();
+  await expect(owner.getByTestId('admin-order-status')).toHaveText(pl('orders.status.delivered'));
+  await expect(timeline).toContainText(pl('admin.orders.events.deliveredOn', { by: '', date: shownDate(new Date().toISOString(), 'pl') }).split('; ')[1]);
   await owner.context().close();
 });
 

@@ -83,7 +83,8 @@ test('a customer withdraws from My Orders in two clicks; the owner sees it and r
   // Nothing left to withdraw from: My Orders no longer offers it.
   await page.goto('/profile?tab=orders');
   await expect(myOrder.getByRole('link', { name: en('legal.withdraw') })).toHaveCount(0);
-  await expect(myOrder.getByTestId('order-withdrawn')).toHaveText(en('orders.withdrawn'));
+  // Every line withdrawn from: that is the order's status now, not "Processing".
+  await expect(myOrder.getByTestId('order-status')).toHaveText(en('orders.status.withdrawn'));
 
   const owner = await ownerPage(browser, testInfo);
   await owner.goto(`/admin/orders/${order.id}`);
@@ -96,8 +97,12 @@ test('a customer withdraws from My Orders in two clicks; the owner sees it and r
   await expect(withdrawals.getByTestId('withdrawal-refunded')).toBeVisible();
   const refund = await mailFor(order.email, en('withdrawal.refundMail.subject', { label: order.label }));
   expect(plainSpaces(refund.text)).toContain(plainSpaces(price(order.totalCents, 'en')));
+  await expect(owner.getByTestId('admin-order-status')).toHaveText(en('orders.status.returned'));
+  await owner.goto(`/admin/orders?q=${order.label}`);
+  await expect(owner.getByTestId('admin-order-row')).toContainText(en('orders.status.returned'));
   await page.goto('/profile?tab=orders');
-  await expect(myOrder.getByTestId('order-refunded')).toHaveText(en('orders.refunded'));
+  await expect(myOrder.getByTestId('order-status')).toHaveText(en('orders.status.returned'));
+  await expect(myOrder.getByTestId('order-reviews')).toHaveCount(0);
   await owner.context().close();
 });
 

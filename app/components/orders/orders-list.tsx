@@ -2,74 +2,20 @@ import { BadgeCheck, Star, Truck, Undo2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
-import { type OrderView, reviewableProductIds, withdrawalOpen } from '~/modules/orders/orders.types';
+import { type OrderView, displayStatus, reviewableProductIds, withdrawalOpen } from '~/modules/orders/orders.types';
+import { StatusBadge } from './status-badge';
 import { carrierNames, isCarrier, trackingUrl } from '~/modules/fulfilment/carriers';
 import { useI18n, useLocalePath, useT } from '~/modules/i18n/react';
-
-export const statusBadge: Record<string, string> = {
-  processing: 'bg-[#fbefd9] text-[#7a4a0c]',
-  shipped: 'bg-[#e1ecf7] text-[#1d4a78]',
-  delivered: 'bg-leaf-light text-leaf-dark',
-  cancelled: 'bg-cherry-light text-cherry',
-};
 
 /** The customer's orders, newest first, with "Show more" (a link, so it works without JavaScript). */
 export function OrdersList({ orders, hasMore, page, reviewed = [] }: { orders: OrderView[]; hasMore: boolean; page: number; reviewed?: string[] }) {
   const path = useLocalePath();
-  const { t, locale } = useI18n();
+  const t = useT();
   return (
     <div>
       <ul className="grid gap-6">
         {orders.map((order, i) => (
-          <li key={order.id} id={`order-${i + 1}`} className="scroll-mt-28 rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="order">
-            <div className="flex flex-wrap items-start justify-between gap-3">
-              <div>
-                <h3 className="font-sans text-lg font-semibold">{t('orders.label', { label: order.label })}</h3>
-                <p className="text-sm text-muted">{t('orders.placed', { date: formatDate(order.createdAt, locale) })}</p>
-              </div>
-              <div className="flex flex-wrap items-center gap-2">
-                {order.paymentStatus === 'succeeded' && order.refundedCents === 0 && (
-                  <span className="inline-flex items-center gap-1 rounded-full bg-leaf-light px-3 py-1 text-xs font-semibold text-leaf-dark">
-                    <BadgeCheck aria-hidden="true" className="h-3.5 w-3.5" />
-                    {t('orders.paymentSuccessful')}
-                  </span>
-                )}
-                {order.refundedCents > 0 && (
-                  <span className="inline-flex items-center gap-1 rounded-full bg-sand px-3 py-1 text-xs font-semibold text-roast" data-testid="order-refunded">
-                    <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
-                    {order.refundedCents >= order.totalCents ? t('orders.refunded') : t('orders.partlyRefunded', { amount: formatPrice(order.refundedCents, locale) })}
-                  </span>
-                )}
-                {order.withdrawnProductIds.length > 0 && (
-                  <span className="inline-flex items-center gap-1 rounded-full bg-gold/20 px-3 py-1 text-xs font-semibold text-roast" data-testid="order-withdrawn">
-                    <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
-                    {t('orders.withdrawn')}
-                  </span>
-                )}
-                <span className={`rounded-full px-3 py-1 text-xs font-semibold ${statusBadge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`} data-testid="order-status">
-                  {t(`orders.status.${order.shippingStatus}`)}
-                </span>
-              </div>
-            </div>
-            <div className="mt-4">
-              <OrderLines
-                lines={linesOfOrder(order)}
-                totalCents={order.totalCents}
-                placed
-              />
-            </div>
-            {order.parcel?.trackingNumber && <Parcel parcel={order.parcel} />}
-            <p className="mt-4 text-sm text-muted">
-              <span className="font-medium text-roast">{t('orders.shipTo')}</span> {order.shipping.fullName}, {order.shipping.address}, {order.shipping.zipCode} {order.shipping.city}
-            </p>
-            <ReviewLinks order={order} reviewed={reviewed} />
-            {withdrawalOpen(order) && (
-              <Link to={path(`/withdraw?order=${order.id}`)} className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
-                <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
-                {t('legal.withdraw')}
-              </Link>
-            )}
-          </li>
+          <OrderCard key={order.id} order={order} position={i + 1} reviewed={reviewed} />
         ))}
       </ul>
       {hasMore && (
@@ -80,6 +26,62 @@ export function OrdersList({ orders, hasMore, page, reviewed = [] }: { orders: O
         </div>
       )}
     </div>
+  );
+}
+
+/** One order in My Orders: its number and date, its status, lines, parcel, address, and what can be done next. */
+function OrderCard({ order, position, reviewed }: { order: OrderView; position: number; reviewed: string[] }) {
+  const path = useLocalePath();
+  const { t, locale } = useI18n();
+  const { status, partlyWithdrawn } = displayStatus({ ...order, productIds: order.lines.map((line) => line.productId) });
+  return (
+    <li id={`order-${position}`} className="scroll-mt-28 rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="order">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h3 className="font-sans text-lg font-semibold">{t('orders.label', { label: order.label })}</h3>
+          <p className="text-sm text-muted">{t('orders.placed', { date: formatDate(order.createdAt, locale) })}</p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {order.paymentStatus === 'succeeded' && order.refundedCents === 0 && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-leaf-light px-3 py-1 text-xs font-semibold text-leaf-dark">
+              <BadgeCheck aria-hidden="true" className="h-3.5 w-3.5" />
+              {t('orders.paymentSuccessful')}
+            </span>
+          )}
+          {order.refundedCents > 0 && status !== 'returned' && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-sand px-3 py-1 text-xs font-semibold text-roast" data-testid="order-refunded">
+              <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
+              {order.refundedCents >= order.totalCents ? t('orders.refunded') : t('orders.partlyRefunded', { amount: formatPrice(order.refundedCents, locale) })}
+            </span>
+          )}
+          {partlyWithdrawn && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-gold/20 px-3 py-1 text-xs font-semibold text-roast" data-testid="order-withdrawn">
+              <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
+              {t('orders.withdrawn')}
+            </span>
+          )}
+          <StatusBadge status={status} testId="order-status" />
+        </div>
+      </div>
+      <div className="mt-4">
+        <OrderLines
+          lines={linesOfOrder(order)}
+          totalCents={order.totalCents}
+          placed
+        />
+      </div>
+      {order.parcel?.trackingNumber && <Parcel parcel={order.parcel} />}
+      <p className="mt-4 text-sm text-muted">
+        <span className="font-medium text-roast">{t('orders.shipTo')}</span> {order.shipping.fullName}, {order.shipping.address}, {order.shipping.zipCode} {order.shipping.city}
+      </p>
+      <ReviewLinks order={order} reviewed={reviewed} />
+      {withdrawalOpen(order) && (
+        <Link to={path(`/withdraw?order=${order.id}`)} className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
+          <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
+          {t('legal.withdraw')}
+        </Link>
+      )}
+    </li>
   );
 }
 

@@ -4,11 +4,13 @@
  * change), its activity entry, and the customer's mail in the language they ordered in, in one transaction.
  */
 import { sql } from 'kysely';
-import { type Executor, inTransaction, now } from '~/db/database.server';
+import { type Executor, inTransaction } from '~/db/database.server';
+import { SHOP_TIME_ZONE } from '~/lib/format';
+import { type ShopDay, addDays, isShopDay, shopDayOf, startOfShopDay } from '~/lib/shop-days';
 import { escapeLike } from '~/db/search.server';
 import { type Actor, listActivity, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
-import { findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine } from '~/modules/orders/index.server';
+import { type DisplayStatus, displayStatus, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnProductIdsByOrder } from '~/modules/orders/index.server';
 import { type Storage, productImage } from '~/modules/storage/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
@@ -26,6 +28,9 @@ export type OwnerOrderRow = {
   customerEmail: string;
   totalCents: number;
   shippingStatus: string;
+  /** What its badge says: the shipping status, or withdrawn / returned once every line was withdrawn from. */
+  status: DisplayStatus;
+  partlyWithdrawn: boolean;
   items: number;
 };
 
@@ -58,6 +63,7 @@ export async function listOwnerOrders(
         'orders.user_email',
         'orders.total_cents',
         'orders.shipping_status',
+        'orders.refunded_cents',
         eb.selectFrom('order_lines').select((l) => l.fn.sum<number>('quantity').as('n')).whereRef('order_lines.order_id', '=', 'orders.id').as('items'),
       ])
       .orderBy('orders.created_at', 'desc')
@@ -67,9 +73,16 @@ export async function listOwnerOrders(
       .execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
+  const ids = rows.map((r) => r.id);
+  const [withdrawn, lines] = await Promise.all([
+    withdrawnProductIdsByOrder(db, ids),
+    ids.length ? db.selectFrom('order_lines').select(['order_id', 'product_id']).where('order_id', 'in', ids).execute() : [],
+  ]);
+  const productIds = (id: string) => lines.filter((line) => line.order_id === id).map((line) => line.product_id);
   return {
     total: Number(count.n),
     orders: rows.map((r) => ({
+      ...displayStatus({ shippingStatus: r.shipping_status, totalCents: r.total_cents, refundedCents: r.refunded_cents, productIds: productIds(r.id), withdrawnProductIds: withdrawn.get(r.id) ?? [] }),
       id: r.id,
       label: orderLabel(r.id),
       createdAt: r.created_at,
@@ -90,6 +103,10 @@ export type TimelineEntry = {
   amountCents?: number;
   /** A withdrawal's refund is due by this moment (14 days after it arrived). */
   dueAt?: string;
+  /** A mail's delivery: still in the outbox, or handed to the mail server. */
+  mailStatus?: 'queued' | 'sent';
+  /** When the parcel arrived, as the owner recorded it (the withdrawal period runs from it). */
+  deliveredAt?: string;
 };
 
 const activityKinds = { 'order.shipped': 'shipped', 'order.delivered': 'delivered', 'order.cancelled': 'cancelled', 'order.refunded': 'refunded' } as const;
@@ -106,8 +123,11 @@ export type OwnerOrder = {
   paymentReference: string | null;
   paymentStatus: string;
   shippingStatus: string;
+  status: DisplayStatus;
+  partlyWithdrawn: boolean;
   carrier: string | null;
   trackingNumber: string | null;
+  shippedAt: string | null;
   refundedCents: number;
   refunds: Awaited<ReturnType<typeof listRefunds>>;
   /** The customer's withdrawals from the contract, oldest first. */
@@ -120,7 +140,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
   if (!idPattern.test(id)) return null;
   const [record, row] = await Promise.all([
     findOrderRecord(db, id),
-    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents']).where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
   const [lines, activity, mails, refunds, withdrawals] = await Promise.all([
@@ -149,6 +169,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
           kind,
           by: entry.actorEmail,
           detail: typeof d.trackingNumber === 'string' ? `${d.carrier ?? ''} ${d.trackingNumber}`.trim() : undefined,
+          deliveredAt: typeof d.deliveredAt === 'string' ? d.deliveredAt : undefined,
           amountCents: typeof d.refundCents === 'number' ? d.refundCents : undefined,
         },
       ];
@@ -164,7 +185,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
       detail: w.lines.map((line) => `${line.quantity} × ${line.title}`).join(', '),
       dueAt: w.refundDueAt,
     })),
-    ...mails.map((mail) => ({ at: mail.sent_at ?? mail.created_at, kind: 'mail' as const, detail: `${mail.subject} (${mail.status})` })),
+    ...mails.map((mail) => ({ at: mail.sent_at ?? mail.created_at, kind: 'mail' as const, detail: mail.subject, mailStatus: mail.status === 'sent' ? ('sent' as const) : ('queued' as const) })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return {
     id,
@@ -178,8 +199,16 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     paymentReference: record.paymentId,
     paymentStatus: record.paymentStatus,
     shippingStatus: record.shippingStatus,
+    ...displayStatus({
+      shippingStatus: record.shippingStatus,
+      totalCents: record.totalCents,
+      refundedCents: row.refunded_cents,
+      productIds: lines.map((line) => line.productId),
+      withdrawnProductIds: withdrawals.flatMap((w) => w.lines.map((line) => line.productId)),
+    }),
     carrier: row.carrier,
     trackingNumber: row.tracking_number,
+    shippedAt: row.shipped_at,
     refundedCents: row.refunded_cents,
     refunds,
     withdrawals,
@@ -187,44 +216,74 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
   };
 }
 
-export type Move = { to: 'shipped'; carrier: string; trackingNumber: string } | { to: 'delivered' };
+export type Move =
+  | { to: 'shipped'; carrier: string; trackingNumber: string }
+  /** `deliveredOn`: the shop's calendar day the parcel arrived (YYYY-MM-DD); today when left out. */
+  | { to: 'delivered'; deliveredOn?: string };
 export type MoveOutcome =
   | { ok: true }
-  | { ok: false; reason: 'not_found' | 'not_allowed' | 'invalid_carrier' | 'invalid_tracking'; from?: string };
+  | {
+      ok: false;
+      reason: 'not_found' | 'not_allowed' | 'invalid_carrier' | 'invalid_tracking' | 'invalid_date' | 'delivered_in_future' | 'delivered_before_shipping';
+      from?: string;
+    };
 
 /** The status each move starts from (cancelling, with its refund, is `cancelOrder` in refunds.server.ts). */
 const movesFrom = { shipped: 'processing', delivered: 'shipped' } as const;
+
+/**
+ * When a parcel that arrived on `day` was delivered: now for today; for an earlier day, the end of that day in
+ * the shop's time zone (the 14 days to withdraw run from delivery, and the hour is not known: the consumer
+ * never loses any of them).
+ */
+export function deliveryMoment(day: ShopDay, at: Date): string {
+  const end = startOfShopDay(addDays(day, 1), SHOP_TIME_ZONE).getTime() - 1;
+  return new Date(Math.min(end, at.getTime())).toISOString();
+}
 
 export async function moveOrder(
   services: { db: Executor; publicUrl?: string },
   actor: Actor,
   id: string,
   move: Move,
+  clock: () => Date = () => new Date(),
 ): Promise<MoveOutcome> {
   if (!idPattern.test(id)) return { ok: false, reason: 'not_found' };
   let carrier: Carrier | null = null;
   let trackingNumber: string | null = null;
+  const today = shopDayOf(clock(), SHOP_TIME_ZONE);
+  const deliveredOn = move.to === 'delivered' ? (move.deliveredOn ?? today) : today;
   if (move.to === 'shipped') {
     if (!isCarrier(move.carrier)) return { ok: false, reason: 'invalid_carrier' };
     carrier = move.carrier;
     const number = move.trackingNumber.trim();
     if (number !== '' && !trackingNumberPattern.test(number)) return { ok: false, reason: 'invalid_tracking' };
     trackingNumber = number || null;
+  } else {
+    if (!isShopDay(deliveredOn)) return { ok: false, reason: 'invalid_date' };
+    if (deliveredOn > today) return { ok: false, reason: 'delivered_in_future' };
   }
   const from = movesFrom[move.to];
   return inTransaction(services.db, async (trx) => {
-    const at = now();
+    const at = clock();
+    const current = await trx.selectFrom('orders').select(['shipping_status', 'payment_status', 'shipped_at']).where('id', '=', id).executeTakeFirst();
+    if (!current || current.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' } as const;
+    if (current.shipping_status !== from) return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
+    if (move.to === 'delivered' && current.shipped_at && deliveredOn < shopDayOf(new Date(current.shipped_at), SHOP_TIME_ZONE)) {
+      return { ok: false, reason: 'delivered_before_shipping' } as const;
+    }
+    const deliveredAt = deliveryMoment(deliveredOn, at);
     const updated = await trx
       .updateTable('orders')
-      .set(move.to === 'shipped' ? { shipping_status: 'shipped', carrier, tracking_number: trackingNumber, shipped_at: at } : { shipping_status: 'delivered', delivered_at: at })
+      .set(move.to === 'shipped' ? { shipping_status: 'shipped', carrier, tracking_number: trackingNumber, shipped_at: at.toISOString() } : { shipping_status: 'delivered', delivered_at: deliveredAt })
       .where('id', '=', id)
       .where('payment_status', '=', 'succeeded')
       .where('shipping_status', '=', from)
       .executeTakeFirst();
+    // Another admin moved it between the read and the update.
     if (Number(updated.numUpdatedRows) !== 1) {
-      const current = await trx.selectFrom('orders').select(['shipping_status', 'payment_status']).where('id', '=', id).executeTakeFirst();
-      if (!current || current.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' } as const;
-      return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
+      const now = await trx.selectFrom('orders').select('shipping_status').where('id', '=', id).executeTakeFirst();
+      return { ok: false, reason: 'not_allowed', from: now?.shipping_status } as const;
     }
     const record = (await findOrderRecord(trx, id))!;
     await recordActivity(trx, actor, {
@@ -232,7 +291,7 @@ export async function moveOrder(
       subjectType: 'order',
       subjectId: id,
       subjectLabel: orderLabel(id),
-      details: move.to === 'shipped' ? { from, to: 'shipped', carrier, trackingNumber } : { from, to: 'delivered' },
+      details: move.to === 'shipped' ? { from, to: 'shipped', carrier, trackingNumber } : { from, to: 'delivered', deliveredAt },
     });
     const lines = move.to === 'delivered' ? await getOrderRecordLines(trx, id) : [];
     await queueMail(trx, shippingMail(record, move.to, { carrier, trackingNumber }, { publicUrl: services.publicUrl, lines }));

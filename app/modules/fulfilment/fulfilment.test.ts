@@ -8,9 +8,9 @@ import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { settlePayment, startPayment } from '~/modules/checkout/index.server';
 import { address, createCoffee, createUser, fillCart, storage } from '~/modules/checkout/test-fixtures';
-import { listOrders, orderLabel } from '~/modules/orders/index.server';
+import { listOrders, orderLabel, withdrawalClosesAt } from '~/modules/orders/index.server';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
-import { getOwnerOrder, listOwnerOrders, moveOrder, trackingUrl } from './index.server';
+import { deliveryMoment, getOwnerOrder, listOwnerOrders, moveOrder, trackingUrl } from './index.server';
 
 const owner = { id: 'owner-1', email: 'owner@kopi.test' };
 
@@ -105,5 +105,30 @@ describe.each(testDatabases())('the owner’s orders on %s', (_kind, open) => {
     expect((await mailsTo(order.email)).length).toBe(before + 1);
     const timeline = (await getOwnerOrder(db, storage, order.id))!.timeline;
     expect(timeline.filter((e) => e.kind === 'shipped')).toHaveLength(1);
+  });
+
+  it('records the day the parcel arrived: today by default, an earlier day at its end, never the future nor before shipping', async () => {
+    const pl = placed[1]; // shipped, not yet delivered
+    const clock = () => new Date('2026-11-26T10:00:00Z'); // 11:00 in Warsaw
+    await db.updateTable('orders').set({ shipped_at: '2026-11-20T15:00:00Z' }).where('id', '=', pl.id).execute();
+    const deliver = (deliveredOn?: string) => moveOrder({ db }, owner, pl.id, { to: 'delivered', deliveredOn }, clock);
+    expect(await deliver('2026-11-27')).toEqual({ ok: false, reason: 'delivered_in_future' });
+    expect(await deliver('2026-11-19')).toEqual({ ok: false, reason: 'delivered_before_shipping' });
+    for (const bad of ['2026-02-30', '26.11.2026', 'tomorrow', '']) expect(await deliver(bad), bad).toEqual({ ok: false, reason: 'invalid_date' });
+    expect((await getOwnerOrder(db, storage, pl.id))!.shippingStatus).toBe('shipped');
+
+    // Recorded two days late: it arrived on the 24th, and the 14 days run from the end of that day in Warsaw.
+    expect(await deliver('2026-11-24')).toEqual({ ok: true });
+    const row = await db.selectFrom('orders').select('delivered_at').where('id', '=', pl.id).executeTakeFirstOrThrow();
+    expect(row.delivered_at).toBe('2026-11-24T22:59:59.999Z');
+    const mine = (await listOrders(db, storage, pl.userId)).orders[0];
+    expect(withdrawalClosesAt(mine.deliveredAt)).toBe('2026-12-08T22:59:59.999Z');
+    expect((await getOwnerOrder(db, storage, pl.id))!.timeline.find((e) => e.kind === 'delivered')).toMatchObject({ deliveredAt: '2026-11-24T22:59:59.999Z' });
+  });
+
+  it('a parcel marked delivered today was delivered at that moment', () => {
+    expect(deliveryMoment('2026-11-26', new Date('2026-11-26T10:00:00Z'))).toBe('2026-11-26T10:00:00.000Z');
+    // Summer time: the day ends at 22:00 UTC.
+    expect(deliveryMoment('2026-07-01', new Date('2026-07-10T10:00:00Z'))).toBe('2026-07-01T21:59:59.999Z');
   });
 });

@@ -1,5 +1,5 @@
 /** The orders module's public server API (order views for the customer; records for checkout). */
-export { getOrderForUser, listOrders } from './orders.server';
+export { getOrderForUser, listOrders, withdrawnProductIdsByOrder } from './orders.server';
 export {
   attachPayment,
   findOrCreatePendingOrder,

@@ -96,18 +96,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     .orderBy('order_id')
     .orderBy('position')
     .execute();
-  // The products each order was withdrawn from (the withdrawal's lines, as JSON).
-  const withdrawals = await db.selectFrom('withdrawals').select(['order_id', 'lines']).where('order_id', 'in', rows.map((r) => r.id)).execute();
-  const withdrawn = new Map<string, string[]>();
-  for (const w of withdrawals) {
-    let ids: string[] = [];
-    try {
-      ids = (JSON.parse(w.lines) as { productId: string }[]).map((l) => l.productId);
-    } catch {
-      ids = [];
-    }
-    withdrawn.set(w.order_id, [...(withdrawn.get(w.order_id) ?? []), ...ids]);
-  }
+  const withdrawn = await withdrawnProductIdsByOrder(db, rows.map((r) => r.id));
   const byOrder = new Map<string, OrderView['lines']>();
   for (const line of lines) {
     const list = byOrder.get(line.order_id) ?? [];
@@ -145,4 +134,21 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
       zipCode: row.shipping_zip_code,
     },
   }));
+}
+
+/** The products each of these orders was withdrawn from (each withdrawal keeps its lines as JSON). */
+export async function withdrawnProductIdsByOrder(db: Executor, orderIds: string[]): Promise<Map<string, string[]>> {
+  const withdrawn = new Map<string, string[]>();
+  if (orderIds.length === 0) return withdrawn;
+  const withdrawals = await db.selectFrom('withdrawals').select(['order_id', 'lines']).where('order_id', 'in', orderIds).execute();
+  for (const w of withdrawals) {
+    let ids: string[] = [];
+    try {
+      ids = (JSON.parse(w.lines) as { productId: string }[]).map((l) => l.productId);
+    } catch {
+      ids = [];
+    }
+    withdrawn.set(w.order_id, [...(withdrawn.get(w.order_id) ?? []), ...ids]);
+  }
+  return withdrawn;
 }

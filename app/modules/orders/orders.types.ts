@@ -66,4 +66,23 @@ export function reviewableProductIds(order: Pick<OrderView, 'paymentStatus' | 's
   return [...new Set(order.lines.map((line) => line.productId))].filter((id) => !order.withdrawnProductIds.includes(id));
 }
 
+/**
+ * What an order's status badge says: its shipping status, except once every line was withdrawn from, when it
+ * says so ("withdrawn") and, refunded in full, "returned". A withdrawal from some lines only is `partlyWithdrawn`.
+ */
+export type DisplayStatus = ShippingStatus | 'withdrawn' | 'returned';
+export function displayStatus(order: {
+  shippingStatus: string;
+  totalCents: number;
+  refundedCents: number;
+  productIds: string[];
+  withdrawnProductIds: string[];
+}): { status: DisplayStatus; partlyWithdrawn: boolean } {
+  const status = (shippingStatuses as readonly string[]).includes(order.shippingStatus) ? (order.shippingStatus as ShippingStatus) : 'processing';
+  const withdrawn = order.productIds.filter((id) => order.withdrawnProductIds.includes(id)).length;
+  if (status === 'cancelled' || withdrawn === 0) return { status, partlyWithdrawn: false };
+  if (withdrawn < new Set(order.productIds).size) return { status, partlyWithdrawn: true };
+  return { status: order.refundedCents >= order.totalCents ? 'returned' : 'withdrawn', partlyWithdrawn: false };
+}
+
 export const orderLabel = (id: string) => id.slice(-6).toUpperCase();

@@ -13,7 +13,7 @@ import type { Locale } from '~/modules/i18n/index.server';
 import { getProductsByIds } from '~/modules/catalog/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { type Period, periods } from './periods';
-import { type ShopDay, shopDayOf, shopDays } from './shop-days';
+import { type ShopDay, shopDayOf, shopDays } from '~/lib/shop-days';
 
 
 export type DayFigures = { day: ShopDay; revenueCents: number; orders: number };

@@ -2,4 +2,4 @@
 export { getDashboard, type Dashboard, type DayFigures, type Funnel, type TopProduct } from './dashboard.server';
 export { isPeriod, periods, type Period } from './periods';
 export { exportOrdersCsv } from './orders-csv.server';
-export { addDays, isShopDay, shopDayOf, startOfShopDay, type ShopDay } from './shop-days';
+export { addDays, isShopDay, shopDayOf, startOfShopDay, type ShopDay } from '~/lib/shop-days';

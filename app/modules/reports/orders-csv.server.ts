@@ -7,7 +7,7 @@
 import type { Executor } from '~/db/database.server';
 import { getT, type Locale } from '~/modules/i18n/index.server';
 import { orderLabel } from '~/modules/orders/index.server';
-import { type ShopDay, addDays, startOfShopDay } from './shop-days';
+import { type ShopDay, addDays, startOfShopDay } from '~/lib/shop-days';
 
 const formats: Record<Locale, { separator: string; decimal: string }> = {
   en: { separator: ',', decimal: '.' },

@@ -12,6 +12,7 @@ import type { ReviewsTable } from '~/db/schema';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
 import { type Locale, isLocale } from '~/modules/i18n/translate';
+import { withdrawnProductIdsByOrder } from '~/modules/orders/index.server';
 import { type HideReason, type OwnerReviewFilter, type OwnReview, type OwnerReview, type Paged, type PublicReview, type ReviewInput, REVIEWS_PAGE_SIZE, isHideReason, publicName } from './review.schema';
 
 export type { OwnReview, OwnerReview, OwnerReviewFilter, Paged, PublicReview };
@@ -36,18 +37,8 @@ export async function reviewableOrderWith(db: Executor, userId: string, productI
     .orderBy('orders.delivered_at', 'desc')
     .execute();
   if (orders.length === 0) return null;
-  const withdrawals = await db.selectFrom('withdrawals').select(['order_id', 'lines']).where('order_id', 'in', orders.map((o) => o.id)).execute();
-  const withdrawnFrom = new Set(withdrawals.filter((w) => withdrawnProductIds(w.lines).includes(productId)).map((w) => w.order_id));
-  return orders.find((order) => !withdrawnFrom.has(order.id))?.id ?? null;
-}
-
-/** The products a withdrawal's lines (JSON) name; nothing for a malformed value. */
-function withdrawnProductIds(lines: string): string[] {
-  try {
-    return (JSON.parse(lines) as { productId: string }[]).map((line) => line.productId);
-  } catch {
-    return [];
-  }
+  const withdrawn = await withdrawnProductIdsByOrder(db, orders.map((o) => o.id));
+  return orders.find((order) => !withdrawn.get(order.id)?.includes(productId))?.id ?? null;
 }
 
 /** Which of these products the customer has reviewed (for My Orders' "Review" or "Edit your review"). */

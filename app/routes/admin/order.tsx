@@ -1,11 +1,12 @@
 import { ArrowLeft, Ban, PackageCheck, Truck, Undo2 } from 'lucide-react';
 import { Form, Link, data, useNavigation } from 'react-router';
-import { statusBadge } from '~/components/orders/orders-list';
+import { StatusBadge } from '~/components/orders/status-badge';
 import { ProductImage } from '~/components/catalog/product-image';
 import { type AppContext, appContext } from '~/context';
 import { field, readForm } from '~/http/body.server';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
-import { formatDate, formatDateTime, formatPrice } from '~/lib/format';
+import { SHOP_TIME_ZONE, formatDate, formatDateTime, formatPrice } from '~/lib/format';
+import { shopDayOf } from '~/lib/shop-days';
 import { carrierNames, carriers, trackingUrl } from '~/modules/fulfilment/carriers';
 import { canCancel, canMove, cancelOrder, getOwnerOrder, moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
 import { getT } from '~/modules/i18n/index.server';
@@ -21,6 +22,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return {
     title: getT(shopper.locale)('admin.meta.orderTitle', { label: order.label }),
     order,
+    /** The shop's calendar day now (the delivery date's default and latest), and the shipping day (its earliest). */
+    today: shopDayOf(new Date(), SHOP_TIME_ZONE),
+    shippedOn: order.shippedAt ? shopDayOf(new Date(order.shippedAt), SHOP_TIME_ZONE) : null,
     canShip: canMove(order.shippingStatus, 'shipped'),
     canDeliver: canMove(order.shippingStatus, 'delivered'),
     canCancel: canCancel(order.shippingStatus),
@@ -32,7 +36,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 type Result =
   | { ok: true; moved: 'shipped' | 'delivered' }
   | { ok: true; moved: 'cancelled' | 'withdrawalRefunded'; refundedCents: number }
-  | { ok: false; error: string; status?: string; message?: string };
+  | { ok: false; error: string; status?: string; message?: string; deliveredOn?: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const app = context.get(appContext);
@@ -47,11 +51,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { db: app.db, publicUrl: app.config.publicUrl.href },
       user,
       params.id,
-      intent === 'ship' ? { to: 'shipped', carrier: field(form, 'carrier'), trackingNumber: field(form, 'trackingNumber') } : { to: 'delivered' },
+      intent === 'ship' ? { to: 'shipped', carrier: field(form, 'carrier'), trackingNumber: field(form, 'trackingNumber') } : { to: 'delivered', deliveredOn: field(form, 'deliveredOn') || undefined },
     );
     if (!outcome.ok) {
       const status = outcome.reason === 'not_found' ? 404 : outcome.reason === 'not_allowed' ? 409 : 400;
-      return data<Result>({ ok: false, error: outcome.reason, status: outcome.from }, { status });
+      return data<Result>({ ok: false, error: outcome.reason, status: outcome.from, ...(intent === 'deliver' ? { deliveredOn: field(form, 'deliveredOn') } : {}) }, { status });
     }
     app.kickMail();
     return data<Result>({ ok: true, moved: intent === 'ship' ? 'shipped' : 'delivered' });
@@ -97,8 +101,9 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
   const { t, locale } = useI18n();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
-  const { order, canShip, canDeliver, canCancel } = loaderData;
+  const { order, canShip, canDeliver, canCancel, today, shippedOn } = loaderData;
   const result = actionData as Result | undefined;
+  const dateError = result && !result.ok && ['invalid_date', 'delivered_in_future', 'delivered_before_shipping'].includes(result.error);
   const statusText = (s: string) => t(`orders.status.${s}`);
   const parcelUrl = trackingUrl(order.carrier, order.trackingNumber);
   return (
@@ -109,9 +114,8 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
       </Link>
       <div className="flex flex-wrap items-center gap-4">
         <h1 className="text-3xl font-semibold md:text-4xl">{t('orders.label', { label: order.label })}</h1>
-        <span className={`rounded-full px-3 py-1 text-sm font-semibold ${statusBadge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`} data-testid="admin-order-status">
-          {statusText(order.shippingStatus)}
-        </span>
+        <StatusBadge status={order.status} size="sm" testId="admin-order-status" />
+        {order.partlyWithdrawn && <span className="rounded-full bg-gold/20 px-3 py-1 text-sm font-semibold text-roast">{t('orders.withdrawn')}</span>}
       </div>
       {order.withdrawals.length > 0 && (
         <section aria-labelledby="order-withdrawals" className="rounded-3xl bg-gold/10 p-6 ring-1 ring-gold/40" data-testid="order-withdrawals">
@@ -161,7 +165,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
         )}
         {result && !result.ok && (
           <p role="alert" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20">
-            {t(`admin.orders.errors.${result.error}`, { status: result.status ? statusText(result.status) : '', message: result.message ?? '' })}
+            {t(`admin.orders.errors.${result.error}`, { status: result.status ? statusText(result.status) : '', message: result.message ?? '', date: shippedOn ? formatDate(`${shippedOn}T12:00:00Z`, locale) : '' })}
           </p>
         )}
       </div>
@@ -169,31 +173,36 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <section aria-labelledby="order-lines" className="relative self-start overflow-x-auto rounded-3xl bg-paper p-6 ring-1 ring-sand">
           <h2 id="order-lines" className="text-lg font-semibold">{t('admin.orders.lines')}</h2>
-          <table className="mt-4 w-full text-left text-sm">
+          <table className="mt-4 w-full text-left text-sm" data-testid="order-lines">
             <thead className="text-xs tracking-wide text-muted uppercase">
               <tr>
                 <th scope="col" className="py-2"><span className="sr-only">{t('admin.products.picture')}</span></th>
-                <th scope="col" className="py-2">{t('admin.products.name')}</th>
-                <th scope="col" className="py-2 text-right">{t('admin.orders.quantity')}</th>
-                <th scope="col" className="py-2 text-right">{t('admin.orders.unitPrice')}</th>
-                <th scope="col" className="py-2 text-right">{t('admin.orders.lineTotal')}</th>
+                <th scope="col" className="py-2 pl-3">{t('admin.products.name')}</th>
+                <th scope="col" className="py-2 pl-3 text-right">{t('admin.orders.quantity')}</th>
+                <th scope="col" className="hidden py-2 pl-4 text-right sm:table-cell">{t('admin.orders.unitPrice')}</th>
+                <th scope="col" className="py-2 pl-4 text-right">{t('admin.orders.lineTotal')}</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-sand">
               {order.lines.map((line) => (
                 <tr key={`${line.productId}-${line.title}`}>
                   <td className="w-14 py-2"><div className="h-12 w-10 overflow-hidden rounded-lg bg-sand/50"><ProductImage image={line.image} alt="" sizes="40px" className="h-full w-full object-cover" /></div></td>
-                  <td className="py-2 font-medium">{line.title || t('product.unnamed')}</td>
-                  <td className="py-2 text-right tabular-nums">{line.quantity}</td>
-                  <td className="py-2 text-right tabular-nums">{formatPrice(line.unitPriceCents, locale)}</td>
-                  <td className="py-2 text-right font-semibold tabular-nums">{formatPrice(line.unitPriceCents * line.quantity, locale)}</td>
+                  <td className="py-2 pl-3 font-medium">
+                    {line.title || t('product.unnamed')}
+                    {/* On a phone the unit price column gives way: it is said here instead. */}
+                    <span className="block text-xs font-normal text-muted tabular-nums sm:hidden">{formatPrice(line.unitPriceCents, locale)}</span>
+                  </td>
+                  <td className="py-2 pl-3 text-right tabular-nums">{line.quantity}</td>
+                  <td className="hidden py-2 pl-4 text-right whitespace-nowrap tabular-nums sm:table-cell">{formatPrice(line.unitPriceCents, locale)}</td>
+                  <td className="py-2 pl-4 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(line.unitPriceCents * line.quantity, locale)}</td>
                 </tr>
               ))}
             </tbody>
             <tfoot>
               <tr>
-                <th scope="row" colSpan={4} className="pt-3 text-right">{t('admin.orders.total')}</th>
-                <td className="pt-3 text-right text-base font-semibold tabular-nums">{formatPrice(order.totalCents, locale)}</td>
+                <th scope="row" colSpan={3} className="pt-3 text-right sm:hidden">{t('admin.orders.total')}</th>
+                <th scope="row" colSpan={4} className="hidden pt-3 text-right sm:table-cell">{t('admin.orders.total')}</th>
+                <td className="pt-3 pl-4 text-right text-base font-semibold whitespace-nowrap tabular-nums">{formatPrice(order.totalCents, locale)}</td>
               </tr>
             </tfoot>
           </table>
@@ -236,8 +245,24 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               </Form>
             )}
             {canDeliver && (
-              <Form method="post" className="mt-4">
+              <Form method="post" className="mt-4 grid gap-4">
                 <input type="hidden" name="intent" value="deliver" />
+                <div>
+                  <label htmlFor="deliveredOn" className="field-label">{t('admin.orders.deliveredOn')}</label>
+                  <input
+                    id="deliveredOn"
+                    name="deliveredOn"
+                    type="date"
+                    required
+                    defaultValue={(result && !result.ok && result.deliveredOn) || today}
+                    min={shippedOn ?? undefined}
+                    max={today}
+                    aria-describedby="deliveredOn-hint"
+                    aria-invalid={dateError ? true : undefined}
+                    className="field-input"
+                  />
+                  <p id="deliveredOn-hint" className="mt-1 text-xs text-muted">{t('admin.orders.deliveredOnHint')}</p>
+                </div>
                 <button type="submit" className="btn-leaf w-full" disabled={busy}>
                   <PackageCheck aria-hidden="true" className="h-4 w-4" />
                   {t('admin.orders.deliver')}
@@ -300,7 +325,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
             <li key={`${entry.at}-${i}`}>
               <time dateTime={entry.at} className="block text-xs text-muted">{formatDateTime(entry.at, locale)}</time>
               <span className="font-medium">
-                {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind}`, { by: entry.by ?? '', detail: entry.detail ?? '', amount: entry.amountCents ? formatPrice(entry.amountCents, locale) : '', due: entry.dueAt ? formatDate(entry.dueAt, locale) : '' })}
+                {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind === 'delivered' && entry.deliveredAt ? 'deliveredOn' : entry.kind}`, { by: entry.by ?? '', date: entry.deliveredAt ? formatDate(entry.deliveredAt, locale) : '', detail: entry.detail ?? '', status: entry.mailStatus ? t(`admin.orders.mailStatus.${entry.mailStatus}`) : '', amount: entry.amountCents ? formatPrice(entry.amountCents, locale) : '', due: entry.dueAt ? formatDate(entry.dueAt, locale) : '' })}
               </span>
               {entry.detail && entry.kind !== 'mail' && entry.kind !== 'withdrawal' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
             </li>

@@ -1,7 +1,7 @@
 import { Search } from 'lucide-react';
 import { Form, Link } from 'react-router';
 import { Pagination } from '~/components/admin/pagination';
-import { statusBadge } from '~/components/orders/orders-list';
+import { StatusBadge } from '~/components/orders/status-badge';
 import { appContext } from '~/context';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { formatDate, formatPrice } from '~/lib/format';
@@ -88,7 +88,8 @@ export default function AdminOrdersPage({ loaderData }: Route.ComponentProps) {
                   <td className="px-4 py-3 text-right tabular-nums">{order.items}</td>
                   <td className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(order.totalCents, locale)}</td>
                   <td className="px-4 py-3">
-                    <span className={`rounded-full px-3 py-1 text-xs font-semibold ${statusBadge[order.shippingStatus] ?? 'bg-sand text-roast-600'}`}>{t(`orders.status.${order.shippingStatus}`)}</span>
+                    <StatusBadge status={order.status} />
+                    {order.partlyWithdrawn && <span className="mt-1 block text-xs text-muted">{t('orders.withdrawn')}</span>}
                   </td>
                 </tr>
               ))}
