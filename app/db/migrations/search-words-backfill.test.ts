@@ -1,4 +1,4 @@
-/** Migration 0016 on a shop that has products already: their words are counted. */
+/** Migration 0016 on a shop that has products already: their words are counted, and the trigram index finds them. */
 import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -6,6 +6,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { NodeSqliteDatabase } from '../node-sqlite.server';
 import type { Database } from '../schema';
+import { missingTerms, similarWords } from '../search-words.server';
 import { migrations } from './index';
 
 type Empty = { db: Kysely<Database>; schema?: string; close: () => Promise<void> };
@@ -59,6 +60,8 @@ describe.each(kinds)('the vocabulary of an older shop on %s', (_kind, open) => {
         ['sumatra', 2],
         ['ziarno', 1],
       ]);
+      expect(await missingTerms(db, ['andhel', 'mandeling', 'ij', 'jz'])).toEqual(['mandeling', 'jz']);
+      expect((await similarWords(db, 'mandeling')).map((w) => w.word)).toContain('mandheling');
     } finally {
       await close();
     }

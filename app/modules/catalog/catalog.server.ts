@@ -19,7 +19,7 @@ import {
 import { bumpStoredCatalogVersion, markCatalogChanged } from './catalog-version.server';
 import { productRows, productSearchText } from './product-rows.server';
 import { searchTerms } from './search';
-import { recordSearchText } from './vocabulary.server';
+import { planSearch, recordSearchText } from './vocabulary.server';
 
 /** Product ids are random base64url strings; anything else cannot name a product. */
 const productIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -37,13 +37,17 @@ export type ListProductsOptions = {
 /**
  * Newest first unless `sort` says otherwise; `hasMore` tells whether another page follows. Search, filter
  * and order all run in the database; ties fall back to newest first, then the id, so pages never overlap.
+ * A search whose words occur nowhere in the catalogue is corrected (vocabulary.server.ts); when the corrected
+ * words find products, `correctedQuery` says what was searched for instead ("czekloada" → "czekolada").
  */
 export async function listProducts(
   db: Executor,
   storage: Storage,
   { locale, q, category, sort = 'newest', limit, offset }: ListProductsOptions,
-): Promise<{ items: ProductSummary[]; hasMore: boolean }> {
-  const terms = searchTerms(q ?? '');
+): Promise<{ items: ProductSummary[]; hasMore: boolean; correctedQuery?: string }> {
+  const plan = await planSearch(db, searchTerms(q ?? ''));
+  if (plan === null) return { items: [], hasMore: false };
+  const { terms, corrected } = plan;
   const rows = await summaryQuery(db, locale)
     .$if(category !== undefined, (qb) => qb.where('products.category', '=', category!))
     .$if(terms.length > 0, (qb) => qb.where(productSearchFilter(db, terms)))
@@ -56,7 +60,8 @@ export async function listProducts(
     .offset(offset)
     .execute();
   const page = rows.slice(0, limit);
-  return { items: await toSummaries(db, storage, page), hasMore: rows.length > limit };
+  const result = { items: await toSummaries(db, storage, page), hasMore: rows.length > limit };
+  return corrected && page.length > 0 ? { ...result, correctedQuery: terms.join(' ') } : result;
 }
 
 /** The products that still exist among `ids`, keyed by id (unknown and malformed ids are left out). */

@@ -1,7 +1,11 @@
-/** The catalogue's words (app/db/search-words.server.ts), kept in step with products.search_text. */
+/**
+ * The catalogue's words (app/db/search-words.server.ts): kept in step with products.search_text, and used to
+ * tell whether a search can match and to correct the terms that match nothing.
+ */
 import type { Executor } from '~/db/database.server';
-import { changeSearchWords } from '~/db/search-words.server';
-import { searchWords } from './search';
+import { changeSearchWords, knownWords, missingTerms, similarWords } from '~/db/search-words.server';
+import { isSearchWord, searchWords } from './search';
+import { closestWord, oneEditAway } from './spelling';
 
 /** Counts the words each product's search text gained and lost; call it in the transaction that wrote the texts. */
 export async function recordSearchText(db: Executor, changes: ReadonlyArray<{ before?: string; after?: string }>): Promise<void> {
@@ -15,4 +19,32 @@ export async function recordSearchText(db: Executor, changes: ReadonlyArray<{ be
     for (const word of lost) add(word, -1);
   }
   await changeSearchWords(db, counts);
+}
+
+export type SearchPlan = { terms: string[]; corrected: boolean } | null;
+
+/**
+ * What to search for. When every term occurs somewhere in the catalogue, the terms as typed. Otherwise the query
+ * as typed cannot match, and each term that occurs nowhere is replaced by the catalogue word it most likely
+ * meant (3+ letters, one or two edits away: spelling.ts); terms that occur are never changed. Null when some
+ * term occurs nowhere and has no correction: nothing can match.
+ */
+export async function planSearch(db: Executor, terms: string[]): Promise<SearchPlan> {
+  const corrections = new Map<string, string>();
+  for (const term of await missingTerms(db, terms.filter(isSearchWord))) {
+    const word = [...term].length >= 3 ? await correctTerm(db, term) : null;
+    if (word === null) return null;
+    corrections.set(term, word);
+  }
+  if (corrections.size === 0) return { terms, corrected: false };
+  return { terms: [...new Set(terms.map((term) => corrections.get(term) ?? term))], corrected: true };
+}
+
+/** Terms of up to six letters can share no trigram with the word they misspell, so their neighbours are looked up too. */
+const NEIGHBOURS_UP_TO = 6;
+
+async function correctTerm(db: Executor, term: string): Promise<string | null> {
+  const candidates = await similarWords(db, term);
+  if ([...term].length <= NEIGHBOURS_UP_TO) candidates.push(...(await knownWords(db, oneEditAway(term))));
+  return closestWord(term, candidates);
 }
