@@ -45,5 +45,5 @@ export function productSearchFilter(db: Executor, terms: string[]) {
  * SQLite's plan is fixed by the query shape above and needs nothing.
  */
 export async function refreshSearchStatistics(db: Executor): Promise<void> {
-  if (databaseKind(db) === 'postgres') await sql`analyze products, product_translations, product_images`.execute(db);
+  if (databaseKind(db) === 'postgres') await sql`analyze products, product_translations, product_images, search_words`.execute(db);
 }

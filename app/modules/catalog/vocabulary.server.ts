@@ -30,13 +30,12 @@ export type SearchPlan = { terms: string[]; corrected: boolean } | null;
  * term occurs nowhere and has no correction: nothing can match.
  */
 export async function planSearch(db: Executor, terms: string[]): Promise<SearchPlan> {
-  const corrections = new Map<string, string>();
-  for (const term of await missingTerms(db, terms.filter(isSearchWord))) {
-    const word = [...term].length >= 3 ? await correctTerm(db, term) : null;
-    if (word === null) return null;
-    corrections.set(term, word);
-  }
-  if (corrections.size === 0) return { terms, corrected: false };
+  const missing = await missingTerms(db, terms.filter(isSearchWord));
+  if (missing.length === 0) return { terms, corrected: false };
+  if (missing.some((term) => [...term].length < 3)) return null;
+  const words = await Promise.all(missing.map((term) => correctTerm(db, term)));
+  if (words.includes(null)) return null;
+  const corrections = new Map(missing.map((term, i) => [term, words[i]]));
   return { terms: [...new Set(terms.map((term) => corrections.get(term) ?? term))], corrected: true };
 }
 
@@ -44,7 +43,9 @@ export async function planSearch(db: Executor, terms: string[]): Promise<SearchP
 const NEIGHBOURS_UP_TO = 6;
 
 async function correctTerm(db: Executor, term: string): Promise<string | null> {
-  const candidates = await similarWords(db, term);
-  if ([...term].length <= NEIGHBOURS_UP_TO) candidates.push(...(await knownWords(db, oneEditAway(term))));
-  return closestWord(term, candidates);
+  const [similar, neighbours] = await Promise.all([
+    similarWords(db, term),
+    [...term].length <= NEIGHBOURS_UP_TO ? knownWords(db, oneEditAway(term)) : [],
+  ]);
+  return closestWord(term, [...similar, ...neighbours]);
 }
