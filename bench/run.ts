@@ -3,8 +3,8 @@
  *   - requests/s and p99 for /, a product page and a search, next to a bare Node server serving the same
  *     bytes from memory (the floor), in the same run;
  *   - JavaScript and CSS a first visit to / downloads in Chromium (gzip bytes);
- *   - search latency p95 on a generated 10,000-product catalogue (SQLite, and PostgreSQL when
- *     BENCH_DATABASE_URL or TEST_DATABASE_URL is set);
+ *   - search latency p95 on a generated 10,000-product catalogue, misspelt words included (SQLite, and
+ *     PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set);
  *   - how long an uploaded 4000 × 3000 JPEG takes to become the storefront's WebP variants, and the peak
  *     memory of the process doing it;
  *   - the back office's dashboard and order list with 10,000 orders and 100,000 analytics events (SQLite, and
@@ -137,7 +137,7 @@ async function main() {
 
     const search = await searchLatency();
     console.log('\nSearch latency on 10,000 generated products (listProducts, 12 per page)');
-    printTable(['database', 'queries', 'p50', 'p95', 'max'], search.map((s) => [s.database, String(s.queries), `${s.p50.toFixed(2)} ms`, `${s.p95.toFixed(2)} ms`, `${s.max.toFixed(2)} ms`]));
+    printTable(['database', 'searches', 'queries', 'p50', 'p95', 'max'], search.map((s) => [s.database, s.searches, String(s.queries), `${s.p50.toFixed(2)} ms`, `${s.p95.toFixed(2)} ms`, `${s.max.toFixed(2)} ms`]));
 
     const images = await imageFigures();
     console.log(`\nUploaded picture: a ${images.megapixels} MP camera JPEG (${(images.inputBytes / 1024 / 1024).toFixed(1)} MB) to WebP variants, in a process of its own`);
@@ -194,7 +194,10 @@ async function main() {
         backoffice.every((r) => r.p95 <= 300 && r.problems === ''),
       ],
       ['first-visit JavaScript ≤ 150 kB gzip', assets.js.bytes <= 150 * 1024],
-      ['search p95 ≤ 20 ms on SQLite', (search.find((s) => s.database === 'sqlite')?.p95 ?? Infinity) <= 20],
+      [
+        `search p95 ≤ 20 ms, misspelt words included (${search.filter((s) => s.searches === 'all').map((s) => s.database).join(', ')})`,
+        search.every((s) => s.searches !== 'all' || s.p95 <= 20),
+      ],
       ['/ at ≥ 25% of the floor', ratios.home >= 0.25],
       [
         'Lighthouse mobile: performance ≥ 98, accessibility, best practices and SEO 100 on /, /pl, a product page and /cart (whose only SEO finding may be that it is kept out of search, as robots.txt says)',

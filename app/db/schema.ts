@@ -10,6 +10,7 @@ export interface Database {
   withdrawals: WithdrawalsTable;
   reviews: ReviewsTable;
   product_images: ProductImagesTable;
+  search_words: SearchWordsTable;
   carts: CartsTable;
   cart_lines: CartLinesTable;
   cart_requests: CartRequestsTable;
@@ -68,6 +69,12 @@ export interface ProductTranslationsTable {
   /** The origin and region in this language; null: as on the product (its English words). */
   origin: string | null;
   region: string | null;
+}
+
+/** Every word of products.search_text and how many products contain it (app/db/search-words.server.ts). */
+export interface SearchWordsTable {
+  word: string;
+  product_count: number;
 }
 
 export interface ProductImagesTable {

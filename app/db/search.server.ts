@@ -5,6 +5,7 @@
  * SQLite: terms of 3+ characters go to the FTS5 trigram index (migration 0002) in one MATCH, whose
  * matches the newest-first scan of `products` probes; shorter terms are checked with LIKE.
  * PostgreSQL: one LIKE per term, served by the pg_trgm GIN index.
+ * The catalogue's vocabulary, which tells whether a term occurs at all and corrects typos, is in search-words.server.ts.
  */
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { type Executor, databaseKind } from './database.server';
@@ -14,7 +15,7 @@ import type { Database } from './schema';
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** An FTS5 string literal: the whole term, matched as a substring by the trigram tokenizer. */
-const ftsString = (term: string) => `"${term.replaceAll('"', '""')}"`;
+export const ftsString = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
 /** The trigram index cannot find terms shorter than three characters. */
 const indexable = (term: string) => [...term].length >= 3;
@@ -44,5 +45,5 @@ export function productSearchFilter(db: Executor, terms: string[]) {
  * SQLite's plan is fixed by the query shape above and needs nothing.
  */
 export async function refreshSearchStatistics(db: Executor): Promise<void> {
-  if (databaseKind(db) === 'postgres') await sql`analyze products, product_translations, product_images`.execute(db);
+  if (databaseKind(db) === 'postgres') await sql`analyze products, product_translations, product_images, search_words`.execute(db);
 }

@@ -19,7 +19,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const { locale } = context.get(shopperContext);
   const query = productListQuerySchema.parse(Object.fromEntries(url.searchParams));
-  const { items, hasMore } = await listProducts(app.db, app.storage, {
+  const { items, hasMore, correctedQuery } = await listProducts(app.db, app.storage, {
     locale,
     q: query.q,
     category: query.category,
@@ -32,6 +32,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     products: items,
     hasMore,
     q: query.q,
+    correctedQuery,
     category: query.category,
     sort: query.sort,
     page: query.page,
@@ -56,7 +57,7 @@ const slideImages = ['/hero/sumatra.svg', '/hero/java.svg', '/hero/bali.svg'];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const path = useLocalePath();
-  const { products, hasMore, q, category, sort, page } = loaderData;
+  const { products, hasMore, q, correctedQuery, category, sort, page } = loaderData;
   const t = useT();
   const slides: HeroSlide[] = slideImages.map((image, i) => ({
     image,
@@ -109,7 +110,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className="mt-8" aria-live="polite">
           {q && (
             <p className="mb-6 text-muted">
-              {t('home.results.for', { q })}{' '}
+              {correctedQuery ? t('home.results.corrected', { q: correctedQuery }) : t('home.results.for', { q })}{' '}
               <Link to={path(category ? `/?category=${category}#shop` : '/#shop')} preventScrollReset className="font-medium text-leaf underline underline-offset-4">
                 {t('home.results.clear')}
               </Link>

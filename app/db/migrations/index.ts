@@ -14,6 +14,7 @@ import * as translatedPlaces from './0012-translated-places';
 import * as netWeight from './0013-net-weight';
 import * as withdrawals from './0014-withdrawals';
 import * as reviews from './0015-reviews';
+import * as searchWords from './0016-search-words';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-net-weight': netWeight,
   '0014-withdrawals': withdrawals,
   '0015-reviews': reviews,
+  '0016-search-words': searchWords,
 };

@@ -1,4 +1,4 @@
-import { type Executor, inTransaction, monotonicNow } from '~/db/database.server';
+import { type Executor, databaseKind, inTransaction, monotonicNow } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { productSearchFilter } from '~/db/search.server';
 import type { Locale } from '~/modules/i18n/translate';
@@ -19,6 +19,7 @@ import {
 import { bumpStoredCatalogVersion, markCatalogChanged } from './catalog-version.server';
 import { productRows, productSearchText } from './product-rows.server';
 import { searchTerms } from './search';
+import { planSearch, recordSearchText } from './vocabulary.server';
 
 /** Product ids are random base64url strings; anything else cannot name a product. */
 const productIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -36,13 +37,17 @@ export type ListProductsOptions = {
 /**
  * Newest first unless `sort` says otherwise; `hasMore` tells whether another page follows. Search, filter
  * and order all run in the database; ties fall back to newest first, then the id, so pages never overlap.
+ * A search whose words occur nowhere in the catalogue is corrected (vocabulary.server.ts); when the corrected
+ * words find products, `correctedQuery` says what was searched for instead ("czekloada" → "czekolada").
  */
 export async function listProducts(
   db: Executor,
   storage: Storage,
   { locale, q, category, sort = 'newest', limit, offset }: ListProductsOptions,
-): Promise<{ items: ProductSummary[]; hasMore: boolean }> {
-  const terms = searchTerms(q ?? '');
+): Promise<{ items: ProductSummary[]; hasMore: boolean; correctedQuery?: string }> {
+  const plan = await planSearch(db, searchTerms(q ?? ''));
+  if (plan === null) return { items: [], hasMore: false };
+  const { terms, corrected } = plan;
   const rows = await summaryQuery(db, locale)
     .$if(category !== undefined, (qb) => qb.where('products.category', '=', category!))
     .$if(terms.length > 0, (qb) => qb.where(productSearchFilter(db, terms)))
@@ -55,7 +60,8 @@ export async function listProducts(
     .offset(offset)
     .execute();
   const page = rows.slice(0, limit);
-  return { items: await toSummaries(db, storage, page), hasMore: rows.length > limit };
+  const result = { items: await toSummaries(db, storage, page), hasMore: rows.length > limit };
+  return corrected && page.length > 0 ? { ...result, correctedQuery: terms.join(' ') } : result;
 }
 
 /** The products that still exist among `ids`, keyed by id (unknown and malformed ids are left out). */
@@ -132,6 +138,7 @@ export async function createProduct(db: Executor, input: ProductInput, options: 
     await trx.insertInto('products').values(rows.product).execute();
     await trx.insertInto('product_translations').values(rows.translations).execute();
     if (rows.images.length > 0) await trx.insertInto('product_images').values(rows.images).execute();
+    await recordSearchText(trx, [{ after: rows.product.search_text }]);
     await bumpStoredCatalogVersion(trx);
   });
   markCatalogChanged();
@@ -147,7 +154,13 @@ export async function updateProduct(
   const parsed = productInputSchema.parse(input);
   if (!isProductId(id)) return { ok: false, reason: 'not_found' };
   const result = await inTransaction(db, async (trx) => {
-    const existing = await trx.selectFrom('products').select('created_at').where('id', '=', id).executeTakeFirst();
+    // PostgreSQL: the row stays locked, so a concurrent edit cannot count the same old words away twice.
+    const existing = await trx
+      .selectFrom('products')
+      .select(['created_at', 'search_text'])
+      .where('id', '=', id)
+      .$if(databaseKind(trx) === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst();
     if (!existing) return null;
     const oldImages = await trx.selectFrom('product_images').select('path').where('product_id', '=', id).execute();
     const { product, translations, images } = productRows(id, parsed, existing.created_at, monotonicNow());
@@ -157,6 +170,7 @@ export async function updateProduct(
     await trx.insertInto('product_translations').values(translations).execute();
     await trx.deleteFrom('product_images').where('product_id', '=', id).execute();
     if (images.length > 0) await trx.insertInto('product_images').values(images).execute();
+    await recordSearchText(trx, [{ before: existing.search_text, after: product.search_text }]);
     await bumpStoredCatalogVersion(trx);
     const kept = new Set(parsed.images.map((image) => image.key));
     return oldImages.map((i) => i.path).filter((path) => !kept.has(path));
@@ -181,9 +195,10 @@ export async function deleteProduct(
       .execute();
     await trx.deleteFrom('product_images').where('product_id', '=', id).execute();
     await trx.deleteFrom('product_translations').where('product_id', '=', id).execute();
-    const deleted = await trx.deleteFrom('products').where('id', '=', id).executeTakeFirst();
+    const deleted = await trx.deleteFrom('products').where('id', '=', id).returning('search_text').executeTakeFirst();
+    if (deleted) await recordSearchText(trx, [{ before: deleted.search_text }]);
     await bumpStoredCatalogVersion(trx);
-    return deleted.numDeletedRows > 0n ? paths.map((p) => p.path) : null;
+    return deleted ? paths.map((p) => p.path) : null;
   });
   if (images === null) return { ok: false, reason: 'not_found' };
   markCatalogChanged();
@@ -216,6 +231,7 @@ export async function rebuildSearchText(db: Executor): Promise<number> {
         products.map((p) => p.id),
       )
       .execute();
+    const changes: Array<{ id: string; before: string; after: string }> = [];
     for (const product of products) {
       const text = (locale: string) => {
         const t = translations.find((row) => row.product_id === product.id && row.locale === locale);
@@ -229,17 +245,33 @@ export async function rebuildSearchText(db: Executor): Promise<number> {
         roast: roasts.find((r) => r === product.roast) ?? null,
         translations: { en: text('en') ?? { name: '', description: '', notes: [] }, pl: text('pl') },
       });
-      if (searchText !== product.search_text) {
-        await db.updateTable('products').set({ search_text: searchText }).where('id', '=', product.id).execute();
-        changed += 1;
-      }
+      if (searchText !== product.search_text) changes.push({ id: product.id, before: product.search_text, after: searchText });
     }
+    if (changes.length > 0) changed += await saveSearchText(db, changes);
   }
   if (changed > 0) {
     await bumpStoredCatalogVersion(db);
     markCatalogChanged();
   }
   return changed;
+}
+
+/** Writes new search texts and their words in one transaction; a text edited meanwhile is left to its editor. */
+async function saveSearchText(db: Executor, changes: Array<{ id: string; before: string; after: string }>): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const saved: typeof changes = [];
+    for (const change of changes) {
+      const result = await trx
+        .updateTable('products')
+        .set({ search_text: change.after })
+        .where('id', '=', change.id)
+        .where('search_text', '=', change.before)
+        .executeTakeFirst();
+      if (result.numUpdatedRows > 0n) saved.push(change);
+    }
+    await recordSearchText(trx, saved);
+    return saved.length;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ describe.each(testDatabases())('catalog on %s', (_kind, open) => {
     await handle.db.deleteFrom('product_images').execute();
     await handle.db.deleteFrom('product_translations').execute();
     await handle.db.deleteFrom('products').execute();
+    await handle.db.deleteFrom('search_words').execute();
   });
 
   const list = (options: { q?: string; category?: ProductInput['category']; sort?: SortOrder; page?: number; locale?: 'en' | 'pl' } = {}) =>

@@ -10,6 +10,7 @@ import type { ProductImagesTable, ProductTranslationsTable, ProductsTable } from
 import { type ParsedProductInput, categories, processes, productInputSchema, roasts } from './catalog.schema';
 import { bumpStoredCatalogVersion, markCatalogChanged } from './catalog-version.server';
 import { productRows } from './product-rows.server';
+import { recordSearchText } from './vocabulary.server';
 
 export type FakeCatalogueOptions = {
   /** Image key bases to cycle through (e.g. the demo catalogue's); none by default (cards show the default picture). */
@@ -190,6 +191,10 @@ export async function createFakeCatalogue(db: Executor, count: number, options: 
       await trx.insertInto('products').values(products).execute();
       await trx.insertInto('product_translations').values(translations).execute();
       if (images.length > 0) await trx.insertInto('product_images').values(images).execute();
+      await recordSearchText(
+        trx,
+        products.map((product) => ({ after: product.search_text })),
+      );
     }
   };
   await (db.isTransaction ? work(db) : db.transaction().execute(work));

@@ -31,6 +31,17 @@ export function normalizeSearchText(text: string): string {
     .trim();
 }
 
+/**
+ * The vocabulary words of a normalised text: its runs of letters and digits that have 2+ characters and a
+ * letter, each once. A search term of that shape occurs in a text exactly when it is part of one of them.
+ */
+export function searchWords(text: string): string[] {
+  return [...new Set(text.split(/[^\p{L}\p{N}]+/u).filter(isSearchWord))];
+}
+
+/** A term the vocabulary can vouch for: 2+ letters and digits, at least one a letter ("v60" yes; "12", "no." no). */
+export const isSearchWord = (term: string) => /^[\p{L}\p{N}]{2,}$/u.test(term) && /\p{L}/u.test(term);
+
 /** The normalised words of a query, without duplicates, at most 8. Every one must match. */
 export function searchTerms(query: string): string[] {
   const terms = new Set<string>();

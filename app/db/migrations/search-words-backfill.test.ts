@@ -1,0 +1,69 @@
+/** Migration 0016 on a shop that has products already: their words are counted, and the trigram index finds them. */
+import { randomBytes } from 'node:crypto';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { NodeSqliteDatabase } from '../node-sqlite.server';
+import type { Database } from '../schema';
+import { missingTerms, similarWords } from '../search-words.server';
+import { migrations } from './index';
+
+type Empty = { db: Kysely<Database>; schema?: string; close: () => Promise<void> };
+
+async function emptySqlite(): Promise<Empty> {
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new NodeSqliteDatabase(':memory:') }) });
+  return { db, close: () => db.destroy() };
+}
+
+async function emptyPostgres(): Promise<Empty> {
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, options: `-c search_path=${schema}` }) }) });
+  await sql`create schema ${sql.id(schema)}`.execute(db);
+  return {
+    db,
+    schema,
+    close: async () => {
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+      await db.destroy();
+    },
+  };
+}
+
+const kinds: Array<[string, () => Promise<Empty>]> = [['sqlite', emptySqlite]];
+if (process.env.TEST_DATABASE_URL) kinds.push(['postgres', emptyPostgres]);
+
+describe.each(kinds)('the vocabulary of an older shop on %s', (_kind, open) => {
+  it('is counted from the products there are', async () => {
+    const { db, schema, close } = await open();
+    try {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
+      expect((await migrator.migrateTo('0015-reviews')).error).toBeUndefined();
+
+      const now = new Date().toISOString();
+      const product = (id: string, search_text: string) => ({ id, category: 'wholeBean', price_cents: 1590, search_text, created_at: now, updated_at: now });
+      await db
+        .insertInto('products')
+        .values([product('a', 'sumatra mandheling, no. 12 (ziarno, 250 g) sumatra'), product('b', 'java ijen: kawa z jawy sumatra'), product('c', '')])
+        .execute();
+
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const words = await db.selectFrom('search_words').select(['word', 'product_count']).orderBy('word').execute();
+      expect(words.map((w) => [w.word, Number(w.product_count)])).toEqual([
+        ['ijen', 1],
+        ['java', 1],
+        ['jawy', 1],
+        ['kawa', 1],
+        ['mandheling', 1],
+        ['no', 1],
+        ['sumatra', 2],
+        ['ziarno', 1],
+      ]);
+      expect(await missingTerms(db, ['andhel', 'mandeling', 'ij', 'jz'])).toEqual(['mandeling', 'jz']);
+      expect((await similarWords(db, 'mandeling')).map((w) => w.word)).toContain('mandheling');
+    } finally {
+      await close();
+    }
+  });
+});
