@@ -8,6 +8,17 @@ export function focusQuietly(element: HTMLElement | null | undefined): void {
   element.focus({ preventScroll: true });
 }
 
+/**
+ * Takes the reader to a message that just appeared (a confirmation, a refusal): focused, and scrolled to the
+ * middle of the screen, clear of the sticky header, however far down the page the button that caused it was.
+ */
+export function revealMessage(element: HTMLElement | null | undefined): void {
+  if (!element) return;
+  focusQuietly(element);
+  const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  element.scrollIntoView({ block: 'center', behavior: smooth ? 'smooth' : 'auto' });
+}
+
 /** The page's main heading, where focus goes after a navigation. */
 export const mainHeading = (): HTMLElement | null => document.querySelector<HTMLElement>('#main h1') ?? document.getElementById('main');
 

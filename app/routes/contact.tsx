@@ -2,6 +2,7 @@ import { Clock, Mail, MapPin, MessageCircle, Phone } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Form, data, useNavigation } from 'react-router';
 import { field, readForm } from '~/http/body.server';
+import { revealMessage } from '~/lib/navigation-focus';
 import { useClientValidation } from '~/lib/use-client-validation';
 import { type ContactField, type ContactFieldErrors, contactFields, contactLimits, parseContactForm } from '~/modules/contact/contact.schema';
 import { submitContactMessage } from '~/modules/contact/index.server';
@@ -76,8 +77,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
   // The confirmation sits above the form, off a phone's screen once the form is sent: take the reader to it.
   useEffect(() => {
     if (result?.status === 'sent' && sentCount > 0) {
-      confirmation.current?.focus({ preventScroll: true });
-      confirmation.current?.scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+      revealMessage(confirmation.current);
     }
   }, [result, sentCount]);
   useEffect(() => {

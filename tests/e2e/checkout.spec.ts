@@ -123,6 +123,29 @@ test('Review Order: lines and total, the address is required, and the one given 
   await expect(shipping.getByLabel(en('profile.fields.city'), { exact: true })).toHaveValue(polishAddress.city);
 });
 
+test('on a phone a declined card’s message is brought into view, clear of the sticky header, and focused', async ({ page, consoleErrors, productPath }, testInfo) => {
+  consoleErrors.allow(failedLoad(402));
+  await page.setViewportSize({ width: 390, height: 664 });
+  const product = catalogue[1];
+  await customerWithCart(page, testInfo, [[productPath(product), 1]]);
+  await page.goto('/pl/checkout');
+  await waitForHydration(page);
+  await proceedToPayment(page, polishAddress, 'pl');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await fillCard(page, card(TEST_CARDS.declined), 'pl');
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await payButton(page, product.priceCents, 'pl').click();
+    const message = paymentAlert(page).getByText(t('pl')('checkout.errors.card_declined'));
+    await expect(message).toBeFocused();
+    await expect(message).toBeInViewport({ ratio: 1 });
+    await expect(async () => {
+      const header = (await page.getByRole('banner').boundingBox())!;
+      const box = (await message.boundingBox())!;
+      expect(box.y, 'below the sticky header').toBeGreaterThanOrEqual(header.y + header.height);
+    }).toPass();
+  }
+});
+
 test('declined, insufficient funds, a bad number, a past expiry and a bad CVC say so; the cart stays, and 4242 then pays', async ({ page, consoleErrors, productPath }, testInfo) => {
   test.setTimeout(60_000); // six payments in one journey
   consoleErrors.allow(failedLoad(402)); // a refused card is answered with 402 Payment Required

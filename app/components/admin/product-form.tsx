@@ -12,6 +12,7 @@ import {
   productLimits,
 } from '~/modules/backoffice/product-form';
 import { categories, processes, roasts } from '~/modules/catalog/catalog.types';
+import { revealMessage } from '~/lib/navigation-focus';
 import { useT } from '~/modules/i18n/react';
 import type { ProductImage } from '~/modules/storage/image';
 
@@ -72,9 +73,7 @@ export function ProductForm({ mode, action, values: initial, images = [], result
       setChosen(0);
       setFormKey((k) => k + 1);
       // The owner pressed the button at the foot of a long form: bring the outcome to where they look.
-      const status = document.getElementById('product-form-status');
-      status?.focus({ preventScroll: true });
-      status?.scrollIntoView({ block: 'center' });
+      revealMessage(document.getElementById('product-form-status'));
     }
     if (result && result.status !== 'saved') {
       const first = Object.keys(result.status === 'invalid' ? result.errors : {})[0];

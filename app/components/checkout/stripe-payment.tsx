@@ -2,6 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import { type Stripe, loadStripe } from '@stripe/stripe-js';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { revealMessage } from '~/lib/navigation-focus';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { PaymentUnavailable } from './payment-unavailable';
 
@@ -36,7 +37,11 @@ function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const message = useRef<HTMLParagraphElement>(null);
   const locked = useRef(false);
+  useEffect(() => {
+    if (error) revealMessage(message.current);
+  }, [error]);
 
   const pay = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -71,7 +76,7 @@ function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
     <form onSubmit={pay} className="grid gap-4">
       {!ready && <PaymentLoading />}
       <PaymentElement onReady={() => setReady(true)} onLoadError={() => setError(t('checkout.errors.cannotConnect'))} />
-      <div role="alert">{error && <p className="rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{error}</p>}</div>
+      <div role="alert">{error && <p ref={message} className="scroll-mt-28 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry focus:outline-none">{error}</p>}</div>
       <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={!ready || busy} aria-busy={busy}>
         {busy ? t('checkout.processing') : t('checkout.pay', { amount })}
       </button>

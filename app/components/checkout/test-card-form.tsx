@@ -1,6 +1,7 @@
 import { CreditCard, FlaskConical } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Form, useNavigation } from 'react-router';
+import { revealMessage } from '~/lib/navigation-focus';
 import { formatCardNumber, formatCvc, formatExpiry } from '~/modules/checkout/card-format';
 import { useT } from '~/modules/i18n/react';
 
@@ -22,12 +23,17 @@ function reformat(event: React.FormEvent<HTMLInputElement>, format: (value: stri
  */
 export function TestCardForm({ orderId, amount, error }: { orderId: string; amount: string; error?: string | null }) {
   const t = useT();
+  const message = useRef<HTMLParagraphElement>(null);
   const navigation = useNavigation();
   const paying = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'pay';
   const locked = useRef(false);
   useEffect(() => {
     if (navigation.state === 'idle') locked.current = false;
   }, [navigation.state]);
+  // A refused card: the reason, not the top of the page, is what the shopper needs to see (on a phone too).
+  useEffect(() => {
+    if (error && navigation.state === 'idle') revealMessage(message.current);
+  }, [error, navigation.state]);
   const busy = paying;
   return (
     <Form
@@ -102,7 +108,7 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
           />
         </div>
       </div>
-      <div role="alert">{error && <p id="card-error" className="rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(`checkout.errors.${error}`)}</p>}</div>
+      <div role="alert">{error && <p ref={message} id="card-error" className="scroll-mt-28 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry focus:outline-none">{t(`checkout.errors.${error}`)}</p>}</div>
       <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={busy} aria-busy={busy}>
         {busy ? t('checkout.processing') : t('checkout.pay', { amount })}
       </button>
