@@ -27,8 +27,8 @@ export type Shopper = {
 
 export const shopperContext = createContext<Shopper>();
 
-/** The name the header greets a customer by: the one they gave, else their email's local part. */
-export const greetingName = (user: SessionUser): string => user.displayName || user.email.split('@')[0];
+/** The name the header greets a customer by: the first word of the name they gave, else their email's local part. */
+export const greetingName = (user: SessionUser): string => user.displayName.trim().split(/\s+/)[0] || user.email.split('@')[0];
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 const cartIdPattern = /^[A-Za-z0-9_-]{16,64}$/;

@@ -59,7 +59,7 @@ export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
           <p className="mt-3 text-lg text-muted">{t('categories.intro')}</p>
         </div>
         <div className="flex flex-wrap items-end gap-4">
-          <Form method="get" className="flex items-end gap-2" preventScrollReset>
+          <Form method="get" className="flex w-full items-end gap-2 sm:w-auto" preventScrollReset>
             <ListSelect
               id="category-select"
               name="category"
@@ -67,10 +67,10 @@ export default function CategoriesPage({ loaderData }: Route.ComponentProps) {
               value={category ?? ''}
               options={[{ value: '', label: t('categories.allCategories') }, ...categories.map((c) => ({ value: c, label: t(`categories.${c}`) }))]}
               icon={ChevronDown}
-              className="min-w-64"
+              className="w-full sm:min-w-64"
             />
             {sort && <input type="hidden" name="sort" value={sort} />}
-            {!hydrated && <button type="submit" className="btn-primary py-3">{t('categories.show')}</button>}
+            {!hydrated && <button type="submit" className="btn-primary shrink-0 py-3">{t('categories.show')}</button>}
           </Form>
           <SortSelect action={path('/categories')} sort={sort} category={category} />
         </div>

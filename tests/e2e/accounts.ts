@@ -92,10 +92,10 @@ export async function expectNoFieldError(field: Locator): Promise<void> {
 
 const banner = (page: Page) => page.getByRole('banner');
 
-/** The header of a signed-in visitor: "Hi, {name}", Profile and Log out; no Log in or Sign up. */
+/** The header of a signed-in visitor: "Hi, {first name}", Profile and Log out; no Log in or Sign up. */
 export async function expectSignedIn(page: Page, name: string, locale: Locale = 'en'): Promise<void> {
   const tr = t(locale);
-  await expect(banner(page).getByTestId('greeting')).toHaveText(tr('nav.greeting', { name }));
+  await expect(banner(page).getByTestId('greeting')).toHaveText(tr('nav.greeting', { name: name.trim().split(/\s+/)[0] }));
   await expect(banner(page).getByTestId('greeting')).toBeVisible();
   await expect(banner(page).getByRole('link', { name: tr('nav.profile'), exact: true })).toBeVisible();
   await expect(logOutButton(page, locale)).toBeVisible();

@@ -91,7 +91,7 @@ test.describe('without JavaScript, in Polish', () => {
 
   test('the server answers with the same messages, and the sign-up works', async ({ page, consoleErrors }, testInfo) => {
     consoleErrors.allow(failedLoad(400));
-    const account = newAccount(testInfo, 'zofia.nojs', 'Zofia Żółć');
+    const account = newAccount(testInfo, 'zofia.nojs', 'Zofia Wójcik-Grzegorzewska');
     const perr = (key: string) => pl(`auth.errors.${key}`);
     const [name, email, password] = [authField(page, 'name', 'pl'), authField(page, 'email', 'pl'), authField(page, 'password', 'pl')];
     await page.goto('/auth?mode=signup');
@@ -112,5 +112,7 @@ test.describe('without JavaScript, in Polish', () => {
     await submitButton(page, 'signup', 'pl').click();
     await expect(page, 'the Polish home page').toHaveURL(/\/pl$/);
     await expectSignedIn(page, account.name, 'pl');
+    // Greeted by her first name only, not the whole of a long one.
+    await expect(page.getByRole('banner').getByTestId('greeting')).toHaveText(pl('nav.greeting', { name: 'Zofia' }));
   });
 });

@@ -118,3 +118,35 @@ test.describe('the lightbox', () => {
     await expect(dialog).toBeHidden();
   });
 });
+
+test.describe('the product cards', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('name a coffee in two lines at most on a phone (the whole name stays the link’s name); /categories fits 320 px before its scripts', async ({ page }) => {
+    for (const width of [320, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const locale of ['en', 'pl'] as const) {
+        await page.goto(`${locale === 'pl' ? '/pl' : ''}/?page=3`);
+        const headings = page.getByTestId('product-grid').getByRole('heading', { level: 3 });
+        const tall = await headings.evaluateAll((all) =>
+          all.filter((h) => h.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(h).lineHeight) + 1).map((h) => h.textContent),
+        );
+        expect(tall, `${locale} at ${width} px`).toEqual([]);
+        // Clamped on screen only: the link still says the whole name.
+        const names = await headings.getByRole('link').evaluateAll((links) => links.map((a) => a.textContent ?? ''));
+        expect(names.some((name) => /× 12 g$/.test(name)), 'pack sizes are still in the names').toBe(true);
+      }
+      for (const path of ['/categories', '/pl/categories', '/pl/categories?category=groundCoffee&sort=price-asc']) {
+        await page.goto(path);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${path} at ${width} px`).toBe(0);
+        // The filter's Show and the order's Sort buttons (the forms' own, until scripts take over) are whole on screen.
+        const buttons = page.getByRole('main').locator('form[method="get"] button');
+        await expect(buttons).toHaveCount(2);
+        for (const box of await buttons.evaluateAll((all) => all.map((b) => b.getBoundingClientRect().toJSON()))) {
+          expect(box.left, `${path} at ${width} px`).toBeGreaterThanOrEqual(0);
+          expect(box.right, `${path} at ${width} px`).toBeLessThanOrEqual(width);
+        }
+      }
+    }
+  });
+});

@@ -13,7 +13,6 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
   const path = useLocalePath();
   const { t, locale } = useI18n();
   const name = product.name || t('product.unnamed');
-  const origin = [product.origin, product.region].filter(Boolean).join(' · ');
   return (
     <article className="group relative flex h-full flex-col rounded-3xl bg-paper shadow-[0_1px_0_rgba(43,26,18,0.06)] ring-1 ring-sand transition-shadow duration-200 hover:shadow-xl hover:shadow-roast/5">
       <div className="aspect-[4/5] overflow-hidden rounded-t-3xl bg-sand/50">
@@ -26,8 +25,15 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
         />
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-3 sm:gap-2 sm:p-5">
-        {origin && <p className="eyebrow">{origin}</p>}
-        <h3 className="text-base leading-snug font-semibold sm:text-xl">
+        {/* On a phone's narrow card only the island: the region would take two more lines. */}
+        {(product.origin || product.region) && (
+          <p className="eyebrow truncate sm:whitespace-normal">
+            {product.origin || product.region}
+            {product.origin && product.region && <span className="hidden sm:inline"> · {product.region}</span>}
+          </p>
+        )}
+        {/* Two lines at most on a phone's narrow card; the link keeps the whole name for screen readers. */}
+        <h3 className="line-clamp-2 text-[0.9375rem] leading-snug font-semibold sm:line-clamp-none sm:text-xl">
           <Link to={path(`/product/${product.id}`)} className="after:absolute after:inset-0 after:rounded-3xl after:content-[''] focus:outline-none focus-visible:after:ring-4 focus-visible:after:ring-leaf">
             <ProductName name={name} />
           </Link>

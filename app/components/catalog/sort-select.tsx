@@ -14,7 +14,7 @@ export function SortSelect({ action, sort, q, category }: { action: string; sort
   const t = useT();
   const hydrated = useHydrated();
   return (
-    <Form method="get" action={action} preventScrollReset className="flex items-end gap-2">
+    <Form method="get" action={action} preventScrollReset className="flex w-full items-end gap-2 sm:w-auto">
       {q && <input type="hidden" name="q" value={q} />}
       {category && <input type="hidden" name="category" value={category} />}
       <ListSelect
@@ -24,10 +24,10 @@ export function SortSelect({ action, sort, q, category }: { action: string; sort
         value={sort ?? 'newest'}
         options={sortOrders.map((order) => ({ value: order, label: t(`sort.${order}`) }))}
         icon={ArrowDownUp}
-        className="min-w-52 py-2.5"
+        className="w-full py-2.5 sm:min-w-52"
       />
       {!hydrated && (
-        <button type="submit" className="btn-outline py-2.5">
+        <button type="submit" className="btn-outline shrink-0 py-2.5">
           {t('sort.apply')}
         </button>
       )}

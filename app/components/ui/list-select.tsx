@@ -25,7 +25,7 @@ export function ListSelect({
 }) {
   const submit = useSubmit();
   return (
-    <div>
+    <div className="min-w-0 flex-1">
       <label htmlFor={id} className="field-label">
         {label}
       </label>
