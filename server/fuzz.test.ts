@@ -393,6 +393,9 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
   let cookie: string;
   let adminCookie: string;
   beforeAll(async () => {
+    // At the real abuse limits: an invalid request is refused before any limit counts it, so "nothing written"
+    // includes rate_events — a visitor's malformed forms never use up their address's allowance (generous for
+    // customers behind a shared address) or the shop-wide ceiling that real customers share.
     shop = await startTestShop({ RATE_LIMIT_FACTOR: '1' });
     // The Stripe webhook only exists with Stripe configured (its API is never reached here).
     stripeShop = await startTestShop({

@@ -230,9 +230,9 @@ export interface ProfilesTable {
 
 export interface RateEventsTable {
   id: string;
-  /** signup | contact | login | reset (app/modules/limits) */
+  /** signup | contact | login | reset | withdrawal (app/modules/limits) */
   kind: string;
-  /** `email:<normalized email>`, `ip:<address>` or both joined by `|` */
+  /** `email:<normalized email>`, `ip:<address>`, both joined by `|`, or `shop` (every attempt of the kind) */
   scope_key: string;
   created_at: string;
 }

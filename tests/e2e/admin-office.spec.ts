@@ -1,7 +1,8 @@
 /**
  * The rest of the owner's day: the messages inbox (the unread count in the back office's navigation, reply
  * by mail, mark handled, delete) and the dashboard after a purchase (exact differences in revenue, orders and
- * best sellers; the purchase in the funnel of a shopper who accepted analytics) and its CSV export.
+ * best sellers; the purchase in the funnel of a shopper who accepted analytics), its CSV export, and the same
+ * figures once the order is cancelled and refunded (no longer counted; the refund is).
  */
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { catalogue } from '../fixtures/catalogue';
@@ -73,12 +74,17 @@ test('the inbox: a visitor’s message is unread in the navigation, answered by 
 test.describe('with analytics accepted', () => {
   test.use({ cookieConsent: 'accepted' });
 
-  test('the dashboard after a purchase: revenue, orders and best sellers move by exactly that order; the CSV lists it', async ({ page, browser }, testInfo) => {
+  test('the dashboard after a purchase: revenue, orders and best sellers move by exactly that order; the CSV lists it; cancelled, it is not counted', async ({ page, browser }, testInfo) => {
     const owner = await ownerPage(browser, testInfo);
     const figure = async (key: string) => (await owner.getByTestId(`figure-${key}`).locator('dd').first().textContent())!.trim();
     await owner.goto('/admin?period=7d');
+    const cents = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, '')) * 100);
+    const paidNote = owner.getByTestId('figure-revenue').locator('dd').nth(1);
     const before = { revenue: await figure('revenue'), orders: Number(await figure('orders')), bought: Number(await owner.getByTestId('funnel-purchased').textContent()) };
-    const revenueBefore = Math.round(Number(before.revenue.replace(/[^\d.]/g, '')) * 100);
+    const revenueBefore = cents(before.revenue);
+    const refundsBefore = cents(await figure('refunds'));
+    const paidBefore = cents((await paidNote.textContent())!);
+    await expect(owner.getByTestId('figures-counted')).toHaveText(en('admin.dashboard.counted'));
 
     const product = catalogue[5];
     const path = await findProductPath(page, product.en.name);
@@ -113,6 +119,19 @@ test.describe('with analytics accepted', () => {
     const line = csv.split('\r\n').find((row) => row.startsWith(`${orderLabel(orderId)},`));
     expect(line).toContain(`,${polishAddress.fullName},`);
     expect(line).toMatch(new RegExp(`,3,${(product.priceCents / 100).toFixed(2)},${((3 * product.priceCents) / 100).toFixed(2)},Processing$`));
+
+    // Cancelled and refunded, the order is paid but not kept: revenue and orders are back where they were,
+    // and the refund is counted as one.
+    const total = 3 * product.priceCents;
+    await owner.goto(`/admin/orders/${orderId}`);
+    await owner.getByText(en('admin.orders.cancel')).click();
+    await owner.getByRole('button', { name: en('admin.orders.confirmCancel', { amount: price(total, 'en') }) }).click();
+    await expect(owner.getByTestId('admin-order-status')).toHaveText(en('orders.status.cancelled'));
+    await owner.goto('/admin?period=7d');
+    expect(Number(await figure('orders'))).toBe(before.orders);
+    await expect(owner.getByTestId('figure-revenue').locator('dd').first()).toHaveText(price(revenueBefore, 'en'));
+    await expect(paidNote).toHaveText(en('admin.dashboard.paid', { amount: price(paidBefore + total, 'en') }));
+    await expect(owner.getByTestId('figure-refunds').locator('dd').first()).toHaveText(price(refundsBefore + total, 'en'));
     await owner.context().close();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * axe (WCAG 2.1 A and AA) on the account pages in both languages: /auth in its three modes (with their
- * messages), the new-password page, and /profile. Reset requests here (10 per address an hour): 2, for an
+ * messages), the new-password page, and /profile. Reset requests here (30 per address an hour): 2, for an
  * address without an account (no mail).
  */
 import type { Page } from '@playwright/test';

@@ -1,7 +1,7 @@
 /**
  * Password reset through the mail the shop sends, caught by an SMTP server in this process (E2E_SMTP_PORT).
  * The catcher holds a fixed port, so this file runs in the `mail` project (playwright.config.ts), one test at
- * a time. Reset requests in this file (the shop allows 10 per address an hour): 3.
+ * a time. Reset requests in this file (the shop allows 30 per address an hour): 3.
  */
 import { t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';

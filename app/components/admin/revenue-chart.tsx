@@ -10,8 +10,9 @@ const H = 240;
 const PAD = { top: 16, right: 44, bottom: 28, left: 64 };
 
 /**
- * Daily revenue (bars, left axis) and paid orders (line, right axis), drawn as SVG on the server: no chart
- * library, nothing for the storefront to load. The figures are also in a table below it.
+ * Daily revenue after refunds (bars, left axis) and orders kept (line, right axis), as the dashboard counts them,
+ * drawn as SVG on the server: no chart library, nothing for the storefront to load. The figures are also in a
+ * table below it.
  */
 export function RevenueChart({ days, locale }: { days: Day[]; locale: Locale }) {
   const t = useT();

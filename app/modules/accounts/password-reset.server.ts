@@ -2,7 +2,7 @@ import { type Executor, inTransaction } from '~/db/database.server';
 import { type Locale, getT } from '~/modules/i18n/index.server';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 import { hashPassword } from './passwords.server';
-import { LIMITS, type Limits, type Scope, clearEmailScopes, emailScope, ipScope, recordAttempt } from '~/modules/limits/index.server';
+import { LIMITS, type Limits, clearEmailScopes, customerScopes, recordAttempt } from '~/modules/limits/index.server';
 import { hashToken, newSecretToken, normalizeEmail, tokenPattern } from './secrets.server';
 import { deleteUserSessions } from './sessions.server';
 import { localePath, siteUrlOf } from '~/modules/i18n/paths';
@@ -16,8 +16,9 @@ export type ResetPasswordResult = { ok: true; userId: string } | { ok: false; re
 /**
  * Sends a reset link when the email belongs to an account (with or without a password: a Google-only
  * customer may add one this way; disabled accounts get nothing). The answer is the same whether or not the
- * account exists, and so is the work apart from two inserts; requests count against the rate limit
- * (3 per email and 10 per address an hour) either way. The token and the mail are written in one transaction.
+ * account exists, and so is the work apart from two inserts; requests count against the rate limits
+ * (LIMITS.reset: per email, per address and across the shop) either way. The token and the mail are written
+ * in one transaction.
  */
 export async function requestPasswordReset(
   db: Executor,
@@ -27,10 +28,7 @@ export async function requestPasswordReset(
   const now = input.now ?? new Date();
   const email = normalizeEmail(input.email);
   const rule = limits.reset;
-  const scopes: Scope[] = [{ key: emailScope(email), limit: rule.perEmail }];
-  const ip = ipScope(input.ip);
-  if (ip) scopes.push({ key: ip, limit: rule.perAddress });
-  const attempt = await recordAttempt(db, 'reset', scopes, rule.windowMs, now);
+  const attempt = await recordAttempt(db, 'reset', customerScopes(rule, email, input.ip), rule.windowMs, now);
   if (attempt.limited) return { ok: false, reason: 'rate_limited' };
 
   const user = await db

@@ -159,7 +159,7 @@ describe.each(testDatabases())('password reset on %s', (_kind, open) => {
     expect(await logIn(db, { email, password: 'fresh password', ip: '203.0.113.5' })).toEqual({ ok: true, userId });
   });
 
-  it(`limits requests to ${LIMITS.reset.perEmail} per email (any case) and ${LIMITS.reset.perAddress} per address an hour, known account or not`, async () => {
+  it(`limits requests to ${LIMITS.reset.perEmail} per email (any case) and ${LIMITS.reset.perAddress} per address (customers behind one NAT) an hour, known account or not`, async () => {
     const { email } = await newAccount();
     for (let i = 0; i < LIMITS.reset.perEmail; i++) {
       expect(await requestPasswordReset(db, { email, ip: ip(), locale: 'en', publicUrl })).toEqual({ ok: true });
@@ -181,5 +181,16 @@ describe.each(testDatabases())('password reset on %s', (_kind, open) => {
     // An hour later, requests are welcome again.
     const later = new Date(Date.now() + hour + 1000);
     expect(await requestPasswordReset(db, { email, ip: address, locale: 'en', publicUrl, now: later })).toEqual({ ok: true });
+  });
+
+  it(`stops at ${LIMITS.reset.shopWide} requests an hour across the whole shop, from any number of addresses; the next sends nothing`, async () => {
+    const { email } = await newAccount();
+    // A day from now, so the other tests' requests are outside the window.
+    const now = new Date(Date.now() + 24 * hour);
+    for (let i = 0; i < LIMITS.reset.shopWide; i++) {
+      expect(await requestPasswordReset(db, { email: `scan.${i}.${counter}@example.com`, ip: `10.1.${i}.1`, locale: 'en', publicUrl, now })).toEqual({ ok: true });
+    }
+    expect(await requestPasswordReset(db, { email, ip: '10.2.0.1', locale: 'en', publicUrl, now })).toEqual({ ok: false, reason: 'rate_limited' });
+    expect(await outbox()).toHaveLength(0);
   });
 });

@@ -2,7 +2,7 @@ import { type Executor, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { burnVerification, hashPassword, verifyPassword } from './passwords.server';
 import { isUniqueViolation } from '~/db/errors.server';
-import { LIMITS, type Limits, type Scope, emailScope, forgetAttempt, ipScope, pairScope, recordAttempt } from '~/modules/limits/index.server';
+import { LIMITS, type Limits, type Scope, customerScopes, emailScope, forgetAttempt, ipScope, pairScope, recordAttempt } from '~/modules/limits/index.server';
 import { normalizeEmail } from './secrets.server';
 
 /** What the app knows about the signed-in user. Never carries the password hash. */
@@ -17,7 +17,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * Creates a customer account (never an admin). Emails are unique whatever their case. Attempts count per
- * email and per client address (LIMITS.signup), so one address cannot open accounts by the hundred.
+ * email, per client address and across the shop (LIMITS.signup): one email a few times, one address as many
+ * as the customers behind a shared one, and the shop a ceiling that cuts off a scan from many addresses.
+ * A refused attempt writes nothing.
  */
 export async function signUp(
   db: Executor,
@@ -26,10 +28,7 @@ export async function signUp(
 ): Promise<SignUpResult> {
   const email = normalizeEmail(input.email);
   const rule = limits.signup;
-  const scopes: Scope[] = [{ key: emailScope(email), limit: rule.perEmail }];
-  const ip = ipScope(input.ip);
-  if (ip) scopes.push({ key: ip, limit: rule.perAddress });
-  if ((await recordAttempt(db, 'signup', scopes, rule.windowMs)).limited) return { ok: false, reason: 'rate_limited' };
+  if ((await recordAttempt(db, 'signup', customerScopes(rule, email, input.ip), rule.windowMs)).limited) return { ok: false, reason: 'rate_limited' };
   if (await findUserId(db, email)) return { ok: false, reason: 'email_taken' };
   const passwordHash = await hashPassword(input.password);
   try {

@@ -98,19 +98,39 @@ describe.each(testDatabases())('users on %s', (_kind, open) => {
       expect(await db.selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(1);
     });
 
-    it(`limits sign-ups to ${LIMITS.signup.perAddress} per address and ${LIMITS.signup.perEmail} attempts per email an hour`, async () => {
+    it(`lets ${LIMITS.signup.perAddress} customers sign up from one shared address in an hour (a carrier's NAT, an office's Wi-Fi), then cuts that address off`, async () => {
       const ip = '198.51.100.7';
       for (let i = 0; i < LIMITS.signup.perAddress; i++) {
-        expect(await signUp(db, { name: 'Bot', email: uniqueEmail('bot'), password, ip })).toMatchObject({ ok: true });
+        expect(await signUp(db, { name: 'Ola', email: uniqueEmail('neighbour'), password, ip })).toMatchObject({ ok: true });
       }
       const limited = { ok: false, reason: 'rate_limited' };
       expect(await signUp(db, { name: 'Bot', email: uniqueEmail('bot'), password, ip })).toEqual(limited);
       expect(await signUp(db, { name: 'Ola', email: uniqueEmail(), password, ip: '198.51.100.8' })).toMatchObject({ ok: true });
+    }, 60_000);
 
+    it(`refuses attempt ${LIMITS.signup.perEmail + 1} for one email within the hour, from any address`, async () => {
       const email = uniqueEmail('taken');
       for (let i = 0; i < LIMITS.signup.perEmail; i++) await signUp(db, { name: 'Ola', email, password, ip: `198.51.100.${20 + i}` });
-      expect(await signUp(db, { name: 'Ola', email: email.toUpperCase(), password, ip: '198.51.100.40' })).toEqual(limited);
+      expect(await signUp(db, { name: 'Ola', email: email.toUpperCase(), password, ip: '198.51.100.40' })).toEqual({ ok: false, reason: 'rate_limited' });
       expect(await db.selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(1);
+    }, 30_000);
+
+    it('refuses sign-up N+1 from N different addresses once the shop-wide ceiling is reached, and writes nothing', async () => {
+      // A shop of its own, where nobody else has signed up this hour; a ceiling of 5 stands for LIMITS.signup.shopWide.
+      const shop = await open();
+      try {
+        const limits = { signup: { ...LIMITS.signup, shopWide: 5 } };
+        const count = async (table: 'users' | 'rate_events') => Number((await shop.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        for (let i = 0; i < 5; i++) {
+          expect(await signUp(shop.db, { name: 'Ola', email: uniqueEmail(), password, ip: `192.0.2.${i + 1}` }, limits)).toMatchObject({ ok: true });
+        }
+        const [users, rows] = [await count('users'), await count('rate_events')];
+        expect(await signUp(shop.db, { name: 'Ola', email: uniqueEmail(), password, ip: '192.0.2.100' }, limits)).toEqual({ ok: false, reason: 'rate_limited' });
+        expect(await signUp(shop.db, { name: 'Ola', email: uniqueEmail(), password, ip: null }, limits)).toEqual({ ok: false, reason: 'rate_limited' });
+        expect([await count('users'), await count('rate_events')]).toEqual([users, rows]);
+      } finally {
+        await shop.close();
+      }
     }, 30_000);
 
     it('answers email_taken when two sign-ups race for one email', async () => {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { LIMITS } from '~/modules/limits/index.server';
 import type { Contact } from './contact.schema';
 import { contactMail, escapeHtml, submitContactMessage } from './contact.server';
 
@@ -51,6 +52,7 @@ describe.each(testDatabases())('submitContactMessage on %s', (_kind, open) => {
   beforeEach(async () => {
     await handle.db.deleteFrom('contact_messages').execute();
     await handle.db.deleteFrom('mail_outbox').execute();
+    await handle.db.deleteFrom('rate_events').execute();
   });
 
   it('stores the message and queues the mail together', async () => {
@@ -72,6 +74,26 @@ describe.each(testDatabases())('submitContactMessage on %s', (_kind, open) => {
     });
     expect(outbox[0].text_body).toContain('Language: Polish (pl)');
     expect(outbox[0].html_body).toContain('&lt;script&gt;');
+  });
+
+  it(`takes ${LIMITS.contact.perAddress} messages from one shared address and ${LIMITS.contact.perEmail} from one email in 10 minutes, ${LIMITS.contact.shopWide} from the whole shop; past that nothing is kept or sent`, async () => {
+    const db = handle.db;
+    const send = (email: string, ip: string) => submitContactMessage(db, { input: { ...input, email }, locale: 'en', contactTo: 'shop@kopi.test', ip });
+    const limited = { ok: false, reason: 'rate_limited' };
+    // Customers behind one address (an office, a café's Wi-Fi, a carrier's NAT) all reach the shop; a script there stops.
+    for (let i = 0; i < LIMITS.contact.perAddress; i++) expect(await send(`guest.${i}@example.com`, '203.0.113.9')).toMatchObject({ ok: true });
+    expect(await send('bot@example.com', '203.0.113.9')).toEqual(limited);
+    // One sender, from wherever, a few times.
+    for (let i = 0; i < LIMITS.contact.perEmail; i++) expect(await send('ana@example.com', `198.51.100.${i}`)).toMatchObject({ ok: true });
+    expect(await send('ana@example.com', '198.51.100.99')).toEqual(limited);
+    // A scan spread over addresses stops at the shop-wide ceiling.
+    const sent = LIMITS.contact.perAddress + LIMITS.contact.perEmail;
+    for (let i = sent; i < LIMITS.contact.shopWide; i++) expect(await send(`scan.${i}@example.com`, `10.0.${i}.1`)).toMatchObject({ ok: true });
+    const kept = await db.selectFrom('contact_messages').select('id').execute();
+    expect(kept).toHaveLength(LIMITS.contact.shopWide);
+    expect(await send('one.more@example.com', '10.9.9.9')).toEqual(limited);
+    expect(await db.selectFrom('contact_messages').select('id').execute()).toHaveLength(kept.length);
+    expect(await db.selectFrom('mail_outbox').select('id').execute()).toHaveLength(kept.length);
   });
 
   it('keeps nothing when the database fails, answers unavailable and logs nothing the visitor wrote', async () => {

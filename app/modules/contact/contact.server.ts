@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { type DB, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import type { Locale } from '~/modules/i18n/index.server';
-import { LIMITS, type Limits, type Scope, emailScope, ipScope, recordAttempt } from '~/modules/limits/index.server';
+import { LIMITS, type Limits, customerScopes, recordAttempt } from '~/modules/limits/index.server';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 import type { Contact } from './contact.schema';
 
@@ -12,8 +12,9 @@ const languageNames: Record<Locale, string> = { en: 'English', pl: 'Polish' };
 
 /**
  * Stores a (validated) contact message and queues the mail to the shop in one transaction, so a message is
- * either kept and on its way, or not taken at all. Messages count per sender email and per client address
- * (LIMITS.contact): a script cannot fill the shop's inbox. The caller kicks the mail worker afterwards.
+ * either kept and on its way, or not taken at all. Messages count per sender email, per client address and
+ * across the shop (LIMITS.contact): a script cannot fill the shop's inbox, from one address or many. The
+ * caller kicks the mail worker afterwards.
  */
 export async function submitContactMessage(
   db: DB,
@@ -21,10 +22,7 @@ export async function submitContactMessage(
   limits: Pick<Limits, 'contact'> = LIMITS,
 ): Promise<SubmitContactResult> {
   const rule = limits.contact;
-  const scopes: Scope[] = [{ key: emailScope(input.email.trim().toLowerCase()), limit: rule.perEmail }];
-  const address = ipScope(ip);
-  if (address) scopes.push({ key: address, limit: rule.perAddress });
-  if ((await recordAttempt(db, 'contact', scopes, rule.windowMs)).limited) return { ok: false, reason: 'rate_limited' };
+  if ((await recordAttempt(db, 'contact', customerScopes(rule, input.email.trim().toLowerCase(), ip), rule.windowMs)).limited) return { ok: false, reason: 'rate_limited' };
   const id = newId();
   try {
     await db.transaction().execute(async (trx) => {

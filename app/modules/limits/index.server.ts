@@ -1,7 +1,9 @@
-/** Abuse limits (sign-up, contact, login, reset), counted in the database: the module's public server API. */
+/** Abuse limits (sign-up, contact, login, reset, withdrawal), counted in the database: the module's public server API. */
 export {
   LIMITS,
+  SHOP_SCOPE,
   clearEmailScopes,
+  customerScopes,
   emailScope,
   forgetAttempt,
   ipScope,

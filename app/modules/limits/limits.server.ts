@@ -13,22 +13,34 @@ export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal';
 export type Scope = { key: string; limit?: number };
 
 /**
- * The shop's limits, within each kind's window:
- * - login: 5 failures per email from one address lock that pair; 30 failures from one address over any
- *   emails lock that address; from many addresses, 20 failures per email only slow its logins down, so an
- *   outsider cannot lock anyone out;
- * - reset: 3 requests per email and 10 per address an hour;
- * - signup: 3 attempts per email and 10 per address an hour;
- * - contact: 3 messages per email and 5 per address in 10 minutes;
- * - withdrawal: 10 look-ups or confirmations per email and 20 per address in 10 minutes (an order number
- *   cannot be guessed by trying them all).
+ * The shop's limits, within each kind's window. Each says what it stops:
+ * - per email, strict: one person's inbox or account, whoever is asking and from wherever;
+ * - per client address, generous: a mobile carrier's NAT puts thousands of phones behind one address, and an
+ *   office or a café's Wi-Fi dozens, so it only stops one machine running a script (a small shop's real
+ *   customers never come 50 sign-ups an hour from one address);
+ * - shop-wide, a ceiling a small shop never reaches legitimately: a scan spread over many addresses is still
+ *   cut off, counted in the database so it holds across nodes.
+ *
+ * signup: 3 attempts per email, 50 per address, 200 in the whole shop an hour;
+ * reset: 3 requests per email, 30 per address, 100 in the whole shop an hour (each may send a mail);
+ * contact: 3 messages per email, 20 per address, 50 in the whole shop in 10 minutes (each is a mail to the shop);
+ * withdrawal: 10 look-ups or confirmations per email and 50 per address in 10 minutes (an order number cannot
+ *   be guessed by trying them all); no shop-wide ceiling: a look-up needs an order's number and email, writes
+ *   nothing without them, and a ceiling would let anyone shut the statutory withdrawal function for everyone;
+ * login: 5 failures per email from one address lock that pair; 30 failures from one address over any emails
+ *   lock that address; from many addresses, 20 failures per email only slow its logins down, so an outsider
+ *   cannot lock anyone out. Login keeps its per-address lock: it counts failures only (a right password
+ *   forgets the attempt), and 30 failures over many emails from one address in 15 minutes is password
+ *   spraying, which nothing else stops (the per-email slow-down never sees one try per email). There is no
+ *   shop-wide ceiling for logins: it would let anyone lock every customer out.
+ * RATE_LIMIT_FACTOR scales every count, the shop-wide ceilings too.
  */
 export const LIMITS = {
   login: { perPair: 5, perAddress: 30, slowAfterPerEmail: 20, windowMs: 15 * 60_000 },
-  reset: { perEmail: 3, perAddress: 10, windowMs: 60 * 60_000 },
-  signup: { perEmail: 3, perAddress: 10, windowMs: 60 * 60_000 },
-  contact: { perEmail: 3, perAddress: 5, windowMs: 10 * 60_000 },
-  withdrawal: { perEmail: 10, perAddress: 20, windowMs: 10 * 60_000 },
+  reset: { perEmail: 3, perAddress: 30, shopWide: 100, windowMs: 60 * 60_000 },
+  signup: { perEmail: 3, perAddress: 50, shopWide: 200, windowMs: 60 * 60_000 },
+  contact: { perEmail: 3, perAddress: 20, shopWide: 50, windowMs: 10 * 60_000 },
+  withdrawal: { perEmail: 10, perAddress: 50, windowMs: 10 * 60_000 },
 } as const;
 export type Limits = { [K in keyof typeof LIMITS]: { [F in keyof (typeof LIMITS)[K]]: number } };
 
@@ -43,6 +55,25 @@ const MAX_WINDOW_MS = Math.max(...Object.values(LIMITS).map((rule) => rule.windo
 
 /** `email:<normalized>`; the normalized form is what makes "Ola@X.pl" and "ola@x.pl" one scope. */
 export const emailScope = (normalizedEmail: string) => `email:${normalizedEmail.slice(0, 320)}`;
+
+/**
+ * Every attempt of a kind, whoever and wherever from: the shop-wide ceiling's scope. It is one more row per
+ * attempt, so the ceiling is counted through the (kind, scope_key, created_at) index like any other scope,
+ * at most a ceiling's worth of index entries, never a scan of the kind's rows.
+ */
+export const SHOP_SCOPE = 'shop';
+
+/**
+ * The scopes of one attempt by an email (already normalized) from a client address: the email, the address
+ * when it is known, and the whole shop when the kind has a ceiling.
+ */
+export function customerScopes(rule: { perEmail: number; perAddress: number; shopWide?: number }, normalizedEmail: string, ip: string | null | undefined): Scope[] {
+  const scopes: Scope[] = [{ key: emailScope(normalizedEmail), limit: rule.perEmail }];
+  const address = ipScope(ip);
+  if (address) scopes.push({ key: address, limit: rule.perAddress });
+  if (rule.shopWide !== undefined) scopes.push({ key: SHOP_SCOPE, limit: rule.shopWide });
+  return scopes;
+}
 
 /** One email from one client address. */
 export const pairScope = (email: string, ip: string) => `${email}|${ip}`;

@@ -1,11 +1,17 @@
 /**
- * The owner's dashboard: for today, 7 or 30 days in the shop's time zone — revenue, paid orders, average
- * order value and refunds; the funnel from the consented analytics events; the best-selling products; and a
- * day-by-day series for the chart. Every figure is an exact aggregate of the stored orders, refunds and
- * events (no sampling, no cache), so it matches the order list and the CSV export.
+ * The owner's dashboard: for today, 7 or 30 days in the shop's time zone — revenue, orders, average order
+ * value and refunds; the funnel from the consented analytics events; the best-selling products; and a
+ * day-by-day series for the chart. Every figure is an exact aggregate of the stored orders, refunds,
+ * withdrawals and events (no sampling, no cache), so it matches the order list and the CSV export.
  *
- * Reports read across domains (orders, refunds, analytics) by design: aggregates over several tables are
- * not any one domain's use case, and none of them is written here.
+ * The figures count what was kept (kept.server.ts): revenue is what the period's paid orders brought in less
+ * what was refunded of them, orders and the average leave out cancelled and fully refunded ones, and best
+ * sellers leave out lines withdrawn from. A refund counts against its order's day, not the day it was made,
+ * so a day's figures never go below zero and the chart's days add up to the period; an earlier day's figures
+ * go down when one of its orders is refunded. Refunds are also shown on their own, by the same rule.
+ *
+ * Reports read across domains (orders, refunds, withdrawals, analytics) by design: aggregates over several
+ * tables are not any one domain's use case, and none of them is written here.
  */
 import { sql } from 'kysely';
 import type { Executor } from '~/db/database.server';
@@ -13,6 +19,7 @@ import type { Locale } from '~/modules/i18n/index.server';
 import { getProductsByIds } from '~/modules/catalog/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { type Period, periods } from './periods';
+import { keptFlag, keptOrder, withdrawnLines } from './kept.server';
 import { type ShopDay, shopDayOf, shopDays } from '~/lib/shop-days';
 
 
@@ -24,13 +31,19 @@ export type Dashboard = {
   period: Period;
   from: ShopDay;
   to: ShopDay;
+  /** What the period's paid orders came to, before refunds. */
+  paidCents: number;
+  /** What was kept of it: paid less refunded. */
   revenueCents: number;
+  /** Paid orders neither cancelled nor refunded in full. */
   orders: number;
-  /** Rounded to the cent; 0 without orders. */
+  /** Revenue over orders, rounded to the cent; 0 without orders. */
   averageOrderCents: number;
+  /** Refunded of the period's paid orders (whenever the refund was made), and how many refunds. */
   refundedCents: number;
   refunds: number;
   funnel: Funnel;
+  /** By revenue kept; quantities are units kept. */
   topProducts: TopProduct[];
   /** One entry per day, oldest first: the period's days, and at least the last 7 (so "today" has a chart). */
   days: DayFigures[];
@@ -49,25 +62,76 @@ export async function getDashboard(
   const paidIn = (start: string, end: string) =>
     db.selectFrom('orders').where('payment_status', '=', 'succeeded').where('paid_at', '>=', start).where('paid_at', '<', end);
 
-  const [paid, series, refunds, funnel, top] = await Promise.all([
+  const [totals, series, refunds, funnel, top] = await Promise.all([
     paidIn(range.start, range.end)
-      .select((eb) => [eb.fn.countAll<number>().as('orders'), eb.fn.coalesce(eb.fn.sum<number>('total_cents'), eb.lit(0)).as('revenue')])
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>(keptFlag), eb.lit(0)).as('orders'),
+        eb.fn.coalesce(eb.fn.sum<number>('total_cents'), eb.lit(0)).as('paid'),
+        eb.fn.coalesce(eb.fn.sum<number>(sql`case when ${keptOrder} then total_cents - refunded_cents else 0 end`), eb.lit(0)).as('revenue'),
+        eb.fn.coalesce(eb.fn.sum<number>('refunded_cents'), eb.lit(0)).as('refunded'),
+      ])
       .executeTakeFirstOrThrow(),
-    paidIn(chart.start, chart.end).select(['paid_at', 'total_cents']).orderBy('paid_at').execute(),
+    paidIn(chart.start, chart.end)
+      .where(keptOrder)
+      .select(['paid_at', sql<number>`total_cents - refunded_cents`.as('kept')])
+      .orderBy('paid_at')
+      .execute(),
     db
       .selectFrom('refunds')
-      .where('created_at', '>=', range.start)
-      .where('created_at', '<', range.end)
-      .where('status', '<>', 'failed')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('cents')])
+      .innerJoin('orders', 'orders.id', 'refunds.order_id')
+      .where('orders.payment_status', '=', 'succeeded')
+      .where('orders.paid_at', '>=', range.start)
+      .where('orders.paid_at', '<', range.end)
+      .where('refunds.status', '<>', 'failed')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
     funnelBetween(db, range.start, range.end),
+    topProducts(db, range.start, range.end),
+  ]);
+
+  // The chart's days: each kept order falls in the day whose start it follows (the rows come sorted).
+  const days: DayFigures[] = chart.days.map(({ day }) => ({ day, revenueCents: 0, orders: 0 }));
+  let i = 0;
+  for (const row of series) {
+    while (i + 1 < chart.days.length && row.paid_at! >= chart.days[i + 1].start) i++;
+    days[i].revenueCents += Number(row.kept);
+    days[i].orders += 1;
+  }
+
+  // Products still in the catalogue show their current name in the owner's language; deleted ones the line's.
+  const products = await getProductsByIds(db, storage, top.map((r) => r.productId), locale);
+  const orders = Number(totals.orders);
+  const revenueCents = Number(totals.revenue);
+  return {
+    period,
+    from: range.days[0].day,
+    to: today,
+    paidCents: Number(totals.paid),
+    revenueCents,
+    orders,
+    averageOrderCents: orders === 0 ? 0 : Math.round(revenueCents / orders),
+    refundedCents: Number(totals.refunded),
+    refunds: Number(refunds.n),
+    funnel,
+    topProducts: top.map((r) => ({ ...r, name: products.get(r.productId)?.name || r.name })),
+    days,
+  };
+}
+
+/**
+ * The best sellers by revenue kept: the lines of kept orders, less those withdrawn from. Every product sold in
+ * the period is summed in the database (at most the catalogue's size) and the few withdrawn lines are taken
+ * off here, before ranking.
+ */
+async function topProducts(db: Executor, start: string, end: string): Promise<TopProduct[]> {
+  const [sold, withdrawn] = await Promise.all([
     db
       .selectFrom('order_lines')
       .innerJoin('orders', 'orders.id', 'order_lines.order_id')
       .where('orders.payment_status', '=', 'succeeded')
-      .where('orders.paid_at', '>=', range.start)
-      .where('orders.paid_at', '<', range.end)
+      .where('orders.paid_at', '>=', start)
+      .where('orders.paid_at', '<', end)
+      .where(keptOrder)
       .select((eb) => [
         'order_lines.product_id',
         eb.fn.max('order_lines.title').as('title'),
@@ -75,43 +139,22 @@ export async function getDashboard(
         eb.fn.sum<number>('order_lines.quantity').as('quantity'),
       ])
       .groupBy('order_lines.product_id')
-      .orderBy('revenue', 'desc')
-      .orderBy('order_lines.product_id')
-      .limit(TOP_PRODUCTS)
       .execute(),
+    withdrawnLines(db, start, end),
   ]);
-
-  // The chart's days: each paid order falls in the day whose start it follows (the rows come sorted).
-  const days: DayFigures[] = chart.days.map(({ day }) => ({ day, revenueCents: 0, orders: 0 }));
-  let i = 0;
-  for (const row of series) {
-    while (i + 1 < chart.days.length && row.paid_at! >= chart.days[i + 1].start) i++;
-    days[i].revenueCents += row.total_cents;
-    days[i].orders += 1;
+  const products = new Map<string, TopProduct>(
+    sold.map((r) => [r.product_id, { productId: r.product_id, name: r.title ?? '', revenueCents: Number(r.revenue), quantity: Number(r.quantity) }]),
+  );
+  for (const line of withdrawn) {
+    const product = products.get(line.productId);
+    if (!line.keptOrder || !product) continue;
+    product.quantity -= line.quantity;
+    product.revenueCents -= line.quantity * line.unitPriceCents;
   }
-
-  // Products still in the catalogue show their current name in the owner's language; deleted ones the line's.
-  const products = await getProductsByIds(db, storage, top.map((r) => r.product_id), locale);
-  const orders = Number(paid.orders);
-  const revenueCents = Number(paid.revenue);
-  return {
-    period,
-    from: range.days[0].day,
-    to: today,
-    revenueCents,
-    orders,
-    averageOrderCents: orders === 0 ? 0 : Math.round(revenueCents / orders),
-    refundedCents: Number(refunds.cents),
-    refunds: Number(refunds.n),
-    funnel,
-    topProducts: top.map((r) => ({
-      productId: r.product_id,
-      name: products.get(r.product_id)?.name || r.title || '',
-      revenueCents: Number(r.revenue),
-      quantity: Number(r.quantity),
-    })),
-    days,
-  };
+  return [...products.values()]
+    .filter((p) => p.quantity > 0)
+    .sort((a, b) => b.revenueCents - a.revenueCents || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0))
+    .slice(0, TOP_PRODUCTS);
 }
 
 /**

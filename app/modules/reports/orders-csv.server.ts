@@ -3,11 +3,14 @@
  * the owner's language. English files use commas and a decimal point; Polish files semicolons and a decimal
  * comma, as a spreadsheet set to that language expects; both start with a UTF-8 byte-order mark so
  * spreadsheet programs read ą, ł and € correctly. Text that a spreadsheet would run as a formula is defused.
+ * Each line's status is its order's (Cancelled for a cancelled order), or Withdrawn (· refunded) for a line
+ * withdrawn from, so a line that was not kept says so.
  */
 import type { Executor } from '~/db/database.server';
 import { getT, type Locale } from '~/modules/i18n/index.server';
 import { orderLabel } from '~/modules/orders/index.server';
 import { type ShopDay, addDays, startOfShopDay } from '~/lib/shop-days';
+import { withdrawnLines } from './kept.server';
 
 const formats: Record<Locale, { separator: string; decimal: string }> = {
   en: { separator: ',', decimal: '.' },
@@ -22,26 +25,35 @@ export async function exportOrdersCsv(
   const { separator, decimal } = formats[locale];
   const start = startOfShopDay(from, timeZone).toISOString();
   const end = startOfShopDay(addDays(to, 1), timeZone).toISOString();
-  const rows = await db
-    .selectFrom('orders')
-    .innerJoin('order_lines', 'order_lines.order_id', 'orders.id')
-    .where('orders.payment_status', '=', 'succeeded')
-    .where('orders.paid_at', '>=', start)
-    .where('orders.paid_at', '<', end)
-    .select([
-      'orders.id',
-      'orders.paid_at',
-      'orders.shipping_full_name',
-      'orders.user_email',
-      'orders.shipping_status',
-      'order_lines.title',
-      'order_lines.quantity',
-      'order_lines.unit_price_cents',
-    ])
-    .orderBy('orders.paid_at')
-    .orderBy('orders.id')
-    .orderBy('order_lines.position')
-    .execute();
+  const [rows, withdrawn] = await Promise.all([
+    db
+      .selectFrom('orders')
+      .innerJoin('order_lines', 'order_lines.order_id', 'orders.id')
+      .where('orders.payment_status', '=', 'succeeded')
+      .where('orders.paid_at', '>=', start)
+      .where('orders.paid_at', '<', end)
+      .select([
+        'orders.id',
+        'orders.paid_at',
+        'orders.shipping_full_name',
+        'orders.user_email',
+        'orders.shipping_status',
+        'order_lines.position',
+        'order_lines.title',
+        'order_lines.quantity',
+        'order_lines.unit_price_cents',
+      ])
+      .orderBy('orders.paid_at')
+      .orderBy('orders.id')
+      .orderBy('order_lines.position')
+      .execute(),
+    withdrawnLines(db, start, end),
+  ]);
+  const withdrawnLine = new Map(withdrawn.map((line) => [`${line.orderId} ${line.position}`, line]));
+  const status = (row: (typeof rows)[number]) => {
+    const line = row.shipping_status === 'cancelled' ? undefined : withdrawnLine.get(`${row.id} ${row.position}`);
+    return line ? (line.refunded ? 'returned' : 'withdrawn') : row.shipping_status;
+  };
 
   const dateTime = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   const money = (cents: number) => `${Math.trunc(cents / 100)}${decimal}${String(Math.abs(cents % 100)).padStart(2, '0')}`;
@@ -63,7 +75,7 @@ export async function exportOrdersCsv(
         String(row.quantity),
         money(row.unit_price_cents),
         money(row.unit_price_cents * row.quantity),
-        cell(t(`orders.status.${row.shipping_status}`)),
+        cell(t(`orders.status.${status(row)}`)),
       ].join(separator),
     );
   }

@@ -1,7 +1,8 @@
 /**
- * The dashboard's figures and the CSV export against a scripted set of orders, refunds and analytics events
- * on SQLite and PostgreSQL: exact numbers, and days that begin at midnight Warsaw time (winter +1 h, summer
- * +2 h, and the 25-hour day when the clocks go back).
+ * The dashboard's figures and the CSV export against a scripted set of orders, refunds, withdrawals and
+ * analytics events on SQLite and PostgreSQL: exact numbers, what was kept (a cancelled refunded order and a
+ * line withdrawn from are not counted, their refunds are), and days that begin at midnight Warsaw time (winter
+ * +1 h, summer +2 h, and the 25-hour day when the clocks go back).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
@@ -22,7 +23,8 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
   let toraja: string;
   let userId: string;
 
-  async function order(paidAt: string, lines: Array<[productId: string, title: string, unitCents: number, quantity: number]>, extra: { status?: string; name?: string; payment?: string } = {}) {
+  type Line = [productId: string, title: string, unitCents: number, quantity: number];
+  async function order(paidAt: string, lines: Line[], extra: { status?: string; name?: string; payment?: string; refunded?: number } = {}) {
     const id = newId();
     const total = lines.reduce((sum, [, , unit, qty]) => sum + unit * qty, 0);
     await db
@@ -48,6 +50,8 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
         created_at: paidAt,
         paid_at: extra.payment === 'pending' ? null : paidAt,
         visitor_id: null,
+        refunded_cents: extra.refunded ?? 0,
+        cancelled_at: extra.status === 'cancelled' ? paidAt : null,
       })
       .execute();
     for (const [position, [productId, title, unit, quantity]] of lines.entries()) {
@@ -55,6 +59,27 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     }
     return id;
   }
+
+  const refund = (orderId: string, amountCents: number, at: string, status = 'succeeded') =>
+    db.insertInto('refunds').values({ id: newId(), order_id: orderId, provider: 'test', provider_refund_id: null, amount_cents: amountCents, status, created_by: null, created_at: at, confirmed_at: null }).execute();
+
+  /** A withdrawal from whole lines of an order, refunded at `refundedAt` (what the lines cost) or not yet. */
+  const withdrawal = (orderId: string, lines: Line[], refundedAt: string | null) =>
+    db
+      .insertInto('withdrawals')
+      .values({
+        id: newId(),
+        order_id: orderId,
+        name: 'Ola Nowak',
+        email: 'ola@example.com',
+        lines: JSON.stringify(lines.map(([productId, title, unitPriceCents, quantity]) => ({ productId, title, quantity, unitPriceCents }))),
+        reason: null,
+        locale: 'pl',
+        created_at: '2027-03-08T10:00:00.000Z',
+        refunded_cents: refundedAt ? lines.reduce((sum, [, , unit, qty]) => sum + unit * qty, 0) : null,
+        refunded_at: refundedAt,
+      })
+      .execute();
 
   const event = (name: string, visitor: string, at: string) =>
     db.insertInto('analytics_events').values({ id: newId(), name, props: '{}', path: '/', visitor_id: visitor, user_id: null, created_at: at }).execute();
@@ -71,7 +96,7 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     await order('2026-11-23T08:59:59.000Z', [[toraja, 'Toraja PL', 2000, 1], [gayo, 'Gayo', 1250, 1]]);
     await order('2026-11-22T22:59:59.999Z', [[toraja, 'Toraja', 2000, 3]]); // 23:59:59 on the 22nd: yesterday
     // Six days ago (17 Nov) is inside 7 days; seven days ago (16 Nov) is not.
-    const cancelled = await order('2026-11-16T23:30:00.000Z', [[gayo, 'Gayo', 1300, 1]], { status: 'cancelled', name: '=HYPERLINK("x")' });
+    const cancelled = await order('2026-11-16T23:30:00.000Z', [[gayo, 'Gayo', 1300, 1]], { status: 'cancelled', name: '=HYPERLINK("x")', refunded: 1300 });
     await order('2026-11-16T22:30:00.000Z', [[gayo, 'Gayo', 1000, 1]]);
     // 25 October (the clocks went back): 24 Oct 22:00 UTC to 25 Oct 23:00 UTC, 25 hours; 30 days back from today is 25 Oct.
     await order('2026-10-25T22:30:00.000Z', [[toraja, 'Toraja', 2000, 1]]);
@@ -79,9 +104,8 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     // A pending order counts nowhere.
     await order('2026-11-23T08:00:00.000Z', [[gayo, 'Gayo', 1250, 10]], { payment: 'pending' });
     // A refund today of the cancelled order; a failed one that does not count.
-    for (const [amount, status] of [[1300, 'succeeded'], [500, 'failed']] as const) {
-      await db.insertInto('refunds').values({ id: newId(), order_id: cancelled, provider: 'test', provider_refund_id: null, amount_cents: amount, status, created_by: null, created_at: '2026-11-23T07:00:00.000Z', confirmed_at: null }).execute();
-    }
+    await refund(cancelled, 1300, '2026-11-23T07:00:00.000Z');
+    await refund(cancelled, 500, '2026-11-23T07:00:00.000Z', 'failed');
 
     // Funnel today: a, b, c viewed; a and b added; a began checkout and bought; d bought without viewing (not
     // counted); e viewed yesterday only; a's duplicate events count once.
@@ -98,7 +122,8 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
 
   it('today: exact revenue, orders, average, refunds, funnel and top products; midnight Warsaw time is the boundary', async () => {
     const d = await getDashboard(db, nullStorage, { period: 'today', timeZone: zone, locale: 'en', now });
-    expect(d).toMatchObject({ from: '2026-11-23', to: '2026-11-23', revenueCents: 2500 + 3250, orders: 2, averageOrderCents: 2875, refundedCents: 1300, refunds: 1 });
+    // The refund made today is of an order paid on the 17th: it counts there, not today.
+    expect(d).toMatchObject({ from: '2026-11-23', to: '2026-11-23', paidCents: 2500 + 3250, revenueCents: 2500 + 3250, orders: 2, averageOrderCents: 2875, refundedCents: 0, refunds: 0 });
     expect(d.funnel).toEqual({ visitors: 3, addedToCart: 2, beganCheckout: 1, purchased: 1 });
     expect(d.topProducts).toEqual([
       { productId: gayo, name: 'Gayo', revenueCents: 3750, quantity: 3 },
@@ -112,9 +137,11 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
 
   it('7 and 30 days: the right days in, the day before out, the 25-hour day counted whole', async () => {
     const week = await getDashboard(db, nullStorage, { period: '7d', timeZone: zone, locale: 'pl', now });
-    expect(week).toMatchObject({ from: '2026-11-17', revenueCents: 5750 + 6000 + 1300, orders: 4, averageOrderCents: Math.round(13050 / 4) });
+    // The 17th's only order (00:30 Warsaw time) was cancelled and refunded: paid and refunded, not kept; the
+    // failed refund counts nowhere.
+    expect(week).toMatchObject({ from: '2026-11-17', paidCents: 5750 + 6000 + 1300, revenueCents: 5750 + 6000, orders: 3, averageOrderCents: Math.round(11750 / 3), refundedCents: 1300, refunds: 1 });
     expect(week.days.map((x) => x.day)).toEqual(['2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23']);
-    expect(week.days[0]).toEqual({ day: '2026-11-17', revenueCents: 1300, orders: 1 });
+    expect(week.days[0]).toEqual({ day: '2026-11-17', revenueCents: 0, orders: 0 });
     expect(week.topProducts[0]).toMatchObject({ productId: toraja, name: 'Toraja PL', quantity: 4, revenueCents: 8000 });
     // Over the week c counts as having added to the cart (yesterday), and e as a visitor.
     expect(week.funnel).toEqual({ visitors: 4, addedToCart: 3, beganCheckout: 1, purchased: 1 });
@@ -123,7 +150,7 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     expect(month.from).toBe('2026-10-25');
     expect(month.days).toHaveLength(30);
     expect(month.days[0]).toEqual({ day: '2026-10-25', revenueCents: 2000, orders: 1 });
-    expect(month).toMatchObject({ revenueCents: 13050 + 1000 + 2000, orders: 6 });
+    expect(month).toMatchObject({ paidCents: 13050 + 1000 + 2000, revenueCents: 11750 + 1000 + 2000, orders: 5 });
     expect(month.days.reduce((sum, x) => sum + x.revenueCents, 0)).toBe(month.revenueCents);
     expect(month.days.find((x) => x.day === '2026-11-16')).toEqual({ day: '2026-11-16', revenueCents: 1000, orders: 1 });
   });
@@ -154,6 +181,73 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
       '2026-11-23 09:59;Ola Nowak;ola@example.com;Toraja PL;1;20,00;20,00;W realizacji',
       '2026-11-23 09:59;Ola Nowak;ola@example.com;Gayo;1;12,50;12,50;W realizacji',
     ]);
+  });
+
+  describe('counts what was kept', () => {
+    // Wednesday 10 March 2027, 12:00 in Warsaw; the week is 4 to 10 March.
+    const later = new Date('2027-03-10T11:00:00Z');
+    const refundedToday = '2027-03-10T08:00:00.000Z';
+    beforeAll(async () => {
+      // Kept: 45.00.
+      await order('2027-03-05T10:00:00.000Z', [[gayo, 'Gayo', 1250, 2], [toraja, 'Toraja', 2000, 1]]);
+      // Cancelled, refunded in full: 50.00 paid, nothing kept.
+      const cancelled = await order('2027-03-05T11:00:00.000Z', [[gayo, 'Gayo', 1250, 4]], { status: 'cancelled', refunded: 5000 });
+      await refund(cancelled, 5000, refundedToday);
+      // 52.50 paid; the two Torajas withdrawn from and refunded: 12.50 kept.
+      const partly = await order('2027-03-06T10:00:00.000Z', [[toraja, 'Toraja', 2000, 2], [gayo, 'Gayo', 1250, 1]], { status: 'delivered', refunded: 4000 });
+      await withdrawal(partly, [[toraja, 'Toraja', 2000, 2]], refundedToday);
+      await refund(partly, 4000, refundedToday);
+      // Withdrawn from, not refunded yet: the 12.50 is still the shop's, but the Gayo is on its way back.
+      const pending = await order('2027-03-06T11:00:00.000Z', [[gayo, 'Gayo', 1250, 1]], { status: 'delivered' });
+      await withdrawal(pending, [[gayo, 'Gayo', 1250, 1]], null);
+      // Every line withdrawn from and refunded in full: the order stays delivered, nothing kept.
+      const returned = await order('2027-03-07T10:00:00.000Z', [[toraja, 'Toraja', 2000, 1]], { status: 'delivered', refunded: 2000 });
+      await withdrawal(returned, [[toraja, 'Toraja', 2000, 1]], refundedToday);
+      await refund(returned, 2000, refundedToday);
+    });
+
+    it('revenue is paid less refunded; cancelled and fully refunded orders are not orders; refunds are their own figure', async () => {
+      const week = await getDashboard(db, nullStorage, { period: '7d', timeZone: zone, locale: 'en', now: later });
+      expect(week).toMatchObject({ from: '2027-03-04', paidCents: 18000, revenueCents: 7000, orders: 3, averageOrderCents: 2333, refundedCents: 11000, refunds: 3 });
+      expect(week.paidCents).toBe(week.revenueCents + week.refundedCents);
+    });
+
+    it('best sellers count the units kept: none of a cancelled order, none withdrawn from', async () => {
+      const week = await getDashboard(db, nullStorage, { period: '7d', timeZone: zone, locale: 'en', now: later });
+      expect(week.topProducts).toEqual([
+        { productId: gayo, name: 'Gayo', revenueCents: 3750, quantity: 3 },
+        { productId: toraja, name: 'Toraja', revenueCents: 2000, quantity: 1 },
+      ]);
+    });
+
+    it('the chart and its table follow the same figures; a refund counts on its order’s day, not the day it was made', async () => {
+      const week = await getDashboard(db, nullStorage, { period: '7d', timeZone: zone, locale: 'en', now: later });
+      expect(week.days.filter((d) => d.orders > 0 || d.revenueCents > 0)).toEqual([
+        { day: '2027-03-05', revenueCents: 4500, orders: 1 },
+        { day: '2027-03-06', revenueCents: 2500, orders: 2 },
+      ]);
+      expect(week.days.reduce((sum, d) => sum + d.revenueCents, 0)).toBe(week.revenueCents);
+      expect(week.days.reduce((sum, d) => sum + d.orders, 0)).toBe(week.orders);
+      // Today the refunds were made, but of orders from earlier days: today has none.
+      const today = await getDashboard(db, nullStorage, { period: 'today', timeZone: zone, locale: 'en', now: later });
+      expect(today).toMatchObject({ paidCents: 0, revenueCents: 0, orders: 0, refundedCents: 0, refunds: 0, topProducts: [] });
+    });
+
+    it('the CSV says which lines were cancelled or withdrawn from, and whether refunded', async () => {
+      const csv = await exportOrdersCsv(db, { from: '2027-03-04', to: '2027-03-10', timeZone: zone, locale: 'en' });
+      const rows = csv.slice(1).trimEnd().split('\r\n').slice(1).map((r) => r.split(',').slice(4).join(','));
+      expect(rows).toEqual([
+        'Gayo,2,12.50,25.00,Processing',
+        'Toraja,1,20.00,20.00,Processing',
+        'Gayo,4,12.50,50.00,Cancelled',
+        'Toraja,2,20.00,40.00,Withdrawn · refunded',
+        'Gayo,1,12.50,12.50,Delivered',
+        'Gayo,1,12.50,12.50,Withdrawn',
+        'Toraja,1,20.00,20.00,Withdrawn · refunded',
+      ]);
+      const pl = await exportOrdersCsv(db, { from: '2027-03-06', to: '2027-03-06', timeZone: zone, locale: 'pl' });
+      expect(pl.slice(1).trimEnd().split('\r\n').slice(1).map((r) => r.split(';').at(-1))).toEqual(['Odstąpiono · zwrócono', 'Dostarczone', 'Odstąpiono od umowy']);
+    });
   });
 
   it('finds midnight in Warsaw in winter, in summer and around the changes of clock', () => {

@@ -9,7 +9,7 @@ import type { Selectable } from 'kysely';
 import { type DB, type Executor, inTransaction } from '~/db/database.server';
 import type { WithdrawalsTable } from '~/db/schema';
 import { newId } from '~/db/ids.server';
-import { type Limits, type Scope, emailScope, ipScope, recordAttempt } from '~/modules/limits/index.server';
+import { type Limits, customerScopes, recordAttempt } from '~/modules/limits/index.server';
 import { queueMail } from '~/modules/mail/index.server';
 import { orderLabel, withdrawalClosesAt } from '~/modules/orders/orders.types';
 import type { Locale } from '~/modules/i18n/translate';
@@ -55,10 +55,7 @@ export type Withdrawal = {
 /** Counts one look-up or confirmation by this email and client address; true when over the limit. */
 export async function withdrawalLimited(db: Executor, limits: Limits, email: string, ip: string | null | undefined): Promise<boolean> {
   const rule = limits.withdrawal;
-  const scopes: Scope[] = [{ key: emailScope(email.trim().toLowerCase()), limit: rule.perEmail }];
-  const address = ipScope(ip);
-  if (address) scopes.push({ key: address, limit: rule.perAddress });
-  return (await recordAttempt(db, 'withdrawal', scopes, rule.windowMs)).limited;
+  return (await recordAttempt(db, 'withdrawal', customerScopes(rule, email.trim().toLowerCase(), ip), rule.windowMs)).limited;
 }
 
 /** The order with this number (its label, or its full id) and email; null when there is none (or not paid). */

@@ -35,7 +35,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
   const { dashboard: d, exportFrom, exportMin } = loaderData;
   const percent = (value: number | null) => (value === null ? '—' : formatNumber(value, locale, { style: 'percent', maximumFractionDigits: 1 }));
   const tiles = [
-    { key: 'revenue', Icon: TrendingUp, value: formatPrice(d.revenueCents, locale), note: t('admin.dashboard.net', { amount: formatPrice(d.revenueCents - d.refundedCents, locale) }) },
+    { key: 'revenue', Icon: TrendingUp, value: formatPrice(d.revenueCents, locale), note: t('admin.dashboard.paid', { amount: formatPrice(d.paidCents, locale) }) },
     { key: 'orders', Icon: ShoppingBag, value: formatNumber(d.orders, locale), note: null },
     { key: 'average', Icon: Receipt, value: formatPrice(d.averageOrderCents, locale), note: null },
     { key: 'refunds', Icon: Undo2, value: formatPrice(d.refundedCents, locale), note: t('admin.dashboard.refundCount', { count: d.refunds }) },
@@ -76,6 +76,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
           </div>
         ))}
       </dl>
+      <p className="-mt-4 max-w-3xl text-sm text-muted" data-testid="figures-counted">{t('admin.dashboard.counted')}</p>
 
       <section aria-labelledby="chart-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
         <div className="flex flex-wrap items-baseline justify-between gap-3">
@@ -151,7 +152,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
                 <tr>
                   <th scope="col" className="py-2">{t('admin.products.name')}</th>
                   <th scope="col" className="py-2 pl-3 text-right">{t('admin.dashboard.sold')}</th>
-                  <th scope="col" className="py-2 pl-3 text-right">{t('admin.dashboard.figures.revenue')}</th>
+                  <th scope="col" className="py-2 pl-3 text-right">{t('admin.dashboard.topRevenue')}</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-sand" data-testid="top-products">
