@@ -5,6 +5,7 @@ import {
   Meta,
   Outlet,
   Scripts,
+  type ShouldRevalidateFunction,
   ScrollRestoration,
   isRouteErrorResponse,
   useLocation,
@@ -62,6 +63,10 @@ export async function loader({ context }: Route.LoaderArgs) {
     siteUrl: siteUrlOf(app.config.publicUrl),
   };
 }
+
+/** The shop's frame (language, cart count, who is signed in) changes with a form or another page, never with a query alone. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
+  !formMethod && currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');

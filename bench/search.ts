@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type DB, migrateToLatest, openDatabase } from '~/db/database.server';
 import type { Database } from '~/db/schema';
-import { createFakeCatalogue } from '~/modules/catalog/fake-catalogue.server';
+import { createFakeCatalogue } from '../tests/fixtures/fake-catalogue';
 import { listProducts } from '~/modules/catalog/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
 import { percentile } from './http';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig, prepareDataDir } from '~/config/env.server';
 import { type DB, migrateToLatest, openDatabase } from '~/db/database.server';
 import { BackupError, backupSqlite, restoreSqlite } from '~/db/backup.server';
-import { seedDemoCatalogue } from '~/db/seed.server';
+import { seedDemoCatalogue } from '~/demo/seed.server';
 import { authLimits, createAdmin, parseLogInForm, setAdmin } from '~/modules/accounts/index.server';
 import { countProducts } from '~/modules/catalog/index.server';
 import { getT } from '~/modules/i18n/index.server';

@@ -10,7 +10,7 @@ import { type ServerBuild, createRequestHandler } from 'react-router';
 import { type AppContext, createRouterContext } from '~/context';
 import { type Config, loadConfig, prepareDataDir, requireSharedSecret } from '~/config/env.server';
 import { migrateToLatest, openDatabase } from '~/db/database.server';
-import { seedDemoCatalogue } from '~/db/seed.server';
+import { seedDemoCatalogue } from '~/demo/seed.server';
 import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.server';
 import { pruneCartRequests } from '~/modules/cart/index.server';
 import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';

@@ -101,7 +101,7 @@ describe('a re-sent "Add to cart"', () => {
 
   it('− and + set the number they show, so sending one twice moves the quantity once', async () => {
     const cookie = cookieOf(await add(undefined));
-    const set = (quantity: number) => post({ intent: 'set', productId: shop.productId, quantity: String(quantity), redirectTo: '/cart' }, cookie);
+    const set = (quantity: number) => post({ intent: 'set', variantId: shop.variantId, quantity: String(quantity), redirectTo: '/cart' }, cookie);
     await set(3);
     await set(3);
     expect(await quantityIn(cookie)).toBe(3);

@@ -182,11 +182,12 @@ function endpoints(productId: string): Endpoint[] {
       fields: {
         intent: (r) => r.pick(['add', 'increment', 'decrement', 'remove', 'set']),
         productId: unknownId,
-        quantity: (r) => r.pick(['1', '0', '-1', '1e9', 'abc', '']),
+        variantId: unknownId,
+        quantity: (r) => r.pick(['1', '0', '-1', '1e9', 'abc', '2.5', '99', '100', '']),
         requestKey: (r) => r.pick(['', 'short', 'a'.repeat(22), 'ä'.repeat(22), 'x'.repeat(65), '../../etc/passwd-0123456789']),
       },
-      // Never a real product id: every cart request is about a product that does not exist, or malformed.
-      defects: [breakField('intent'), (f, r) => void (f.productId = unknownId(r))],
+      // Never a real product or variant id: every cart request is about one that does not exist, or malformed.
+      defects: [breakField('intent'), breakField('productId'), breakField('variantId'), (f, r) => void (f.variantId = unknownId(r))],
       signedIn: 'sometimes',
     },
     {
@@ -409,7 +410,7 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
     cookie = customer.cookie;
     adminCookie = (await shop.admin()).cookie;
     // The customer's cart exists and holds a coffee, as a real customer's would.
-    await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), shop.productId, 2);
+    await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), shop.variantId, 2);
   });
   afterAll(async () => {
     await shop?.close();

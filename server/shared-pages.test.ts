@@ -32,7 +32,7 @@ const normalized = (html: string) =>
 
 async function customerWithCart(name: string, quantity: number) {
   const account = await shop.customer(undefined, name);
-  await addToCart(shop.db, await ensureUserCart(shop.db, account.userId), shop.productId, quantity);
+  await addToCart(shop.db, await ensureUserCart(shop.db, account.userId), shop.variantId, quantity);
   return account;
 }
 
@@ -69,7 +69,7 @@ describe('pages shared by shoppers with a cookie', () => {
       expect(html).not.toContain((account === ola ? zofia : ola).email);
     }
     // Guests share one page, with nothing filled in.
-    const cart = await addToCart(shop.db, null, shop.productId, 1);
+    const cart = await addToCart(shop.db, null, shop.variantId, 1);
     if (!cart.ok) throw new Error('no cart');
     const guest = await shop.guestCookie(cart.cartId);
     await get(shop, '/contact', guest);
@@ -79,8 +79,8 @@ describe('pages shared by shoppers with a cookie', () => {
   });
 
   it('give a guest with a cart the page with their count, and fresh tokens in every response', async () => {
-    const { db, productId } = shop;
-    const cart = await addToCart(db, null, productId, 3);
+    const { db, variantId } = shop;
+    const cart = await addToCart(db, null, variantId, 3);
     if (!cart.ok) throw new Error('no cart');
     const cookie = await shop.guestCookie(cart.cartId);
     const first = await get(shop, '/', cookie);
@@ -98,7 +98,7 @@ describe('pages shared by shoppers with a cookie', () => {
     const account = await customerWithCart('Ola', 1);
     const path = `/product/${shop.productId}`;
     await get(shop, path, account.cookie);
-    await addToCart(shop.db, await ensureUserCart(shop.db, account.userId), shop.productId, 1);
+    await addToCart(shop.db, await ensureUserCart(shop.db, account.userId), shop.variantId, 1);
     expect(await (await get(shop, path, account.cookie)).text()).toMatch(/data-testid="cart-count"[^>]*>2</);
 
     await updateProduct(shop.db, shop.productId, {

@@ -14,6 +14,7 @@ import { type Config, loadConfig } from '~/config/env.server';
 import { type DB, openDatabase } from '~/db/database.server';
 import { createKopiCookies } from '~/http/cookies.server';
 import { createSession, setAdmin, signUp } from '~/modules/accounts/index.server';
+import { defaultVariantOf } from '~/modules/cart/index.server';
 import { createProduct } from '~/modules/catalog/index.server';
 
 const SECRET = 'a-session-secret-for-the-pipeline-tests';
@@ -23,8 +24,9 @@ export type TestShop = {
   port: number;
   config: Config;
   db: DB;
-  /** A product that exists (a coffee at €12.50). */
+  /** A product that exists (a coffee at €12.50), sold one way: its one variant. */
   productId: string;
+  variantId: string;
   /** Signs up a customer (named Ola unless told) and returns the Cookie header of their session. */
   customer: (email?: string, name?: string) => Promise<{ email: string; userId: string; cookie: string }>;
   /** The Cookie header of a guest whose cart is `cartId`. */
@@ -61,6 +63,7 @@ export async function startTestShop(env: Record<string, string> = {}, { captureL
     translations: { en: { name: 'Gayo', description: 'Chocolate and cedar.' }, pl: { name: 'Gayo', description: 'Czekolada i cedr.' } },
     images: [],
   });
+  const variantId = (await defaultVariantOf(db, productId))!;
   const cookies = createKopiCookies(config);
   let count = 0;
   async function customer(email = `customer.${Date.now().toString(36)}.${++count}@example.test`, name = 'Ola') {
@@ -76,6 +79,7 @@ export async function startTestShop(env: Record<string, string> = {}, { captureL
     config,
     db,
     productId,
+    variantId,
     customer,
     logs,
     guestCookie: async (cartId) => (await cookies.cart.serialize(cartId)).split(';')[0],

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { startPayment } from '~/modules/checkout/index.server';
-import { address, cartLines, createCoffee, createUser, fillCart, mails } from '~/modules/checkout/test-fixtures';
-import { type FakeStripe, paymentIntentJson, startFakeStripe } from '~/modules/payments/fake-stripe';
+import { address, cartLines, createCoffee, createUser, fillCart, mails } from '../tests/fixtures/shop';
+import { type FakeStripe, paymentIntentJson, startFakeStripe } from '../tests/doubles/fake-stripe';
 import { createStripePaymentProvider, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { stripeWebhookRouter } from './webhooks';
 

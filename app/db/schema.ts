@@ -7,6 +7,7 @@ import type { Generated } from 'kysely';
 export interface Database {
   products: ProductsTable;
   product_translations: ProductTranslationsTable;
+  variants: VariantsTable;
   withdrawals: WithdrawalsTable;
   reviews: ReviewsTable;
   product_images: ProductImagesTable;
@@ -47,14 +48,39 @@ export interface ProductsTable {
   region: string | null;
   altitude_min: number | null;
   altitude_max: number | null;
-  /** Net weight in grams (the price per kilogram is worked out from it); null until the owner sets it. */
+  /**
+   * The lowest price of the product's active variants and that variant's net weight (the grid's "from €X" and
+   * its price per kilogram, and the price sort), kept by the catalogue in the transaction that writes variants.
+   */
   net_weight_grams: number | null;
+  /** The options it is sold by, in order: '' (one way), 'size', 'grind', 'size,grind' or 'pack' (migration 0017). */
+  options: Generated<string>;
   /** washed | natural | honey | wetHulled | anaerobic */
   process: string | null;
   /** light | medium | mediumDark | dark */
   roast: string | null;
   /** Lower-cased, accent-free text of both languages' name, description, notes and the category labels. */
   search_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a shopper buys (migration 0017; docs/decisions/0020). */
+export interface VariantsTable {
+  id: string;
+  product_id: string;
+  /** Unique across the shop. */
+  sku: string;
+  position: number;
+  /** The size: net weight in grams; null when not set (products from before weights were kept). */
+  net_weight_grams: number | null;
+  /** wholeBean | espresso | mokaPot | aeropress | filter | frenchPress (app/modules/catalog/variants.ts) */
+  grind: string | null;
+  /** Pieces in a pack (drip bags, capsules). */
+  pack_count: number | null;
+  price_cents: number;
+  /** 0: switched off by the owner (not shown, not sold). */
+  active: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -125,7 +151,7 @@ export interface CartRequestsTable {
 
 export interface CartLinesTable {
   cart_id: string;
-  product_id: string;
+  variant_id: string;
   quantity: number;
   added_at: string;
 }
@@ -288,6 +314,11 @@ export interface OrderLinesTable {
   quantity: number;
   /** Storage key base of the product's first image, or null. */
   image: string | null;
+  /** The variant bought and how it was then: its SKU, its label in the order's language ("1 kg, espresso"), its weight. */
+  variant_id: string | null;
+  sku: string | null;
+  variant_label: Generated<string>;
+  net_weight_grams: number | null;
 }
 
 export interface PaymentEventsTable {

@@ -10,7 +10,7 @@ import { useHydrated } from '~/lib/use-hydrated';
 import { cartFormSchema } from '~/modules/cart/cart.schema';
 import { readForm } from '~/http/body.server';
 import { keepGuestCart, shopperContext } from '~/http/shopper.server';
-import { addToCart, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
+import { addToCart, defaultVariantOf, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
@@ -48,15 +48,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { user, cartId } = shopper;
 
   if (input.intent === 'add') {
+    const variantId = input.variantId ?? (await defaultVariantOf(app.db, input.productId!));
+    if (!variantId) return data({ ok: false as const, error: 'variant_not_found' }, { status: 404 });
     const target = user ? await ensureUserCart(app.db, user.id) : cartId;
-    const result = await addToCart(app.db, target, input.productId, input.quantity, input.requestKey);
+    const result = await addToCart(app.db, target, variantId, input.quantity, input.requestKey);
     if (!result.ok) return data({ ok: false as const, error: result.reason }, { status: 404 });
     // A repeated add answers like the first one; a guest whose first answer (and cookie) was lost gets the
     // cart it went to, but a cart already in the cookie is never swapped for another.
     if (!user && result.cartId !== cartId && !(result.repeated && cartId)) keepGuestCart(shopper, result.cartId);
   } else if (cartId) {
-    if (input.intent === 'remove') await removeFromCart(app.db, cartId, input.productId);
-    else if (input.intent === 'set') await setLineQuantity(app.db, cartId, input.productId, input.quantity);
+    if (input.intent === 'remove') await removeFromCart(app.db, cartId, input.variantId);
+    else if (input.intent === 'set') await setLineQuantity(app.db, cartId, input.variantId, input.quantity);
   }
 
   const redirectTo = form.get('redirectTo');
@@ -86,9 +88,9 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
         </span>
         <h1 className="mt-8 text-4xl font-semibold">{t('cart.empty.title')}</h1>
         <p className="mt-3 max-w-md text-lg text-muted">{t('cart.empty.text')}</p>
-        {cart.removedProductIds.length > 0 && (
+        {cart.removedVariantIds.length > 0 && (
           <p role="status" className="mt-6 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">
-            {t('cart.removedUnavailable', { count: cart.removedProductIds.length })}
+            {t('cart.removedUnavailable', { count: cart.removedVariantIds.length })}
           </p>
         )}
         <Link to={path('/')} className="btn-primary mt-10">{t('cart.empty.back')}</Link>
@@ -105,9 +107,9 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
     <div className="container-page py-10 md:py-14">
       <h1 className="text-4xl font-semibold md:text-5xl">{t('cart.title')}</h1>
       <p className="mt-2 text-muted">{t('cart.items', { count: cart.count })}</p>
-      {cart.removedProductIds.length > 0 && (
+      {cart.removedVariantIds.length > 0 && (
         <p role="status" className="mt-6 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">
-          {t('cart.removedUnavailable', { count: cart.removedProductIds.length })}
+          {t('cart.removedUnavailable', { count: cart.removedVariantIds.length })}
         </p>
       )}
 

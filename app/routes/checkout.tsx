@@ -17,7 +17,6 @@ import { confirmOrderPayment, payWithCard, paymentServices, reviewCheckout, star
 import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
-import { getProductsByIds } from '~/modules/catalog/index.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { Route } from './+types/checkout';
 import { appContext } from '~/context';
@@ -77,14 +76,12 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
     if (!order) throw redirect(pathFor(shopper, '/checkout'));
     if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
-    // The last screen before paying shows the price per kilogram too (the products' weights, as the lines
-    // are a snapshot without them).
-    const products = await getProductsByIds(app.db, app.storage, order.lines.map((l) => l.productId), locale);
     return {
       step: 'payment' as const,
       orderId: order.id,
       amountCents: order.totalCents,
-      lines: linesOfOrder(order).map((line) => ({ ...line, netWeightGrams: products.get(line.productId)?.netWeightGrams ?? null })),
+      // The last screen before paying shows the price per kilogram too (the order keeps each variant's weight).
+      lines: linesOfOrder(order).map((line, i) => ({ ...line, netWeightGrams: order.lines[i].netWeightGrams })),
       provider: provider.name,
       publishableKey: provider.publishableKey,
       available: true,
@@ -180,14 +177,14 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
   const errors: Record<string, string | undefined> = validation.errors ?? result?.fieldErrors ?? {};
   const value = (name: keyof ShippingAddress) => result?.values?.[name] ?? review.address[name];
   const savedAddress = Object.values(review.address).some(Boolean);
-  const lines: SummaryLine[] = review.cart.lines.map((l) => ({ ...l }));
+  const lines: SummaryLine[] = review.cart.lines.map((l) => ({ ...l, key: l.variantId }));
   return (
     <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
       <section aria-labelledby="review-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
         <h2 id="review-heading" className="text-2xl font-semibold">{t('checkout.review.heading')}</h2>
-        {review.removedProductIds.length > 0 && (
+        {review.removedVariantIds.length > 0 && (
           <p role="status" className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">
-            {t('cart.removedUnavailable', { count: review.removedProductIds.length })}
+            {t('cart.removedUnavailable', { count: review.removedVariantIds.length })}
           </p>
         )}
         <div className="mt-4">

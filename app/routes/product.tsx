@@ -1,10 +1,12 @@
 import { Flame, Truck } from 'lucide-react';
-import { Link, data, isRouteErrorResponse, useRouteError } from 'react-router';
+import { Link, type ShouldRevalidateFunction, data, isRouteErrorResponse, useNavigate, useRouteError, useSearchParams } from 'react-router';
 import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { BuyBox } from '~/components/catalog/buy-box';
 import { ProductName } from '~/components/catalog/product-name';
 import { UnitPrice } from '~/components/catalog/unit-price';
 import { ProductGallery } from '~/components/catalog/product-gallery';
+import { type Choice, VariantPicker } from '~/components/catalog/variant-picker';
+import { type OptionKind, type Variant, findVariant, isOptionKind, optionValue, variantLabel } from '~/modules/catalog/variants';
 import { ProductReviews } from '~/components/catalog/product-reviews';
 import { Rating } from '~/components/catalog/rating';
 import { ErrorPanel } from '~/components/layout/error-panel';
@@ -24,7 +26,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { locale } = context.get(shopperContext);
   const product = await getProduct(app.db, app.storage, params.id, locale);
   if (!product) throw data(null, { status: 404 });
-  const page = Number(new URL(request.url).searchParams.get('reviews') ?? '1');
+  const search = new URL(request.url).searchParams;
+  const page = Number(search.get('reviews') ?? '1');
   const reviews = await listProductReviews(app.db, product.id, Number.isFinite(page) ? page : 1);
   const t = getT(locale);
   const name = product.name || t('product.unnamed');
@@ -39,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       locale: ogLocale[locale],
       image: product.images[0] ? new URL(product.images[0].src, app.config.publicUrl).href : undefined,
     },
-    jsonLd: productJsonLd(product, name, url, app.config.publicUrl, locale),
+    jsonLd: productJsonLd(product, name, url, app.config.publicUrl, locale, t),
     messages: getMessages(locale, 'product', 'reviews'),
   };
 }
@@ -67,11 +70,35 @@ function firstSentences(text: string, max = 160): string {
   return end > 60 ? cut.slice(0, end + 1) : `${cut.slice(0, cut.lastIndexOf(' '))}…`;
 }
 
+/**
+ * The variant the URL chooses (`?size=1000&grind=espresso`), each option left out taken from the default variant
+ * (the cheapest: what its card adds).
+ */
+function chosenOptions(product: { options: OptionKind[]; defaultVariant: Variant }, search: URLSearchParams): Choice {
+  return Object.fromEntries(product.options.map((kind) => [kind, search.get(kind) ?? optionValue(product.defaultVariant, kind)]));
+}
+
+/** Choosing a size or a grind changes only the URL's options: the page has every variant already. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const rest = (url: URL) => [...url.searchParams].filter(([name]) => !isOptionKind(name)).join('&');
+  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
+};
+
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const path = useLocalePath();
   const { product, reviews } = loaderData;
   const { t, locale } = useI18n();
   const name = product.name || t('product.unnamed');
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const choice = chosenOptions(product, search);
+  const selected = findVariant(product.variants, product.options, choice);
+  const choose = (next: Choice) => {
+    const params = new URLSearchParams(search);
+    for (const kind of product.options) params.set(kind, next[kind] ?? '');
+    void navigate({ search: `?${params}` }, { replace: true, preventScrollReset: true });
+  };
   const category = product.category ?? 'uncategorized';
   const details: [string, string][] = [];
   if (product.origin) details.push([t('product.details.origin'), product.origin]);
@@ -113,10 +140,18 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <ProductName name={name} />
           </h1>
           <Rating rating={product.rating} reviewCount={product.reviewCount} size="md" className="mt-4" />
-          <p className="mt-6 text-3xl font-semibold" data-testid="product-price">{formatPrice(product.priceCents, locale)}</p>
-          <p className="mt-1">
-            <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} withWeight className="text-sm text-muted" />
-          </p>
+          <div aria-live="polite">
+            {selected ? (
+              <>
+                <p className="mt-6 text-3xl font-semibold" data-testid="product-price">{formatPrice(selected.priceCents, locale)}</p>
+                <p className="mt-1">
+                  <UnitPrice priceCents={selected.priceCents} netWeightGrams={selected.netWeightGrams} withWeight className="text-sm text-muted" />
+                </p>
+              </>
+            ) : (
+              <p className="mt-6 text-lg font-medium text-cherry" data-testid="not-offered">{t('variant.notOffered')}</p>
+            )}
+          </div>
           {product.notes.length > 0 && (
             <ul className="mt-6 flex flex-wrap gap-2" aria-label={t('product.details.notes')}>
               {product.notes.map((note) => (
@@ -126,7 +161,16 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           )}
           {product.description && <p className="mt-6 text-lg leading-relaxed text-roast-800">{product.description}</p>}
 
-          <BuyBox productId={product.id} priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} name={name} price={formatPrice(product.priceCents, locale)} />
+          <VariantPicker options={product.options} variants={product.variants} chosen={choice} onChoose={choose} />
+          {selected && (
+            <BuyBox
+              productId={product.id}
+              variant={selected}
+              label={variantLabel(selected, product.options, t, locale)}
+              name={name}
+              price={formatPrice(selected.priceCents, locale)}
+            />
+          )}
           <ProductAdminActions productId={product.id} name={name} size="md" className="mt-4" />
           <ul className="mt-6 grid gap-3 text-sm text-muted sm:grid-cols-2">
             <li className="flex items-center gap-2"><Flame aria-hidden="true" className="h-4 w-4 text-leaf" />{t('product.promise.roasted')}</li>

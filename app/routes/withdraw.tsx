@@ -83,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await requestWithdrawal(
     app.db,
     order,
-    { name: values.name, email: values.email, productIds: parsed.data.productIds, reason: values.reason, locale },
+    { name: values.name, email: values.email, positions: parsed.data.positions, reason: values.reason, locale },
     { contactTo: app.config.contactTo, publicUrl: app.config.publicUrl.toString() },
   );
   if (!outcome.ok) {
@@ -203,9 +203,9 @@ function Review({ result }: { result: Extract<Result, { step: 'review' }> }) {
           <p id="lines-hint" className="text-xs text-muted">{t('withdrawal.fields.linesHint')}</p>
           <ul className="mt-3 grid gap-2" data-testid="withdrawal-lines">
             {order.lines.map((line) => (
-              <li key={line.productId}>
+              <li key={line.position}>
                 <label className="flex cursor-pointer items-center gap-3 rounded-2xl border border-sand bg-cream/60 px-4 py-3 has-[:checked]:border-leaf">
-                  <input type="checkbox" name="line" value={line.productId} defaultChecked className="h-4 w-4 accent-leaf" />
+                  <input type="checkbox" name="line" value={line.position} defaultChecked className="h-4 w-4 accent-leaf" />
                   <span className="flex-1 font-medium">{line.quantity} × {line.title || t('product.unnamed')}</span>
                 </label>
               </li>

@@ -8,7 +8,7 @@
  * Usage: node --import tsx tests/crash/stripe-stand-in.ts PORT WEBHOOK_URL WEBHOOK_SECRET
  */
 import Stripe from 'stripe';
-import { paymentIntentJson, startFakeStripe } from '~/modules/payments/fake-stripe';
+import { paymentIntentJson, startFakeStripe } from '../doubles/fake-stripe';
 
 const [port, webhookUrl, secret] = process.argv.slice(2);
 const undelivered = new Map<string, string>();

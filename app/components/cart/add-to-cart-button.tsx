@@ -10,7 +10,7 @@ export const ADDED_LABEL_MS = 2000;
 type AddResult = { ok: true } | { ok: false; error: string };
 
 /**
- * Adds one product to the cart. Without JavaScript it is a plain form post that comes back to this page;
+ * Adds one of a variant to the cart. Without JavaScript it is a plain form post that comes back to this page;
  * with it, a fetcher (no navigation) and an "Added" label for 2 s.
  *
  * Each add carries a request key, so a re-sent request (a browser retry, a double submit) adds once: without
@@ -19,12 +19,14 @@ type AddResult = { ok: true } | { ok: false; error: string };
  */
 export function AddToCartButton({
   productId,
+  variantId,
   priceCents,
   variant = 'compact',
   stretch = false,
   label,
 }: {
   productId: string;
+  variantId: string;
   priceCents: number;
   variant?: 'compact' | 'large';
   /** A compact button as wide as its container below `sm`. */
@@ -33,7 +35,7 @@ export function AddToCartButton({
 }) {
   const path = useLocalePath();
   const t = useT();
-  const fetcher = useFetcher<AddResult>({ key: `add-to-cart:${productId}` });
+  const fetcher = useFetcher<AddResult>({ key: `add-to-cart:${variantId}` });
   const location = useLocation();
   const hydrated = useHydrated();
   const [added, setAdded] = useState(false);
@@ -62,7 +64,7 @@ export function AddToCartButton({
   return (
     <fetcher.Form method="post" action={path('/cart')} className={fill ? 'w-full sm:w-auto' : ''}>
       <input type="hidden" name="intent" value="add" />
-      <input type="hidden" name="productId" value={productId} />
+      <input type="hidden" name="variantId" value={variantId} />
       <input type="hidden" name="quantity" value="1" />
       {/* The server's key stays in the page until hydration (the client never learns it), then the click's. */}
       <input type="hidden" name="requestKey" value={hydrated ? clickKey : formKey} suppressHydrationWarning />

@@ -8,6 +8,7 @@ import { formatPrice } from '~/lib/format';
 import { focusQuietly, mainHeading } from '~/lib/navigation-focus';
 import { useHydrated } from '~/lib/use-hydrated';
 import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.types';
+import { lineName } from '~/modules/catalog/variants';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 
 /** Focus leaves a removed line for the next line's name, or the cart's heading (see the cart page for the last line). */
@@ -23,9 +24,11 @@ function focusAfterRemoving(line: HTMLElement | null) {
 export function CartLine({ line }: { line: Line }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
-  const fetcher = useFetcher({ key: `cart-line:${line.productId}` });
+  const fetcher = useFetcher({ key: `cart-line:${line.variantId}` });
   const hydrated = useHydrated();
-  const name = line.name || t('product.unnamed');
+  // Two lines may hold one coffee (250 g and 1 kg): the controls' names say which.
+  const name = lineName(line.name || t('product.unnamed'), line.label);
+  const href = path(`/product/${line.productId}${line.choice ? `?${line.choice}` : ''}`);
   const pending = fetcher.formData;
   const quantity =
     pending?.get('intent') === 'remove' ? 0 : pending?.get('intent') === 'set' ? Number(pending.get('quantity')) : line.quantity;
@@ -46,7 +49,7 @@ export function CartLine({ line }: { line: Line }) {
       }}
     >
       <input type="hidden" name="intent" value={action === 'remove' ? 'remove' : 'set'} />
-      <input type="hidden" name="productId" value={line.productId} />
+      <input type="hidden" name="variantId" value={line.variantId} />
       {action !== 'remove' && <input type="hidden" name="quantity" value={target} />}
       {!hydrated && <input type="hidden" name="redirectTo" value="/cart" />}
       <button
@@ -62,16 +65,17 @@ export function CartLine({ line }: { line: Line }) {
 
   return (
     <li className="flex gap-4 py-6 sm:gap-6" data-testid="cart-line">
-      <Link to={path(`/product/${line.productId}`)} className="w-20 shrink-0 self-start overflow-hidden rounded-2xl bg-sand/60 ring-1 ring-sand sm:w-28" tabIndex={-1} aria-hidden="true">
+      <Link to={href} className="w-20 shrink-0 self-start overflow-hidden rounded-2xl bg-sand/60 ring-1 ring-sand sm:w-28" tabIndex={-1} aria-hidden="true">
         <ProductImage image={line.image} alt="" sizes="112px" className="h-auto w-full" />
       </Link>
       <div className="flex flex-1 flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div>
           <h2 className="text-lg leading-snug font-semibold">
-            <Link to={path(`/product/${line.productId}`)} className="hover:underline">
-              <ProductName name={name} />
+            <Link to={href} className="hover:underline">
+              <ProductName name={line.name || t('product.unnamed')} />
             </Link>
           </h2>
+          {line.label && <p className="mt-0.5 text-sm font-medium text-roast-600" data-testid="line-variant">{line.label}</p>}
           <p className="mt-1 text-sm text-muted">{t(`categories.${line.category ?? 'uncategorized'}`)}</p>
           <p className="mt-1 text-sm">
             <span className="sr-only">{t('cart.unitPrice')}: </span>

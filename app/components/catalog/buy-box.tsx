@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { AddToCartButton } from '~/components/cart/add-to-cart-button';
+import { type Variant, lineName } from '~/modules/catalog/variants';
 import { UnitPrice } from './unit-price';
 
 /**
@@ -11,14 +12,15 @@ import { UnitPrice } from './unit-price';
  */
 export function BuyBox({
   productId,
-  priceCents,
-  netWeightGrams,
+  variant,
+  label,
   name,
   price,
 }: {
   productId: string;
-  priceCents: number;
-  netWeightGrams: number | null;
+  variant: Variant;
+  /** The variant as a shopper reads it ("1 kg, espresso"); '' for a product sold one way. */
+  label: string;
   name: string;
   price: string;
 }) {
@@ -44,7 +46,7 @@ export function BuyBox({
   return (
     <>
       <div ref={box} className="mt-8">
-        <AddToCartButton productId={productId} priceCents={priceCents} variant="large" label={name} />
+        <AddToCartButton productId={productId} variantId={variant.id} priceCents={variant.priceCents} variant="large" label={lineName(name, label)} />
       </div>
       <div
         hidden={inView.box || inView.footer}
@@ -54,13 +56,13 @@ export function BuyBox({
       >
         <div className="container-page flex items-center gap-3 py-3">
           <div className="min-w-0 flex-1">
-            <p className="truncate text-sm font-medium text-roast-600">{name}</p>
+            <p className="truncate text-sm font-medium text-roast-600">{lineName(name, label)}</p>
             <p className="flex flex-wrap items-baseline gap-x-2">
               <span className="text-lg font-semibold tabular-nums">{price}</span>
-              <UnitPrice priceCents={priceCents} netWeightGrams={netWeightGrams} />
+              <UnitPrice priceCents={variant.priceCents} netWeightGrams={variant.netWeightGrams} />
             </p>
           </div>
-          <AddToCartButton productId={productId} priceCents={priceCents} label={name} />
+          <AddToCartButton productId={productId} variantId={variant.id} priceCents={variant.priceCents} label={lineName(name, label)} />
         </div>
       </div>
     </>

@@ -3,6 +3,7 @@ import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { AddToCartButton } from '~/components/cart/add-to-cart-button';
 import { formatPrice } from '~/lib/format';
 import type { ProductSummary } from '~/modules/catalog/catalog.types';
+import { lineName, variantLabel } from '~/modules/catalog/variants';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { ProductImage } from './product-image';
 import { ProductName } from './product-name';
@@ -13,6 +14,7 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
   const path = useLocalePath();
   const { t, locale } = useI18n();
   const name = product.name || t('product.unnamed');
+  const choice = variantLabel(product.defaultVariant, product.options, t, locale);
   return (
     <article className="group relative flex h-full flex-col rounded-3xl bg-paper shadow-[0_1px_0_rgba(43,26,18,0.06)] ring-1 ring-sand transition-shadow duration-200 hover:shadow-xl hover:shadow-roast/5">
       <div className="aspect-[4/5] overflow-hidden rounded-t-3xl bg-sand/50">
@@ -46,10 +48,14 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
         <Rating rating={product.rating} reviewCount={product.reviewCount} />
         <div className="relative z-10 mt-auto flex flex-col gap-2 pt-2 sm:flex-row sm:items-center sm:justify-between sm:gap-3 sm:pt-3">
           <p className="flex flex-col">
-            <span className="text-base font-semibold tabular-nums sm:text-lg">{formatPrice(product.priceCents, locale)}</span>
+            <span className="text-base font-semibold tabular-nums sm:text-lg" data-testid="card-price">
+              {product.priceFrom ? t('product.fromPrice', { price: formatPrice(product.priceCents, locale) }) : formatPrice(product.priceCents, locale)}
+            </span>
             <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} />
+            {/* What "Add to cart" here adds; the product page offers the other sizes and grinds. */}
+            {choice && <span className="text-xs text-muted" data-testid="card-variant">{choice}</span>}
           </p>
-          <AddToCartButton productId={product.id} priceCents={product.priceCents} label={name} stretch />
+          <AddToCartButton productId={product.id} variantId={product.defaultVariant.id} priceCents={product.priceCents} label={lineName(name, choice)} stretch />
         </div>
         <ProductAdminActions productId={product.id} name={name} className="relative z-10 border-t border-sand pt-3" />
       </div>

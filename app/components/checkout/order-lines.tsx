@@ -6,8 +6,12 @@ import type { ProductImage as Image } from '~/modules/storage/image';
 import { useI18n } from '~/modules/i18n/react';
 
 export type SummaryLine = {
+  /** Unique among the lines: the variant (a cart's) or the position (an order's). */
+  key: string;
   productId: string;
   name: string;
+  /** The variant ("1 kg, espresso"); '' for a product sold one way. */
+  label: string;
   image: Image | null;
   unitPriceCents: number;
   quantity: number;
@@ -16,7 +20,7 @@ export type SummaryLine = {
 };
 
 export const linesOfOrder = (order: OrderView): SummaryLine[] =>
-  order.lines.map((l) => ({ productId: l.productId, name: l.title, image: l.image, unitPriceCents: l.unitPriceCents, quantity: l.quantity }));
+  order.lines.map((l) => ({ key: String(l.position), productId: l.productId, name: l.title, label: l.label, image: l.image, unitPriceCents: l.unitPriceCents, quantity: l.quantity }));
 
 /**
  * The lines of a cart or an order with their total. Before payment the total is what is to be paid
@@ -28,12 +32,15 @@ export function OrderLines({ lines, totalCents, placed = false }: { lines: Summa
     <div>
       <ul className="divide-y divide-sand">
         {lines.map((line) => (
-          <li key={line.productId} className="flex items-center gap-4 py-4" data-testid="checkout-line">
+          <li key={line.key} className="flex items-center gap-4 py-4" data-testid="checkout-line">
             <div className="w-16 shrink-0 overflow-hidden rounded-xl bg-sand/60 ring-1 ring-sand">
               <ProductImage image={line.image} alt="" sizes="64px" className="h-auto w-full" />
             </div>
             <div className="flex-1">
-              <p className="font-semibold">{line.name || t('product.unnamed')}</p>
+              <p className="font-semibold">
+                {line.name || t('product.unnamed')}
+                {line.label && <span className="block text-sm font-normal text-roast-600">{line.label}</span>}
+              </p>
               <p className="text-sm text-muted">
                 {line.quantity} × {formatPrice(line.unitPriceCents, locale)}
               </p>

@@ -33,7 +33,7 @@ export function OrdersList({ orders, hasMore, page, reviewed = [] }: { orders: O
 function OrderCard({ order, position, reviewed }: { order: OrderView; position: number; reviewed: string[] }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
-  const { status, partlyWithdrawn } = displayStatus({ ...order, productIds: order.lines.map((line) => line.productId) });
+  const { status, partlyWithdrawn } = displayStatus({ ...order, positions: order.lines.map((line) => line.position) });
   return (
     <li id={`order-${position}`} className="scroll-mt-28 rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="order">
       <div className="flex flex-wrap items-start justify-between gap-3">

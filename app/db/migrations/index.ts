@@ -15,6 +15,7 @@ import * as netWeight from './0013-net-weight';
 import * as withdrawals from './0014-withdrawals';
 import * as reviews from './0015-reviews';
 import * as searchWords from './0016-search-words';
+import * as variants from './0017-variants';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-withdrawals': withdrawals,
   '0015-reviews': reviews,
   '0016-search-words': searchWords,
+  '0017-variants': variants,
 };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { addToCart, getCart } from '~/modules/cart/index.server';
+import { addToCart, defaultVariantOf, getCart } from '~/modules/cart/index.server';
 import { createProduct } from '~/modules/catalog/index.server';
 import { nullStorage as storage } from '~/modules/storage/null-storage';
 import { completeSignIn, createSession, deleteSession, deleteUserSessions, getSessionUser, signUp } from './index.server';
@@ -129,7 +129,7 @@ describe.each(testDatabases())('sessions on %s', (_kind, open) => {
       expect(first.cartId).not.toBeNull();
       // Now as a guest again: 1 × Gayo, 3 × Java.
       const guest = await cartWith(gayo, 1);
-      await addToCart(db, guest, java, 3);
+      await addToCart(db, guest, (await defaultVariantOf(db, java))!, 3);
       const second = await completeSignIn(db, { userId, previousSessionToken: first.sessionToken, guestCartId: guest });
       expect(second.cartId).toBe(first.cartId);
       const cart = await getCart(db, storage, second.cartId, 'en');
@@ -152,7 +152,7 @@ describe.each(testDatabases())('sessions on %s', (_kind, open) => {
     });
 
     async function cartWith(productId: string, quantity: number) {
-      const result = await addToCart(db, null, productId, quantity);
+      const result = await addToCart(db, null, (await defaultVariantOf(db, productId))!, quantity);
       if (!result.ok) throw new Error('no product');
       return result.cartId;
     }

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
-import { createProduct, deleteProduct, getProductRecord, markCatalogChanged, updateProduct, type ProductRecord } from '~/modules/catalog/index.server';
+import { createProduct, deleteProduct, getProductRecord, markCatalogChanged, updateProduct, type ProductInput, type ProductRecord } from '~/modules/catalog/index.server';
 import { forgetOrderLineImages } from '~/modules/orders/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { MAX_IMAGES, parseProductForm, type ProductFields, type ProductFormErrors, type ProductFormValues } from './product-form';
@@ -97,10 +97,7 @@ export async function changeProduct(services: BackofficeServices, actor: Actor, 
       // Another admin may have removed a picture since the form was read: keep only pictures that still exist.
       const present = new Set((await trx.selectFrom('product_images').select('path').where('product_id', '=', id).execute()).map((row) => row.path));
       const images = [...kept.filter((image) => present.has(image.key)), ...stored.stored];
-      const updated = await updateProduct(trx, id, {
-        ...parsed.fields,
-        images,
-      });
+      const updated = await updateProduct(trx, id, { ...parsed.fields, ...keptVariants(record, parsed.fields), images });
       if (!updated.ok) return updated;
       await forgetOrderLineImages(trx, { keys: updated.removedImages });
       await recordActivity(trx, actor, {
@@ -162,6 +159,16 @@ function keptImages(record: Pick<ProductRecord, 'images'>, form: FormData): { ke
     const { width, height } = byKey.get(key)!;
     return { key, width, height };
   });
+}
+
+/**
+ * The variants an edit keeps: a product sold one way keeps its one variant (its id, so carts holding it keep it,
+ * and its SKU) with the form's price and weight; a product with options keeps its variants as they are.
+ */
+function keptVariants(record: ProductRecord, fields: ProductFields): Pick<ProductInput, 'options' | 'variants'> {
+  if (record.options.length > 0) return { options: record.options, variants: record.variants };
+  const [variant] = record.variants;
+  return { options: [], variants: [{ id: variant?.id, sku: variant?.sku ?? '', priceCents: fields.priceCents, netWeightGrams: fields.netWeightGrams, active: true }] };
 }
 
 /** What an edit changed, for the activity log: old → new. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { MAX_LINE_QUANTITY } from './cart.types';
 
-const productId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 /** One per click (with JavaScript) or per rendered page (without): a re-sent add with it changes nothing. */
 const requestKey = z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[A-Za-z0-9_-]{16,64}$/).optional());
 /** A form number; '' or a missing field takes `fallback` (no fallback: required). */
@@ -19,9 +19,12 @@ const quantity = (min: number, fallback?: number) =>
  *   cartFormSchema.safeParse(Object.fromEntries(await readForm(request)))
  */
 export const cartFormSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('add'), productId, quantity: quantity(1, 1), requestKey }),
-  z.object({ intent: z.literal('remove'), productId }),
-  z.object({ intent: z.literal('set'), productId, quantity: quantity(0) }),
+  // A variant; or a product alone, which adds its cheapest variant (what its card offers).
+  z
+    .object({ intent: z.literal('add'), variantId: id.optional(), productId: id.optional(), quantity: quantity(1, 1), requestKey })
+    .refine((add) => add.variantId !== undefined || add.productId !== undefined),
+  z.object({ intent: z.literal('remove'), variantId: id }),
+  z.object({ intent: z.literal('set'), variantId: id, quantity: quantity(0) }),
 ]);
 export type CartForm = z.infer<typeof cartFormSchema>;
 

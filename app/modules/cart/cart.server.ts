@@ -1,61 +1,63 @@
 import { sql } from 'kysely';
 import { type Executor, now, inTransaction, monotonicNow } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
-import { getProductsByIds, productExists } from '~/modules/catalog/index.server';
-import type { Locale } from '~/modules/i18n/translate';
+import { choiceQuery, findVariants, getProductsByIds, isProductId, variantLabel, variantsOf } from '~/modules/catalog/index.server';
+import { type Locale, getT } from '~/modules/i18n/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { type Cart, type CartLine, MAX_LINE_QUANTITY } from './cart.schema';
 
-const emptyCart = (id: string | null): Cart => ({ id, lines: [], totalCents: 0, count: 0, removedProductIds: [] });
+const emptyCart = (id: string | null): Cart => ({ id, lines: [], totalCents: 0, count: 0, removedVariantIds: [] });
 
 /**
- * The cart priced from the current catalogue. Lines whose product no longer exists are deleted and
- * reported in `removedProductIds`. An unknown cart reads as empty with id null.
+ * The cart priced from the current catalogue. Lines whose variant no longer exists or was switched off (or
+ * whose product is gone) are deleted and reported in `removedVariantIds`. An unknown cart reads as empty with id null.
  */
 export async function getCart(db: Executor, storage: Storage, cartId: string | null, locale: Locale): Promise<Cart> {
   if (!cartId) return emptyCart(null);
   const rows = await db
     .selectFrom('carts')
     .leftJoin('cart_lines', 'cart_lines.cart_id', 'carts.id')
-    .select(['cart_lines.product_id', 'cart_lines.quantity'])
+    .select(['cart_lines.variant_id', 'cart_lines.quantity'])
     .where('carts.id', '=', cartId)
     .orderBy('cart_lines.added_at')
-    .orderBy('cart_lines.product_id')
+    .orderBy('cart_lines.variant_id')
     .execute();
   if (rows.length === 0) return emptyCart(null);
   const stored = rows.flatMap((r) =>
-    r.product_id === null || r.quantity === null ? [] : [{ productId: r.product_id, quantity: r.quantity }],
+    r.variant_id === null || r.quantity === null ? [] : [{ variantId: r.variant_id, quantity: r.quantity }],
   );
   if (stored.length === 0) return emptyCart(cartId);
 
-  const products = await getProductsByIds(
-    db,
-    storage,
-    stored.map((l) => l.productId),
-    locale,
-  );
+  const variants = await findVariants(db, stored.map((l) => l.variantId));
+  const products = await getProductsByIds(db, storage, [...variants.values()].map((v) => v.productId), locale);
+  const t = getT(locale);
   const lines: CartLine[] = [];
-  const removedProductIds: string[] = [];
-  for (const { productId, quantity } of stored) {
-    const product = products.get(productId);
-    if (!product) {
-      removedProductIds.push(productId);
+  const removedVariantIds: string[] = [];
+  for (const { variantId, quantity } of stored) {
+    const variant = variants.get(variantId);
+    const product = variant?.active ? products.get(variant.productId) : undefined;
+    if (!variant || !product) {
+      removedVariantIds.push(variantId);
       continue;
     }
     lines.push({
-      productId,
+      variantId,
+      productId: product.id,
+      sku: variant.sku,
       name: product.name,
+      label: variantLabel(variant, product.options, t, locale),
+      choice: choiceQuery(variant, product.options),
       category: product.category,
       image: product.image,
-      unitPriceCents: product.priceCents,
-      netWeightGrams: product.netWeightGrams,
+      unitPriceCents: variant.priceCents,
+      netWeightGrams: variant.netWeightGrams,
       quantity,
-      lineTotalCents: product.priceCents * quantity,
+      lineTotalCents: variant.priceCents * quantity,
     });
   }
-  if (removedProductIds.length > 0) {
+  if (removedVariantIds.length > 0) {
     await inTransaction(db, async (trx) => {
-      await trx.deleteFrom('cart_lines').where('cart_id', '=', cartId).where('product_id', 'in', removedProductIds).execute();
+      await trx.deleteFrom('cart_lines').where('cart_id', '=', cartId).where('variant_id', 'in', removedVariantIds).execute();
       await touch(trx, cartId);
     });
   }
@@ -64,7 +66,7 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
     lines,
     totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0),
     count: lines.reduce((sum, l) => sum + l.quantity, 0),
-    removedProductIds,
+    removedVariantIds,
   };
 }
 
@@ -80,8 +82,9 @@ export async function countCartItems(db: Executor, cartId: string | null): Promi
 }
 
 /**
- * Adds `quantity` of a product (an existing line grows, up to 99). Creates the cart when `cartId` is null
- * or names no cart; the returned `cartId` is the one to keep in the cookie.
+ * Adds `quantity` of a variant (an existing line grows, up to 99). Creates the cart when `cartId` is null
+ * or names no cart; the returned `cartId` is the one to keep in the cookie. A variant that does not exist or
+ * is switched off is refused.
  *
  * With a `requestKey` (one per click, or per rendered page and product without JavaScript) the add happens
  * once: the key is recorded in the same transaction, and a request carrying a key already applied changes
@@ -90,13 +93,14 @@ export async function countCartItems(db: Executor, cartId: string | null): Promi
 export async function addToCart(
   db: Executor,
   cartId: string | null,
-  productId: string,
+  variantId: string,
   quantity = 1,
   requestKey?: string,
-): Promise<{ ok: true; cartId: string; repeated: boolean } | { ok: false; reason: 'product_not_found' }> {
-  if (!(await productExists(db, productId))) return { ok: false, reason: 'product_not_found' };
+): Promise<{ ok: true; cartId: string; repeated: boolean } | { ok: false; reason: 'variant_not_found' }> {
+  const variant = (await findVariants(db, [variantId])).get(variantId);
+  if (!variant?.active) return { ok: false, reason: 'variant_not_found' };
   const amount = clamp(quantity, 1);
-  const key = requestKey ? `${requestKey}:${productId}` : null;
+  const key = requestKey ? `${requestKey}:${variantId}` : null;
   return inTransaction(db, async (trx) => {
     const existing = cartId ? await trx.selectFrom('carts').select('id').where('id', '=', cartId).executeTakeFirst() : undefined;
     const id = existing?.id ?? newId();
@@ -116,14 +120,21 @@ export async function addToCart(
     if (!existing) await createCart(trx, null, id);
     await trx
       .insertInto('cart_lines')
-      .values({ cart_id: id, product_id: productId, quantity: amount, added_at: monotonicNow() })
+      .values({ cart_id: id, variant_id: variantId, quantity: amount, added_at: monotonicNow() })
       .onConflict((oc) =>
-        oc.columns(['cart_id', 'product_id']).doUpdateSet({ quantity: cappedSum(sql.ref('excluded.quantity')) }),
+        oc.columns(['cart_id', 'variant_id']).doUpdateSet({ quantity: cappedSum(sql.ref('excluded.quantity')) }),
       )
       .execute();
     if (existing) await touch(trx, id);
     return { ok: true as const, cartId: id, repeated: false };
   });
+}
+
+/** The variant a product's card adds: its cheapest on sale (the first of equals); null for an unknown product. */
+export async function defaultVariantOf(db: Executor, productId: string): Promise<string | null> {
+  if (!isProductId(productId)) return null;
+  const variants = (await variantsOf(db, [productId])).get(productId) ?? [];
+  return [...variants].sort((a, b) => a.priceCents - b.priceCents)[0]?.id ?? null;
 }
 
 /** Forgets applied "Add to cart" keys older than a day (a browser retries within seconds). */
@@ -134,15 +145,15 @@ export async function pruneCartRequests(db: Executor, now = new Date()): Promise
 }
 
 /** Sets a line's quantity (capped at 99); 0 removes the line. Returns false when the cart has no such line. */
-export async function setLineQuantity(db: Executor, cartId: string, productId: string, quantity: number): Promise<boolean> {
+export async function setLineQuantity(db: Executor, cartId: string, variantId: string, quantity: number): Promise<boolean> {
   const amount = clamp(quantity, 0);
-  if (amount === 0) return removeFromCart(db, cartId, productId);
+  if (amount === 0) return removeFromCart(db, cartId, variantId);
   return inTransaction(db, async (trx) => {
     const result = await trx
       .updateTable('cart_lines')
       .set({ quantity: amount })
       .where('cart_id', '=', cartId)
-      .where('product_id', '=', productId)
+      .where('variant_id', '=', variantId)
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
     await touch(trx, cartId);
@@ -151,7 +162,7 @@ export async function setLineQuantity(db: Executor, cartId: string, productId: s
 }
 
 /** Adds `delta` (may be negative) to a line's quantity, capped at 99; a line that reaches 0 is removed. */
-export async function changeLineQuantity(db: Executor, cartId: string, productId: string, delta: number): Promise<boolean> {
+export async function changeLineQuantity(db: Executor, cartId: string, variantId: string, delta: number): Promise<boolean> {
   const step = Math.trunc(delta);
   if (!Number.isFinite(step) || step === 0) return false;
   return inTransaction(db, async (trx) => {
@@ -159,13 +170,13 @@ export async function changeLineQuantity(db: Executor, cartId: string, productId
       .updateTable('cart_lines')
       .set({ quantity: cappedSum(sql.lit(step)) })
       .where('cart_id', '=', cartId)
-      .where('product_id', '=', productId)
+      .where('variant_id', '=', variantId)
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
     await trx
       .deleteFrom('cart_lines')
       .where('cart_id', '=', cartId)
-      .where('product_id', '=', productId)
+      .where('variant_id', '=', variantId)
       .where('quantity', '<', 1)
       .execute();
     await touch(trx, cartId);
@@ -173,13 +184,13 @@ export async function changeLineQuantity(db: Executor, cartId: string, productId
   });
 }
 
-/** Removes a product's line. Returns false when the cart had no such line. */
-export async function removeFromCart(db: Executor, cartId: string, productId: string): Promise<boolean> {
+/** Removes a variant's line. Returns false when the cart had no such line. */
+export async function removeFromCart(db: Executor, cartId: string, variantId: string): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const result = await trx
       .deleteFrom('cart_lines')
       .where('cart_id', '=', cartId)
-      .where('product_id', '=', productId)
+      .where('variant_id', '=', variantId)
       .executeTakeFirst();
     if (result.numDeletedRows === 0n) return false;
     await touch(trx, cartId);
@@ -230,15 +241,15 @@ export async function claimCart(db: Executor, guestCartId: string | null, userId
     }
     await trx
       .insertInto('cart_lines')
-      .columns(['cart_id', 'product_id', 'quantity', 'added_at'])
+      .columns(['cart_id', 'variant_id', 'quantity', 'added_at'])
       .expression((eb) =>
         eb
           .selectFrom('cart_lines')
-          .select([eb.val(own.id).as('cart_id'), 'product_id', 'quantity', 'added_at'])
+          .select([eb.val(own.id).as('cart_id'), 'variant_id', 'quantity', 'added_at'])
           .where('cart_id', '=', guest.id),
       )
       .onConflict((oc) =>
-        oc.columns(['cart_id', 'product_id']).doUpdateSet({ quantity: cappedSum(sql.ref('excluded.quantity')) }),
+        oc.columns(['cart_id', 'variant_id']).doUpdateSet({ quantity: cappedSum(sql.ref('excluded.quantity')) }),
       )
       .execute();
     await trx.deleteFrom('cart_lines').where('cart_id', '=', guest.id).execute();

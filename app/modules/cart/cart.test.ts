@@ -9,6 +9,7 @@ import {
   changeLineQuantity,
   claimCart,
   currentCartId,
+  defaultVariantOf,
   ensureUserCart,
   countCartItems,
   getCart,
@@ -19,16 +20,23 @@ import {
 
 const storage = nullStorage;
 
-const product = (db: Executor, name: string, priceCents: number, images: string[] = []) =>
-  createProduct(db, {
+/** Each test coffee is sold one way: its one variant is what the cart holds. */
+const variantIds = new Map<string, string>();
+const v = (productId: string) => variantIds.get(productId) ?? productId;
+
+async function product(db: Executor, name: string, priceCents: number, images: string[] = []) {
+  const id = await createProduct(db, {
     category: 'wholeBean',
     priceCents,
     translations: { en: { name, description: '' }, pl: { name: `${name} PL` } },
     images,
   });
+  variantIds.set(id, (await defaultVariantOf(db, id))!);
+  return id;
+}
 
 async function newCart(db: Executor, productId: string, quantity = 1): Promise<string> {
-  const result = await addToCart(db, null, productId, quantity);
+  const result = await addToCart(db, null, v(productId), quantity);
   if (!result.ok) throw new Error('product not found');
   return result.cartId;
 }
@@ -49,7 +57,7 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
   const lines = async (cartId: string) => (await getCart(db, storage, cartId, 'en')).lines.map((l) => [l.name, l.quantity]);
 
   it('reads no cart as an empty cart', async () => {
-    const empty = { id: null, lines: [], totalCents: 0, count: 0, removedProductIds: [] };
+    const empty = { id: null, lines: [], totalCents: 0, count: 0, removedVariantIds: [] };
     expect(await getCart(db, storage, null, 'en')).toEqual(empty);
     expect(await getCart(db, storage, 'AAAAAAAAAAAAAAAAAAAAAA', 'en')).toEqual(empty);
     expect(await countCartItems(db, null)).toBe(0);
@@ -59,22 +67,22 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
   it('creates a cart on the first add and grows the line on the next', async () => {
     const cartId = await newCart(db, gayo);
     expect(cartId).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(await addToCart(db, cartId, gayo)).toEqual({ ok: true, cartId, repeated: false });
+    expect(await addToCart(db, cartId, v(gayo))).toEqual({ ok: true, cartId, repeated: false });
     expect(await lines(cartId)).toEqual([['Gayo', 2]]);
     expect(await countCartItems(db, cartId)).toBe(2);
   });
 
   it('caps a line at 99', async () => {
     const cartId = await newCart(db, gayo, 60);
-    await addToCart(db, cartId, gayo, 60);
+    await addToCart(db, cartId, v(gayo), 60);
     expect(await lines(cartId)).toEqual([['Gayo', 99]]);
-    await addToCart(db, cartId, java, 500);
+    await addToCart(db, cartId, v(java), 500);
     expect(await lines(cartId)).toEqual([
       ['Gayo', 99],
       ['Java', 99],
     ]);
-    await changeLineQuantity(db, cartId, java, 5);
-    await setLineQuantity(db, cartId, gayo, 150);
+    await changeLineQuantity(db, cartId, v(java), 5);
+    await setLineQuantity(db, cartId, v(gayo), 150);
     expect(await lines(cartId)).toEqual([
       ['Gayo', 99],
       ['Java', 99],
@@ -83,13 +91,17 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
 
   it('totals in cents from current prices, in the language asked', async () => {
     const cartId = await newCart(db, gayo, 3);
-    await addToCart(db, cartId, java);
+    await addToCart(db, cartId, v(java));
     const cart = await getCart(db, storage, cartId, 'pl');
-    expect(cart).toMatchObject({ id: cartId, totalCents: 3 * 1250 + 899, count: 4, removedProductIds: [] });
+    expect(cart).toMatchObject({ id: cartId, totalCents: 3 * 1250 + 899, count: 4, removedVariantIds: [] });
     expect(cart.lines).toEqual([
       {
+        variantId: v(gayo),
         productId: gayo,
+        sku: expect.stringMatching(/^GAYO/),
         name: 'Gayo PL',
+        label: '',
+        choice: '',
         category: 'wholeBean',
         image: expect.objectContaining({ src: '/images/img/gayo-640.webp' }),
         unitPriceCents: 1250,
@@ -98,8 +110,12 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
         lineTotalCents: 3750,
       },
       {
+        variantId: v(java),
         productId: java,
+        sku: expect.stringMatching(/^JAVA/),
         name: 'Java PL',
+        label: '',
+        choice: '',
         category: 'wholeBean',
         image: null,
         unitPriceCents: 899,
@@ -119,30 +135,31 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
 
   it('drops and reports lines whose product was deleted', async () => {
     const doomed = await product(db, 'Doomed', 500);
+    const doomedVariant = (await defaultVariantOf(db, doomed))!;
     const cartId = await newCart(db, doomed, 2);
-    await addToCart(db, cartId, java);
+    await addToCart(db, cartId, v(java));
     await deleteProduct(db, doomed);
 
     const cart = await getCart(db, storage, cartId, 'en');
-    expect(cart).toMatchObject({ id: cartId, count: 1, totalCents: 899, removedProductIds: [doomed] });
+    expect(cart).toMatchObject({ id: cartId, count: 1, totalCents: 899, removedVariantIds: [doomedVariant] });
     expect(cart.lines.map((l) => l.productId)).toEqual([java]);
-    expect((await getCart(db, storage, cartId, 'en')).removedProductIds).toEqual([]);
+    expect((await getCart(db, storage, cartId, 'en')).removedVariantIds).toEqual([]);
     expect(await countCartItems(db, cartId)).toBe(1);
   });
 
   it('refuses an unknown product and writes nothing', async () => {
     const carts = await db.selectFrom('carts').select('id').execute();
-    expect(await addToCart(db, null, 'AAAAAAAAAAAAAAAAAAAAAA', 1)).toEqual({ ok: false, reason: 'product_not_found' });
-    expect(await addToCart(db, null, "' or 1=1 --", 1)).toEqual({ ok: false, reason: 'product_not_found' });
+    expect(await addToCart(db, null, 'AAAAAAAAAAAAAAAAAAAAAA', 1)).toEqual({ ok: false, reason: 'variant_not_found' });
+    expect(await addToCart(db, null, "' or 1=1 --", 1)).toEqual({ ok: false, reason: 'variant_not_found' });
     expect(await db.selectFrom('carts').select('id').execute()).toEqual(carts);
 
     const cartId = await newCart(db, gayo);
-    expect(await addToCart(db, cartId, 'AAAAAAAAAAAAAAAAAAAAAA', 1)).toEqual({ ok: false, reason: 'product_not_found' });
+    expect(await addToCart(db, cartId, 'AAAAAAAAAAAAAAAAAAAAAA', 1)).toEqual({ ok: false, reason: 'variant_not_found' });
     expect(await lines(cartId)).toEqual([['Gayo', 1]]);
   });
 
   it('starts a new cart when the cookie names an unknown one', async () => {
-    const result = await addToCart(db, 'UnknownCartId0000000000', gayo, 1);
+    const result = await addToCart(db, 'UnknownCartId0000000000', v(gayo), 1);
     expect(result.ok).toBe(true);
     const cartId = result.ok ? result.cartId : '';
     expect(cartId).not.toBe('UnknownCartId0000000000');
@@ -151,27 +168,27 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
 
   it('increments, decrements to zero and removes', async () => {
     const cartId = await newCart(db, gayo);
-    await addToCart(db, cartId, java);
-    expect(await changeLineQuantity(db, cartId, gayo, 1)).toBe(true);
+    await addToCart(db, cartId, v(java));
+    expect(await changeLineQuantity(db, cartId, v(gayo), 1)).toBe(true);
     expect(await lines(cartId)).toEqual([
       ['Gayo', 2],
       ['Java', 1],
     ]);
-    await changeLineQuantity(db, cartId, gayo, -1);
-    await changeLineQuantity(db, cartId, gayo, -1);
+    await changeLineQuantity(db, cartId, v(gayo), -1);
+    await changeLineQuantity(db, cartId, v(gayo), -1);
     expect(await lines(cartId)).toEqual([['Java', 1]]);
-    expect(await changeLineQuantity(db, cartId, gayo, -1)).toBe(false);
+    expect(await changeLineQuantity(db, cartId, v(gayo), -1)).toBe(false);
 
-    await setLineQuantity(db, cartId, java, 7);
+    await setLineQuantity(db, cartId, v(java), 7);
     expect(await countCartItems(db, cartId)).toBe(7);
-    expect(await setLineQuantity(db, cartId, java, 0)).toBe(true);
+    expect(await setLineQuantity(db, cartId, v(java), 0)).toBe(true);
     expect(await lines(cartId)).toEqual([]);
 
-    await addToCart(db, cartId, gayo, 2);
-    expect(await removeFromCart(db, cartId, gayo)).toBe(true);
-    expect(await removeFromCart(db, cartId, gayo)).toBe(false);
+    await addToCart(db, cartId, v(gayo), 2);
+    expect(await removeFromCart(db, cartId, v(gayo))).toBe(true);
+    expect(await removeFromCart(db, cartId, v(gayo))).toBe(false);
     const cart = await getCart(db, storage, cartId, 'en');
-    expect(cart).toEqual({ id: cartId, lines: [], totalCents: 0, count: 0, removedProductIds: [] });
+    expect(cart).toEqual({ id: cartId, lines: [], totalCents: 0, count: 0, removedVariantIds: [] });
   });
 
   it('bumps updated_at on every write', async () => {
@@ -180,10 +197,10 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
       (await db.selectFrom('carts').select('updated_at').where('id', '=', cartId).executeTakeFirstOrThrow()).updated_at;
     const stamps = [await updatedAt()];
     const writes = [
-      () => addToCart(db, cartId, java),
-      () => changeLineQuantity(db, cartId, java, 1),
-      () => setLineQuantity(db, cartId, java, 5),
-      () => removeFromCart(db, cartId, java),
+      () => addToCart(db, cartId, v(java)),
+      () => changeLineQuantity(db, cartId, v(java), 1),
+      () => setLineQuantity(db, cartId, v(java), 5),
+      () => removeFromCart(db, cartId, v(java)),
     ];
     for (const write of writes) {
       await new Promise((resolve) => setTimeout(resolve, 2));
@@ -195,24 +212,24 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
 
   it('adds once per request key, also when the same request races itself; a new key adds again', async () => {
     const cartId = await newCart(db, java);
-    const same = await Promise.all(Array.from({ length: 4 }, () => addToCart(db, cartId, gayo, 1, 'k'.repeat(20))));
+    const same = await Promise.all(Array.from({ length: 4 }, () => addToCart(db, cartId, v(gayo), 1, 'k'.repeat(20))));
     expect(same.every((r) => r.ok && r.cartId === cartId)).toBe(true);
     expect(same.filter((r) => r.ok && !r.repeated)).toHaveLength(1);
     expect(await lines(cartId)).toEqual([['Java', 1], ['Gayo', 1]]);
     // One key covers one product: the same page's key on another product's form is another add.
-    await addToCart(db, cartId, java, 1, 'k'.repeat(20));
-    await addToCart(db, cartId, gayo, 1, 'n'.repeat(20));
+    await addToCart(db, cartId, v(java), 1, 'k'.repeat(20));
+    await addToCart(db, cartId, v(gayo), 1, 'n'.repeat(20));
     expect(await lines(cartId)).toEqual([['Java', 2], ['Gayo', 2]]);
 
     // A first add without a cart: the repeat answers with the cart it made.
-    const first = await addToCart(db, null, gayo, 1, 'x'.repeat(20));
-    const repeat = await addToCart(db, null, gayo, 1, 'x'.repeat(20));
+    const first = await addToCart(db, null, v(gayo), 1, 'x'.repeat(20));
+    const repeat = await addToCart(db, null, v(gayo), 1, 'x'.repeat(20));
     expect(first.ok && repeat.ok && repeat.repeated && repeat.cartId === first.cartId).toBe(true);
   });
 
   it('forgets request keys after a day', async () => {
     const cartId = await newCart(db, java);
-    await addToCart(db, cartId, gayo, 1, 'old-key-0123456789ab');
+    await addToCart(db, cartId, v(gayo), 1, 'old-key-0123456789ab');
     const tomorrow = new Date(Date.now() + 25 * 60 * 60 * 1000);
     expect(await pruneCartRequests(db, tomorrow)).toBeGreaterThanOrEqual(1);
     expect(await db.selectFrom('cart_requests').select('request_key').where('request_key', 'like', 'old-key-%').execute()).toEqual([]);
@@ -220,9 +237,9 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
 
   it('runs inside a caller transaction', async () => {
     const cartId = await db.transaction().execute(async (trx) => {
-      const result = await addToCart(trx, null, gayo, 2);
+      const result = await addToCart(trx, null, v(gayo), 2);
       if (!result.ok) throw new Error('unexpected');
-      await changeLineQuantity(trx, result.cartId, gayo, 1);
+      await changeLineQuantity(trx, result.cartId, v(gayo), 1);
       return result.cartId;
     });
     expect(await lines(cartId)).toEqual([['Gayo', 3]]);
@@ -239,10 +256,10 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
 
     it("merges the guest cart into the user's cart, adding quantities", async () => {
       const own = await newCart(db, gayo, 2);
-      await addToCart(db, own, java, 98);
+      await addToCart(db, own, v(java), 98);
       await claimCart(db, own, 'user-2');
       const guest = await newCart(db, gayo, 3);
-      await addToCart(db, guest, java, 5);
+      await addToCart(db, guest, v(java), 5);
 
       expect(await claimCart(db, guest, 'user-2')).toBe(own);
       expect(await lines(own)).toEqual([
@@ -283,10 +300,11 @@ describe('cartFormSchema', () => {
       quantity: 1,
       requestKey: 'k'.repeat(22),
     });
-    expect(parse({ intent: 'remove', productId: 'abc' }).data).toEqual({ intent: 'remove', productId: 'abc' });
-    expect(parse({ intent: 'set', productId: 'abc', quantity: '0' }).data).toEqual({
+    expect(parse({ intent: 'remove', variantId: 'abc' }).data).toEqual({ intent: 'remove', variantId: 'abc' });
+    expect(parse({ intent: 'add', variantId: 'abc' }).data).toEqual({ intent: 'add', variantId: 'abc', quantity: 1 });
+    expect(parse({ intent: 'set', variantId: 'abc', quantity: '0' }).data).toEqual({
       intent: 'set',
-      productId: 'abc',
+      variantId: 'abc',
       quantity: 0,
     });
   });
@@ -301,8 +319,9 @@ describe('cartFormSchema', () => {
     expect(parse({ intent: 'add', productId: 'abc', quantity: '0' }).success).toBe(false);
     expect(parse({ intent: 'add', productId: 'abc', quantity: '100' }).success).toBe(false);
     expect(parse({ intent: 'add', productId: 'abc', quantity: '1.5' }).success).toBe(false);
-    expect(parse({ intent: 'set', productId: 'abc' }).success).toBe(false);
-    expect(parse({ intent: 'set', productId: 'abc', quantity: '-1' }).success).toBe(false);
+    expect(parse({ intent: 'set', variantId: 'abc' }).success).toBe(false);
+    expect(parse({ intent: 'set', variantId: 'abc', quantity: '-1' }).success).toBe(false);
+    expect(parse({ intent: 'add' }).success).toBe(false);
   });
 });
 

@@ -5,9 +5,16 @@ import type { ProductImage } from '~/modules/storage/image';
 export const MAX_LINE_QUANTITY = 99;
 
 export type CartLine = {
+  /** What the line holds: a variant of a product. */
+  variantId: string;
   productId: string;
+  sku: string;
   /** '' when the product has no name (the UI shows "Unnamed Product"). */
   name: string;
+  /** The variant as a shopper reads it ("1 kg, espresso"); '' for a product sold one way. */
+  label: string;
+  /** The variant's choice on its product page ("size=1000&grind=espresso"); '' for a product sold one way. */
+  choice: string;
   category: Category | null;
   image: ProductImage | null;
   /** Today's price: the server decides, never the browser. */
@@ -26,6 +33,6 @@ export type Cart = {
   totalCents: number;
   /** Sum of quantities. */
   count: number;
-  /** Products that were in the cart but no longer exist; their lines have been removed. */
-  removedProductIds: string[];
+  /** Variants that were in the cart but are no longer sold; their lines have been removed. */
+  removedVariantIds: string[];
 };

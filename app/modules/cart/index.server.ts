@@ -4,6 +4,7 @@ export {
   changeLineQuantity,
   claimCart,
   currentCartId,
+  defaultVariantOf,
   ensureUserCart,
   countCartItems,
   getCart,

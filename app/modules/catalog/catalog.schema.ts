@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { categories, isCategory, processes, roasts, sortOrders, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
 import type { Category } from './catalog.types';
 import { MAX_NET_WEIGHT_GRAMS } from './unit-price';
+import { type OptionKind, grinds, optionKinds, optionSets, optionValue } from './variants';
 
 export { categories, isCategory, processes, roasts, sortOrders, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
 export type { Category, Process, Roast, ProductSummary, ProductDetail, SortOrder } from './catalog.types';
+export * from './variants';
 
 /**
  * The storefront list's URL search params. Never fails: anything unusable falls back to "not given"
@@ -49,17 +51,54 @@ const imageRef = z
   .union([imageKey, z.object({ key: imageKey, width: dimension.nullable().default(null), height: dimension.nullable().default(null) })])
   .transform((image) => (typeof image === 'string' ? { key: image, width: null, height: null } : image));
 const altitude = z.number().int().min(0).max(9000).nullable().default(null);
+const price = z.number().int('productForm.errors.price').min(0, 'productForm.errors.price').max(99_999_999, 'productForm.errors.price');
+const netWeight = z.number().int().min(1).max(MAX_NET_WEIGHT_GRAMS).nullable().default(null);
+
+/** A SKU: letters, digits, dots, hyphens and underscores, up to 40 (stored upper-case). */
+export const skuPattern = /^[A-Z0-9][A-Z0-9._-]{0,39}$/;
+export const MAX_VARIANTS = 60;
+export const MAX_PACK_COUNT = 1000;
+
+/** One variant as the owner's form (and the seed) gives it; `id` names a variant that exists already. */
+export const variantInputSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  /** Empty: one is made from the product's name and the variant's values. */
+  sku: z
+    .string()
+    .trim()
+    .transform((sku) => sku.toUpperCase())
+    .refine((sku) => sku === '' || skuPattern.test(sku), 'productForm.errors.sku')
+    .default(''),
+  netWeightGrams: netWeight,
+  grind: z.enum(grinds).nullable().default(null),
+  packCount: z.number().int().min(1).max(MAX_PACK_COUNT).nullable().default(null),
+  priceCents: price,
+  active: z.boolean().default(true),
+});
+export type VariantInput = z.input<typeof variantInputSchema>;
+export type ParsedVariantInput = z.output<typeof variantInputSchema>;
+
+/** Which values a variant must (and must not) have for the product's options; the first problem's key, or null. */
+export function variantProblem(variant: Pick<ParsedVariantInput, 'netWeightGrams' | 'grind' | 'packCount'>, options: readonly OptionKind[]): string | null {
+  if (options.includes('size') && variant.netWeightGrams === null) return 'productForm.errors.variantSize';
+  if (options.includes('grind') !== (variant.grind !== null)) return 'productForm.errors.variantGrind';
+  if (options.includes('pack') !== (variant.packCount !== null)) return 'productForm.errors.variantPack';
+  return null;
+}
 
 /** A product as the admin form (and the seed) creates or replaces it. Messages are i18n keys. */
 export const productInputSchema = z
   .object({
     category: z.enum(categories).nullable().default('wholeBean'),
-    priceCents: z
-      .number()
-      .int('productForm.errors.price')
-      .min(0, 'productForm.errors.price')
-      .max(99_999_999, 'productForm.errors.price'),
-    netWeightGrams: z.number().int().min(1).max(MAX_NET_WEIGHT_GRAMS).nullable().default(null),
+    /** What the variants vary by: none, a size, a grind, both, or a pack (variants.ts). */
+    options: z
+      .array(z.enum(optionKinds))
+      .default([])
+      .refine((options) => optionSets.some((set) => set.length === options.length && set.every((kind, i) => kind === options[i])), 'productForm.errors.options'),
+    variants: z.array(variantInputSchema).max(MAX_VARIANTS, 'productForm.errors.tooManyVariants').optional(),
+    /** A product sold one way may give its price and weight here instead of one variant. */
+    priceCents: price.optional(),
+    netWeightGrams: netWeight,
     origin: z.string().trim().max(80).nullable().default(null),
     region: z.string().trim().max(120).nullable().default(null),
     process: z.enum(processes).nullable().default(null),
@@ -87,6 +126,27 @@ export const productInputSchema = z
   .refine((p) => p.altitudeMin === null || p.altitudeMax === null || p.altitudeMin <= p.altitudeMax, {
     path: ['altitudeMax'],
     message: 'productForm.errors.altitudeRange',
+  })
+  .refine((p) => p.variants !== undefined || p.priceCents !== undefined, { path: ['priceCents'], message: 'productForm.errors.price' })
+  .transform(({ priceCents, netWeightGrams, variants, ...product }) => ({
+    ...product,
+    variants: variants ?? [variantInputSchema.parse({ netWeightGrams, priceCents })],
+  }))
+  .superRefine((p, ctx) => {
+    const problem = (message: string, path: (string | number)[] = ['variants']) => ctx.addIssue({ code: 'custom', path, message });
+    if (p.variants.length === 0) problem('productForm.errors.noVariants');
+    if (!p.variants.some((v) => v.active)) problem('productForm.errors.noActiveVariant');
+    const combinations = new Set<string>();
+    const skus = new Set<string>();
+    p.variants.forEach((variant, i) => {
+      const wrong = variantProblem(variant, p.options);
+      if (wrong) problem(wrong, ['variants', i]);
+      const combination = p.options.map((kind) => optionValue(variant, kind)).join('|');
+      if (combinations.has(combination)) problem('productForm.errors.variantTwice', ['variants', i]);
+      combinations.add(combination);
+      if (variant.sku && skus.has(variant.sku)) problem('productForm.errors.skuTwice', ['variants', i]);
+      if (variant.sku) skus.add(variant.sku);
+    });
   });
 /** What callers pass (defaults optional). */
 export type ProductInput = z.input<typeof productInputSchema>;

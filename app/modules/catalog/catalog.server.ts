@@ -20,6 +20,8 @@ import { bumpStoredCatalogVersion, markCatalogChanged } from './catalog-version.
 import { productRows, productSearchText } from './product-rows.server';
 import { searchTerms } from './search';
 import { planSearch, recordSearchText } from './vocabulary.server';
+import { parseOptions, variantsOf, writeVariants } from './variants.server';
+import type { OptionKind, Variant } from './variants';
 
 /** Product ids are random base64url strings; anything else cannot name a product. */
 const productIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -91,10 +93,16 @@ export async function getProduct(db: Executor, storage: Storage, id: string, loc
     .where('products.id', '=', id)
     .executeTakeFirst();
   if (!row) return null;
-  const rows = await db.selectFrom('product_images').select(['path', 'width', 'height']).where('product_id', '=', id).orderBy('position').execute();
+  const [rows, variants] = await Promise.all([
+    db.selectFrom('product_images').select(['path', 'width', 'height']).where('product_id', '=', id).orderBy('position').execute(),
+    variantsOf(db, [id]),
+  ]);
   const images = rows.map((image) => productImage(storage, image.path, image));
+  const summary = toSummary(row, images[0] ?? null, variants.get(id) ?? []);
+  if (!summary) return null;
   return {
-    ...toSummary(row, images[0] ?? null),
+    ...summary,
+    variants: variants.get(id) ?? [],
     description: row.loc_description || row.en_description || '',
     altitudeMin: row.altitude_min,
     altitudeMax: row.altitude_max,
@@ -138,6 +146,7 @@ export async function createProduct(db: Executor, input: ProductInput, options: 
     await trx.insertInto('products').values(rows.product).execute();
     await trx.insertInto('product_translations').values(rows.translations).execute();
     if (rows.images.length > 0) await trx.insertInto('product_images').values(rows.images).execute();
+    await writeVariants(trx, id, parsed.translations.en.name, parsed.options, parsed.variants);
     await recordSearchText(trx, [{ after: rows.product.search_text }]);
     await bumpStoredCatalogVersion(trx);
   });
@@ -170,6 +179,7 @@ export async function updateProduct(
     await trx.insertInto('product_translations').values(translations).execute();
     await trx.deleteFrom('product_images').where('product_id', '=', id).execute();
     if (images.length > 0) await trx.insertInto('product_images').values(images).execute();
+    await writeVariants(trx, id, parsed.translations.en.name, parsed.options, parsed.variants);
     await recordSearchText(trx, [{ before: existing.search_text, after: product.search_text }]);
     await bumpStoredCatalogVersion(trx);
     const kept = new Set(parsed.images.map((image) => image.key));
@@ -195,6 +205,8 @@ export async function deleteProduct(
       .execute();
     await trx.deleteFrom('product_images').where('product_id', '=', id).execute();
     await trx.deleteFrom('product_translations').where('product_id', '=', id).execute();
+    // Carts holding its variants keep their lines until read: the shopper is then told (getCart).
+    await trx.deleteFrom('variants').where('product_id', '=', id).execute();
     const deleted = await trx.deleteFrom('products').where('id', '=', id).returning('search_text').executeTakeFirst();
     if (deleted) await recordSearchText(trx, [{ before: deleted.search_text }]);
     await bumpStoredCatalogVersion(trx);
@@ -289,6 +301,7 @@ function summaryQuery(db: Executor, locale: Locale) {
       'products.category',
       'products.price_cents',
       'products.net_weight_grams',
+      'products.options',
       'products.rating',
       'products.review_count',
       'products.origin',
@@ -325,24 +338,29 @@ async function firstImages(db: Executor, productIds: string[]): Promise<Map<stri
 
 async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[]): Promise<ProductSummary[]> {
   if (rows.length === 0) return [];
-  const first = await firstImages(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((row) => {
+  const ids = rows.map((r) => r.id);
+  const [first, variants] = await Promise.all([firstImages(db, ids), variantsOf(db, ids)]);
+  return rows.flatMap((row) => {
     const image = first.get(row.id);
-    return toSummary(row, image === undefined ? null : productImage(storage, image.path, image));
+    const summary = toSummary(row, image === undefined ? null : productImage(storage, image.path, image), variants.get(row.id) ?? []);
+    return summary ? [summary] : [];
   });
 }
 
-function toSummary(row: SummaryRow, image: ProductImage | null): ProductSummary {
+/** The product as a card shows it; null for one without a variant on sale (the owner switched them all off). */
+function toSummary(row: SummaryRow, image: ProductImage | null, variants: Variant[]): ProductSummary | null {
+  const cheapest = [...variants].sort((a, b) => a.priceCents - b.priceCents)[0];
+  if (!cheapest) return null;
   const notes = splitNotes(row.loc_notes);
   return {
     id: row.id,
     name: row.loc_name || row.en_name || '',
     category: isCategory(row.category) ? row.category : null,
-    priceCents: row.price_cents,
-    netWeightGrams: row.net_weight_grams,
+    priceCents: cheapest.priceCents,
+    priceFrom: new Set(variants.map((v) => v.priceCents)).size > 1,
+    netWeightGrams: cheapest.netWeightGrams,
+    options: parseOptions(row.options),
+    defaultVariant: cheapest,
     rating: Number(row.rating),
     reviewCount: row.review_count,
     origin: row.loc_origin || row.origin,
@@ -378,6 +396,9 @@ export type ProductRecord = {
   altitudeMax: number | null;
   rating: number;
   reviewCount: number;
+  options: OptionKind[];
+  /** Every variant, on sale or switched off, in the owner's order. */
+  variants: Variant[];
   translations: {
     en: { name: string; description: string; notes: string[] };
     pl: { name: string; description: string; notes: string[]; origin: string; region: string } | null;
@@ -391,9 +412,10 @@ export async function getProductRecord(db: Executor, storage: Storage, id: strin
   if (!isProductId(id)) return null;
   const product = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
   if (!product) return null;
-  const [translations, images] = await Promise.all([
+  const [translations, images, variants] = await Promise.all([
     db.selectFrom('product_translations').selectAll().where('product_id', '=', id).execute(),
     db.selectFrom('product_images').select(['path', 'width', 'height']).where('product_id', '=', id).orderBy('position').execute(),
+    variantsOf(db, [id], { all: true }),
   ]);
   const text = (locale: string) => {
     const row = translations.find((t) => t.locale === locale);
@@ -412,6 +434,8 @@ export async function getProductRecord(db: Executor, storage: Storage, id: strin
     altitudeMax: product.altitude_max,
     rating: product.rating,
     reviewCount: product.review_count,
+    options: parseOptions(product.options),
+    variants: variants.get(id) ?? [],
     translations: { en: text('en') ?? { name: '', description: '', notes: [], origin: '', region: '' }, pl: text('pl') },
     images: images.map((row) => ({ key: row.path, width: row.width, height: row.height, image: productImage(storage, row.path, row) })),
     createdAt: product.created_at,

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeCatalogue } from '../../../tests/fixtures/fake-catalogue';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { nullStorage } from '~/modules/storage/null-storage';
 import {
   PAGE_SIZE,
   type ProductInput,
   catalogVersion,
-  countProducts,
-  createFakeCatalogue,
-  createProduct,
+  countProducts,createProduct,
   deleteProduct,
   getProduct,
   getProductsByIds,

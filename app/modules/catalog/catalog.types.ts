@@ -1,5 +1,6 @@
 /** Catalogue constants and view types, free of zod so any page can import them cheaply (browser-safe). */
 import type { ProductImage } from '~/modules/storage/image';
+import type { OptionKind, Variant } from './variants';
 
 /** The orders a shopper can list the catalogue in (`?sort=`); without one, newest first. */
 export const sortOrders = ['newest', 'price-asc', 'price-desc', 'rating'] as const;
@@ -26,9 +27,14 @@ export type ProductSummary = {
   name: string;
   /** null = uncategorized. */
   category: Category | null;
+  /** The lowest price of its variants on sale ("from €X" when they differ: `priceFrom`). */
   priceCents: number;
-  /** Net weight in grams, for the price per kilogram; null when the owner has not set it. */
+  priceFrom: boolean;
+  /** The net weight of that cheapest variant, for the price per kilogram; null when not set. */
   netWeightGrams: number | null;
+  /** What its variants vary by, and the variant a card's "Add to cart" adds (the cheapest). */
+  options: OptionKind[];
+  defaultVariant: Variant;
   rating: number;
   reviewCount: number;
   origin: string | null;
@@ -41,6 +47,8 @@ export type ProductSummary = {
 };
 
 export type ProductDetail = ProductSummary & {
+  /** Its variants on sale, in the owner's order. */
+  variants: Variant[];
   description: string;
   altitudeMin: number | null;
   altitudeMax: number | null;

@@ -19,6 +19,7 @@ export {
   type ProductRecord,
 } from './catalog.server';
 export { bumpStoredCatalogVersion, catalogVersion, markCatalogChanged, onCatalogChange, storedCatalogVersion, watchCatalogVersion } from './catalog-version.server';
-export { createFakeCatalogue, type FakeCatalogueOptions } from './fake-catalogue.server';
+export { importProducts } from './import.server';
+export { SkuTakenError, findVariants, skuFor, variantsOf } from './variants.server';
 export * from './catalog.schema';
 export { normalizeSearchText, searchTerms } from './search';

@@ -57,7 +57,7 @@ export function productSearchText(
   );
 }
 
-/** The rows that store one product (the same for create, update and the bulk fake catalogue). */
+/** The rows that store one product but its variants (the same for create, update and the bulk import). */
 export function productRows(id: string, input: ParsedProductInput, createdAt: string, updatedAt = createdAt): ProductRows {
   const { en, pl } = input.translations;
   const translations: Insertable<ProductTranslationsTable>[] = [
@@ -74,12 +74,15 @@ export function productRows(id: string, input: ParsedProductInput, createdAt: st
       region: pl.region || null,
     });
   }
+  // The product's "from" price: its cheapest active variant's (variants.server.ts keeps it so).
+  const cheapest = [...input.variants].filter((v) => v.active).sort((a, b) => a.priceCents - b.priceCents)[0] ?? input.variants[0];
   return {
     product: {
       id,
       category: input.category,
-      price_cents: input.priceCents,
-      net_weight_grams: input.netWeightGrams,
+      options: input.options.join(','),
+      price_cents: cheapest.priceCents,
+      net_weight_grams: cheapest.netWeightGrams,
       origin: input.origin || null,
       region: input.region || null,
       altitude_min: input.altitudeMin,

@@ -2,10 +2,11 @@
  * Search budget: p95 ≤ 20 ms on 10,000 products (SQLite). Slow to set up, so it runs only when asked:
  *   KOPI_PERF=1 npx vitest run app/modules/catalog/search-performance
  */
+import { createFakeCatalogue } from '../../../tests/fixtures/fake-catalogue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { nullStorage } from '~/modules/storage/null-storage';
-import { type Category, PAGE_SIZE, createFakeCatalogue, listProducts } from './index.server';
+import { type Category, PAGE_SIZE, listProducts } from './index.server';
 
 const storage = nullStorage;
 

@@ -1,28 +1,22 @@
-import type { Locale } from '~/modules/i18n/translate';
+import type { Locale, T } from '~/modules/i18n/translate';
 import type { ProductDetail } from './catalog.schema';
 import { unitPriceCents } from './unit-price';
+import { type Variant, choiceQuery, lineName, optionLabel, optionValue, optionValueLabel, variantLabel } from './variants';
 
-/** schema.org Product data for search engines (rendered as JSON-LD on the product page). */
-export function productJsonLd(product: ProductDetail, name: string, url: string, base: URL, locale: Locale) {
-  const unitPrice = unitPriceCents(product.priceCents, product.netWeightGrams);
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'Product',
-    name,
-    inLanguage: locale,
-    description: product.description || undefined,
-    sku: product.id,
-    url,
-    image: product.images.map((image) => new URL(image.src, base).href),
-    category: product.category ?? undefined,
-    brand: { '@type': 'Brand', name: 'Kopi' },
-    ...(product.netWeightGrams ? { weight: { '@type': 'QuantitativeValue', value: product.netWeightGrams, unitCode: 'GRM' } } : {}),
-    ...(product.reviewCount > 0
-      ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: product.rating, reviewCount: product.reviewCount } }
-      : {}),
-    offers: {
+/**
+ * schema.org data for search engines (rendered as JSON-LD on the product page): a `Product` for one sold one way,
+ * else a `ProductGroup` whose `hasVariant` lists a `Product` per variant on sale, each with its `Offer`. Sizes and
+ * packs are `size` (what `variesBy` names); a grind has no schema.org property, so it is an `additionalProperty`.
+ */
+export function productJsonLd(product: ProductDetail, name: string, url: string, base: URL, locale: Locale, t: T) {
+  const image = product.images.map((image) => new URL(image.src, base).href);
+  const rating = product.reviewCount > 0 ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: product.rating, reviewCount: product.reviewCount } } : {};
+  const brand = { '@type': 'Brand', name: 'Kopi' };
+  const offer = (variant: Variant, at: string) => {
+    const unitPrice = unitPriceCents(variant.priceCents, variant.netWeightGrams);
+    return {
       '@type': 'Offer',
-      price: (product.priceCents / 100).toFixed(2),
+      price: (variant.priceCents / 100).toFixed(2),
       priceCurrency: 'EUR',
       ...(unitPrice === null
         ? {}
@@ -35,8 +29,57 @@ export function productJsonLd(product: ProductDetail, name: string, url: string,
             },
           }),
       availability: 'https://schema.org/InStock',
+      url: at,
+    };
+  };
+  const weight = (variant: Variant) => (variant.netWeightGrams ? { weight: { '@type': 'QuantitativeValue', value: variant.netWeightGrams, unitCode: 'GRM' } } : {});
+  if (product.options.length === 0) {
+    const variant = product.defaultVariant;
+    return {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name,
+      inLanguage: locale,
+      description: product.description || undefined,
+      sku: variant.sku,
       url,
-    },
+      image,
+      category: product.category ?? undefined,
+      brand,
+      ...weight(variant),
+      ...rating,
+      offers: offer(variant, url),
+    };
+  }
+  const sized = product.options.includes('size') || product.options.includes('pack');
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ProductGroup',
+    name,
+    inLanguage: locale,
+    description: product.description || undefined,
+    url,
+    image,
+    category: product.category ?? undefined,
+    brand,
+    productGroupID: product.id,
+    ...(sized ? { variesBy: ['https://schema.org/size'] } : {}),
+    ...rating,
+    hasVariant: product.variants.map((variant) => {
+      const size = product.options.find((kind) => kind === 'size' || kind === 'pack');
+      const grind = product.options.includes('grind') ? optionValue(variant, 'grind') : '';
+      const query = choiceQuery(variant, product.options);
+      return {
+        '@type': 'Product',
+        name: lineName(name, variantLabel(variant, product.options, t, locale)),
+        sku: variant.sku,
+        image,
+        ...(size ? { size: optionValueLabel(size, optionValue(variant, size), t, locale) } : {}),
+        ...(grind ? { additionalProperty: { '@type': 'PropertyValue', name: optionLabel('grind', t), value: optionValueLabel('grind', grind, t, locale) } } : {}),
+        ...weight(variant),
+        offers: offer(variant, query ? `${url}?${query}` : url),
+      };
+    }),
   };
 }
 

@@ -1,7 +1,8 @@
 /** The catalogue's words (search_words) follow every write of products.search_text, on both databases. */
+import { createFakeCatalogue } from '../../../tests/fixtures/fake-catalogue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { createFakeCatalogue, createProduct, deleteProduct, rebuildSearchText, updateProduct } from './index.server';
+import { createProduct, deleteProduct, rebuildSearchText, updateProduct } from './index.server';
 import { searchWords } from './search';
 import { recordSearchText } from './vocabulary.server';
 

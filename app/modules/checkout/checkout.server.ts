@@ -33,8 +33,8 @@ export type CheckoutReview = {
   cart: Cart;
   address: ShippingAddress;
   addressComplete: boolean;
-  /** Products that were in the cart but no longer exist; their lines were dropped. */
-  removedProductIds: string[];
+  /** Variants that were in the cart but are no longer sold; their lines were dropped. */
+  removedVariantIds: string[];
 };
 
 /** The cart at today's prices and the shipping address from the profile. */
@@ -45,7 +45,7 @@ export async function reviewCheckout(
 ): Promise<CheckoutReview> {
   const [cart, profile] = await Promise.all([getCart(db, storage, cartId, locale), getProfile(db, userId)]);
   const address = { fullName: profile.fullName, address: profile.address, city: profile.city, zipCode: profile.zipCode };
-  return { cart, address, addressComplete: isAddressComplete(address), removedProductIds: cart.removedProductIds };
+  return { cart, address, addressComplete: isAddressComplete(address), removedVariantIds: cart.removedVariantIds };
 }
 
 // --- step 2: start the payment ------------------------------------------------------------------
@@ -58,8 +58,8 @@ export type StartPaymentResult =
       clientSecret: string;
       amountCents: number;
       publishableKey?: string;
-      /** Products dropped from the cart because they no longer exist. */
-      removedProductIds: string[];
+      /** Variants dropped from the cart because they are no longer sold. */
+      removedVariantIds: string[];
       /** True when `expectedTotalCents` was given and today's prices make a different total (today's wins). */
       pricesChanged: boolean;
     }
@@ -101,7 +101,11 @@ export async function startPayment(
     );
     const lines: NewOrderLine[] = cart.lines.map((l) => ({
       productId: l.productId,
+      variantId: l.variantId,
+      sku: l.sku,
       title: l.name,
+      label: l.label,
+      netWeightGrams: l.netWeightGrams,
       unitPriceCents: l.unitPriceCents,
       quantity: l.quantity,
       image: images.get(l.productId) ?? null,
@@ -118,10 +122,10 @@ export async function startPayment(
       address,
       lines,
     });
-    return { order, removedProductIds: cart.removedProductIds };
+    return { order, removedVariantIds: cart.removedVariantIds };
   });
   if (!prepared) return { ok: false, reason: 'empty_cart' };
-  const { order, removedProductIds } = prepared;
+  const { order, removedVariantIds } = prepared;
 
   let payment = order.paymentId && order.clientSecret ? { paymentId: order.paymentId, clientSecret: order.clientSecret } : null;
   if (!payment) {
@@ -148,7 +152,7 @@ export async function startPayment(
     clientSecret: payment.clientSecret,
     amountCents: order.totalCents,
     publishableKey: provider.publishableKey,
-    removedProductIds,
+    removedVariantIds,
     pricesChanged: input.expectedTotalCents !== undefined && input.expectedTotalCents !== order.totalCents,
   };
 }
@@ -208,7 +212,7 @@ async function markOrderPaid(
 
   const lines = await getOrderRecordLines(trx, order.id);
   if (order.cartId) {
-    for (const line of lines) await changeLineQuantity(trx, order.cartId, line.productId, -line.quantity);
+    for (const line of lines) if (line.variantId) await changeLineQuantity(trx, order.cartId, line.variantId, -line.quantity);
   }
   const paid = { ...order, paymentStatus: 'succeeded', paidAt: now() };
   await queueMail(trx, orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }));
@@ -374,9 +378,9 @@ export async function handlePaymentEvent(services: PaymentServices, event: Payme
 /** getCart's pictures are not needed to price an order; the lines keep the storage key instead. */
 const noImages: Storage = { ...nullStorage, url: () => '' };
 
-/** The lines (product, quantity, unit price, in cart order) and the total: the same cart gives the same value. */
-export function cartFingerprint(lines: ReadonlyArray<Pick<NewOrderLine, 'productId' | 'quantity' | 'unitPriceCents'>>, totalCents: number): string {
-  const canonical = JSON.stringify({ c: 'EUR', t: totalCents, l: lines.map((l) => [l.productId, l.quantity, l.unitPriceCents]) });
+/** The lines (variant, quantity, unit price, in cart order) and the total: the same cart gives the same value. */
+export function cartFingerprint(lines: ReadonlyArray<Pick<NewOrderLine, 'variantId' | 'quantity' | 'unitPriceCents'>>, totalCents: number): string {
+  const canonical = JSON.stringify({ c: 'EUR', t: totalCents, l: lines.map((l) => [l.variantId, l.quantity, l.unitPriceCents]) });
   return createHash('sha256').update(canonical).digest('hex');
 }
 

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { getProfile, updateProfile } from '~/modules/accounts/index.server';
+import { defaultVariantOf } from '~/modules/cart/index.server';
 import { deleteProduct, updateProduct } from '~/modules/catalog/index.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import { countEvents } from '~/modules/analytics/index.server';
-import { type FakeStripe, paymentIntentJson, startFakeStripe } from '~/modules/payments/fake-stripe';
+import { type FakeStripe, paymentIntentJson, startFakeStripe } from '../../../tests/doubles/fake-stripe';
 import { TEST_CARDS, createStripePaymentProvider, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { toPaymentEvent } from '~/modules/payments/stripe-provider.server';
 import {
@@ -21,7 +22,7 @@ import {
   settlePayment,
   startPayment,
 } from './index.server';
-import { address, cartLines, createCoffee, createUser, fillCart, mails, storage } from './test-fixtures';
+import { address, cartLines, createCoffee, createUser, fillCart, mails, storage } from '../../../tests/fixtures/shop';
 
 const card = (number: string) => ({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' });
 const mail = { contactTo: 'shop@kopi.test', publicUrl: 'https://kopi.test' };
@@ -121,7 +122,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     ]);
     const result = await start(c, { expectedTotalCents: 3399 });
     if (!result.ok) throw new Error(result.reason);
-    expect(result).toMatchObject({ amountCents: 3399, pricesChanged: false, removedProductIds: [] });
+    expect(result).toMatchObject({ amountCents: 3399, pricesChanged: false, removedVariantIds: [] });
     expect(result.paymentId).toMatch(/^tp_/);
     const [order] = await ordersOf(c.id);
     expect(order).toMatchObject({
@@ -193,9 +194,10 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
       [gayo, 1],
       [doomed, 3],
     ]);
+    const doomedVariant = (await defaultVariantOf(db, doomed))!;
     await deleteProduct(db, doomed);
     const result = await start(c);
-    expect(result).toMatchObject({ ok: true, amountCents: 1250, removedProductIds: [doomed] });
+    expect(result).toMatchObject({ ok: true, amountCents: 1250, removedVariantIds: [doomedVariant] });
     expect(await cartLines(db, c.cartId)).toEqual([[gayo, 1]]);
   });
 
@@ -392,9 +394,9 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
   });
 
   it('fingerprints depend on lines and amount only', () => {
-    const a = cartFingerprint([{ productId: 'p', quantity: 1, unitPriceCents: 100 }], 100);
-    expect(cartFingerprint([{ productId: 'p', quantity: 1, unitPriceCents: 100 }], 100)).toBe(a);
-    expect(cartFingerprint([{ productId: 'p', quantity: 2, unitPriceCents: 100 }], 200)).not.toBe(a);
-    expect(cartFingerprint([{ productId: 'p', quantity: 1, unitPriceCents: 101 }], 101)).not.toBe(a);
+    const a = cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100)).toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 2, unitPriceCents: 100 }], 200)).not.toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 101 }], 101)).not.toBe(a);
   });
 });

@@ -10,7 +10,7 @@ import { type ShopDay, addDays, isShopDay, shopDayOf, startOfShopDay } from '~/l
 import { escapeLike } from '~/db/search.server';
 import { type Actor, listActivity, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
-import { type DisplayStatus, displayStatus, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnProductIdsByOrder } from '~/modules/orders/index.server';
+import { type DisplayStatus, displayStatus, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
 import { type Storage, productImage } from '~/modules/storage/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
@@ -75,14 +75,14 @@ export async function listOwnerOrders(
   ]);
   const ids = rows.map((r) => r.id);
   const [withdrawn, lines] = await Promise.all([
-    withdrawnProductIdsByOrder(db, ids),
-    ids.length ? db.selectFrom('order_lines').select(['order_id', 'product_id']).where('order_id', 'in', ids).execute() : [],
+    withdrawnPositionsByOrder(db, ids),
+    ids.length ? db.selectFrom('order_lines').select(['order_id', 'position']).where('order_id', 'in', ids).execute() : [],
   ]);
-  const productIds = (id: string) => lines.filter((line) => line.order_id === id).map((line) => line.product_id);
+  const positions = (id: string) => lines.filter((line) => line.order_id === id).map((line) => line.position);
   return {
     total: Number(count.n),
     orders: rows.map((r) => ({
-      ...displayStatus({ shippingStatus: r.shipping_status, totalCents: r.total_cents, refundedCents: r.refunded_cents, productIds: productIds(r.id), withdrawnProductIds: withdrawn.get(r.id) ?? [] }),
+      ...displayStatus({ shippingStatus: r.shipping_status, totalCents: r.total_cents, refundedCents: r.refunded_cents, positions: positions(r.id), withdrawnPositions: withdrawn.get(r.id) ?? [] }),
       id: r.id,
       label: orderLabel(r.id),
       createdAt: r.created_at,
@@ -203,8 +203,8 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
       shippingStatus: record.shippingStatus,
       totalCents: record.totalCents,
       refundedCents: row.refunded_cents,
-      productIds: lines.map((line) => line.productId),
-      withdrawnProductIds: withdrawals.flatMap((w) => w.lines.map((line) => line.productId)),
+      positions: lines.map((line) => line.position),
+      withdrawnPositions: withdrawnPositions(withdrawals.flatMap((w) => w.lines), lines),
     }),
     carrier: row.carrier,
     trackingNumber: row.tracking_number,

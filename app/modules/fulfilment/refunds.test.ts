@@ -9,10 +9,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { type PaymentServices, handlePaymentEvent, payWithCard, settlePayment, startPayment } from '~/modules/checkout/index.server';
-import { address, createCoffee, createUser, fillCart } from '~/modules/checkout/test-fixtures';
+import { address, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
 import { listOrders } from '~/modules/orders/index.server';
 import { type PaymentProvider, PaymentUnavailableError, TEST_CARDS, createStripePaymentProvider, createTestPaymentProvider } from '~/modules/payments/index.server';
-import { type FakeStripe, chargeJson, startFakeStripe } from '~/modules/payments/fake-stripe';
+import { type FakeStripe, chargeJson, startFakeStripe } from '../../../tests/doubles/fake-stripe';
 import { cancelOrder, getOwnerOrder, moveOrder } from './index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
 

@@ -1,5 +1,6 @@
 /** The orders module's public server API (order views for the customer; records for checkout). */
-export { getOrderForUser, listOrders, withdrawnProductIdsByOrder } from './orders.server';
+export { getOrderForUser, listOrders, withdrawnPositionsByOrder } from './orders.server';
+export { parseWithdrawnEntries, withdrawnPositions, type WithdrawnEntry } from './withdrawn';
 export {
   attachPayment,
   findOrCreatePendingOrder,

@@ -4,6 +4,7 @@ import type { OrderRecord, OrderRecordLine } from './order-records.server';
 import { orderLabel } from './orders.types';
 import { localePath } from '~/modules/i18n/paths';
 import { formatPrice as money } from '~/lib/format';
+import { lineName } from '~/modules/catalog/variants';
 
 const htmlEntities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => htmlEntities[c]);
@@ -19,7 +20,7 @@ export function orderConfirmationMail(
   const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
   const t = getT(locale);
   const label = orderLabel(order.id);
-  const title = (line: OrderRecordLine) => line.title || t('orders.mail.unnamed');
+  const title = (line: OrderRecordLine) => lineName(line.title || t('orders.mail.unnamed'), line.label);
   const lineText = (line: OrderRecordLine) =>
     t('orders.mail.line', { quantity: String(line.quantity), title: title(line), price: money(line.unitPriceCents * line.quantity, locale) });
   const address = [order.shipping.fullName, order.shipping.address, `${order.shipping.zipCode} ${order.shipping.city}`];
@@ -69,7 +70,7 @@ export function orderConfirmationMail(
 export function shopOrderNotificationMail(order: OrderRecord, lines: OrderRecordLine[], contactTo: string): OutgoingMail {
   const label = orderLabel(order.id);
   const lineText = (l: OrderRecordLine) =>
-    `${l.quantity} × ${l.title || 'Unnamed Product'} (${l.productId}) — ${money(l.unitPriceCents * l.quantity, 'en')}`;
+    `${l.quantity} × ${lineName(l.title || 'Unnamed Product', l.label)} (${l.sku ?? l.productId}) — ${money(l.unitPriceCents * l.quantity, 'en')}`;
   const rows: Array<[string, string]> = [
     ['Order', `${label} (${order.id})`],
     ['Customer', order.userEmail],

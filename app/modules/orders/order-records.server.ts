@@ -26,14 +26,20 @@ export type OrderRecord = {
 
 export type NewOrderLine = {
   productId: string;
+  /** The variant bought (null only on lines from before variants whose product was gone by then). */
+  variantId: string | null;
+  sku: string | null;
   title: string;
+  /** The variant as the customer chose it, in the order's language ("1 kg, espresso"); '' for one sold one way. */
+  label: string;
+  netWeightGrams: number | null;
   unitPriceCents: number;
   quantity: number;
   /** Storage key base of the product's first image, or null. */
   image: string | null;
 };
 
-export type OrderRecordLine = NewOrderLine;
+export type OrderRecordLine = NewOrderLine & { position: number };
 
 type Row = Selectable<OrdersTable>;
 
@@ -86,8 +92,13 @@ export async function findOrderByPayment(db: Executor, provider: string, payment
 export async function getOrderRecordLines(db: Executor, orderId: string): Promise<OrderRecordLine[]> {
   const rows = await db.selectFrom('order_lines').selectAll().where('order_id', '=', orderId).orderBy('position').execute();
   return rows.map((r) => ({
+    position: r.position,
     productId: r.product_id,
+    variantId: r.variant_id,
+    sku: r.sku,
     title: r.title,
+    label: r.variant_label,
+    netWeightGrams: r.net_weight_grams,
     unitPriceCents: r.unit_price_cents,
     quantity: r.quantity,
     image: r.image,
@@ -162,7 +173,11 @@ export async function findOrCreatePendingOrder(
             order_id: id,
             position,
             product_id: line.productId,
+            variant_id: line.variantId,
+            sku: line.sku,
             title: line.title,
+            variant_label: line.label,
+            net_weight_grams: line.netWeightGrams,
             unit_price_cents: line.unitPriceCents,
             quantity: line.quantity,
             image: line.image,

@@ -1,4 +1,5 @@
 import type { Executor } from '~/db/database.server';
+import { parseWithdrawnEntries, withdrawnPositions } from './withdrawn';
 import { type Storage, productImage } from '~/modules/storage/index.server';
 import {
   ORDERS_PAGE_SIZE,
@@ -96,13 +97,18 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     .orderBy('order_id')
     .orderBy('position')
     .execute();
-  const withdrawn = await withdrawnProductIdsByOrder(db, rows.map((r) => r.id));
+  const withdrawn = await withdrawnPositionsByOrder(db, rows.map((r) => r.id));
   const byOrder = new Map<string, OrderView['lines']>();
   for (const line of lines) {
     const list = byOrder.get(line.order_id) ?? [];
     list.push({
+      position: line.position,
       productId: line.product_id,
+      variantId: line.variant_id,
+      sku: line.sku,
       title: line.title,
+      label: line.variant_label,
+      netWeightGrams: line.net_weight_grams,
       unitPriceCents: line.unit_price_cents,
       quantity: line.quantity,
       image: line.image ? productImage(storage, line.image) : null,
@@ -126,7 +132,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     parcel: row.carrier ? { carrier: row.carrier, trackingNumber: row.tracking_number } : null,
     refundedCents: row.refunded_cents,
     deliveredAt: row.delivered_at,
-    withdrawnProductIds: withdrawn.get(row.id) ?? [],
+    withdrawnPositions: withdrawn.get(row.id) ?? [],
     shipping: {
       fullName: row.shipping_full_name,
       address: row.shipping_address,
@@ -136,19 +142,21 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
   }));
 }
 
-/** The products each of these orders was withdrawn from (each withdrawal keeps its lines as JSON). */
-export async function withdrawnProductIdsByOrder(db: Executor, orderIds: string[]): Promise<Map<string, string[]>> {
-  const withdrawn = new Map<string, string[]>();
+/** The positions of the lines each of these orders was withdrawn from. */
+export async function withdrawnPositionsByOrder(db: Executor, orderIds: string[]): Promise<Map<string, number[]>> {
+  const withdrawn = new Map<string, number[]>();
   if (orderIds.length === 0) return withdrawn;
   const withdrawals = await db.selectFrom('withdrawals').select(['order_id', 'lines']).where('order_id', 'in', orderIds).execute();
+  if (withdrawals.length === 0) return withdrawn;
+  const lines = await db
+    .selectFrom('order_lines')
+    .select(['order_id', 'position', 'product_id'])
+    .where('order_id', 'in', [...new Set(withdrawals.map((w) => w.order_id))])
+    .execute();
   for (const w of withdrawals) {
-    let ids: string[] = [];
-    try {
-      ids = (JSON.parse(w.lines) as { productId: string }[]).map((l) => l.productId);
-    } catch {
-      ids = [];
-    }
-    withdrawn.set(w.order_id, [...(withdrawn.get(w.order_id) ?? []), ...ids]);
+    const ofOrder = lines.filter((line) => line.order_id === w.order_id).map((line) => ({ position: line.position, productId: line.product_id }));
+    const positions = withdrawnPositions(parseWithdrawnEntries(w.lines), ofOrder);
+    withdrawn.set(w.order_id, [...new Set([...(withdrawn.get(w.order_id) ?? []), ...positions])].sort((a, b) => a - b));
   }
   return withdrawn;
 }

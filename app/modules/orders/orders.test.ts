@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { settlePayment, startPayment } from '~/modules/checkout/index.server';
-import { address, createCoffee, createUser, fillCart, storage } from '~/modules/checkout/test-fixtures';
+import { address, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
 import { getOrderForUser, listOrders, orderLabel } from './index.server';
 

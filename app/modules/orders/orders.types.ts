@@ -10,9 +10,16 @@ export type ShippingStatus = (typeof shippingStatuses)[number];
 export type ShippingAddress = { fullName: string; address: string; city: string; zipCode: string };
 
 export type OrderLineView = {
+  /** The line's place in the order (what a withdrawal names). */
+  position: number;
   productId: string;
+  variantId: string | null;
+  sku: string | null;
   /** '' when the product had no name (the UI shows "Unnamed Product"). */
   title: string;
+  /** The variant as ordered ("1 kg, espresso"), in the order's language; '' for one sold one way. */
+  label: string;
+  netWeightGrams: number | null;
   unitPriceCents: number;
   quantity: number;
   image: ProductImage | null;
@@ -37,8 +44,8 @@ export type OrderView = {
   refundedCents: number;
   /** When the owner marked it delivered; the 14-day withdrawal period runs from it. */
   deliveredAt: string | null;
-  /** The products the customer has withdrawn from (through /withdraw). */
-  withdrawnProductIds: string[];
+  /** The positions of the lines the customer has withdrawn from (through /withdraw). */
+  withdrawnPositions: number[];
 };
 
 /** Days a consumer has to withdraw from a contract, from delivery (Directive 2011/83/EU, art. 9). */
@@ -50,20 +57,20 @@ export function withdrawalClosesAt(deliveredAt: string | null): string | null {
 }
 
 /** Whether the order can still be withdrawn from: paid, not cancelled, a line not yet withdrawn from, and not 14 days past delivery. */
-export function withdrawalOpen(order: Pick<OrderView, 'paymentStatus' | 'shippingStatus' | 'deliveredAt' | 'lines' | 'withdrawnProductIds'>, now = new Date()): boolean {
+export function withdrawalOpen(order: Pick<OrderView, 'paymentStatus' | 'shippingStatus' | 'deliveredAt' | 'lines' | 'withdrawnPositions'>, now = new Date()): boolean {
   if (order.paymentStatus !== 'succeeded' || order.shippingStatus === 'cancelled') return false;
-  if (order.lines.every((line) => order.withdrawnProductIds.includes(line.productId))) return false;
+  if (order.lines.every((line) => order.withdrawnPositions.includes(line.position))) return false;
   const closesAt = withdrawalClosesAt(order.deliveredAt);
   return !closesAt || now.toISOString() <= closesAt;
 }
 
 /**
- * The coffees of an order its customer may review: paid, delivered, not refunded in full, and not withdrawn
- * from (the server decides again when the review is sent: app/modules/reviews).
+ * The coffees of an order its customer may review: paid, delivered, not refunded in full, and a line of it not
+ * withdrawn from (the server decides again when the review is sent: app/modules/reviews).
  */
-export function reviewableProductIds(order: Pick<OrderView, 'paymentStatus' | 'shippingStatus' | 'totalCents' | 'refundedCents' | 'lines' | 'withdrawnProductIds'>): string[] {
+export function reviewableProductIds(order: Pick<OrderView, 'paymentStatus' | 'shippingStatus' | 'totalCents' | 'refundedCents' | 'lines' | 'withdrawnPositions'>): string[] {
   if (order.paymentStatus !== 'succeeded' || order.shippingStatus !== 'delivered' || order.refundedCents >= order.totalCents) return [];
-  return [...new Set(order.lines.map((line) => line.productId))].filter((id) => !order.withdrawnProductIds.includes(id));
+  return [...new Set(order.lines.filter((line) => !order.withdrawnPositions.includes(line.position)).map((line) => line.productId))];
 }
 
 /**
@@ -75,13 +82,13 @@ export function displayStatus(order: {
   shippingStatus: string;
   totalCents: number;
   refundedCents: number;
-  productIds: string[];
-  withdrawnProductIds: string[];
+  positions: number[];
+  withdrawnPositions: number[];
 }): { status: DisplayStatus; partlyWithdrawn: boolean } {
   const status = (shippingStatuses as readonly string[]).includes(order.shippingStatus) ? (order.shippingStatus as ShippingStatus) : 'processing';
-  const withdrawn = order.productIds.filter((id) => order.withdrawnProductIds.includes(id)).length;
+  const withdrawn = order.positions.filter((position) => order.withdrawnPositions.includes(position)).length;
   if (status === 'cancelled' || withdrawn === 0) return { status, partlyWithdrawn: false };
-  if (withdrawn < new Set(order.productIds).size) return { status, partlyWithdrawn: true };
+  if (withdrawn < order.positions.length) return { status, partlyWithdrawn: true };
   return { status: order.refundedCents >= order.totalCents ? 'returned' : 'withdrawn', partlyWithdrawn: false };
 }
 

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from './fake-stripe';
+import { type FakeStripe, startFakeStripe } from '../../../tests/doubles/fake-stripe';
 import { createPaymentProvider, createStripePaymentProvider, type StripePaymentProvider } from './index.server';
 
 const WEBHOOK_SECRET = 'whsec_test_kopi_secret';

@@ -25,7 +25,8 @@ import { type ShopDay, shopDayOf, shopDays } from '~/lib/shop-days';
 
 export type DayFigures = { day: ShopDay; revenueCents: number; orders: number };
 export type Funnel = { visitors: number; addedToCart: number; beganCheckout: number; purchased: number };
-export type TopProduct = { productId: string; name: string; revenueCents: number; quantity: number };
+/** A best seller: a variant (or, for lines from before variants, a product), with its name and label as sold. */
+export type TopProduct = { key: string; productId: string; name: string; label: string; sku: string | null; revenueCents: number; quantity: number };
 
 export type Dashboard = {
   period: Period;
@@ -133,27 +134,33 @@ async function topProducts(db: Executor, start: string, end: string): Promise<To
       .where('orders.paid_at', '<', end)
       .where(keptOrder)
       .select((eb) => [
-        'order_lines.product_id',
+        sql<string>`coalesce(order_lines.variant_id, order_lines.product_id)`.as('key'),
+        eb.fn.max('order_lines.product_id').as('product_id'),
         eb.fn.max('order_lines.title').as('title'),
+        eb.fn.max('order_lines.variant_label').as('label'),
+        eb.fn.max('order_lines.sku').as('sku'),
         eb.fn.sum<number>(sql`order_lines.unit_price_cents * order_lines.quantity`).as('revenue'),
         eb.fn.sum<number>('order_lines.quantity').as('quantity'),
       ])
-      .groupBy('order_lines.product_id')
+      .groupBy(sql`coalesce(order_lines.variant_id, order_lines.product_id)`)
       .execute(),
     withdrawnLines(db, start, end),
   ]);
   const products = new Map<string, TopProduct>(
-    sold.map((r) => [r.product_id, { productId: r.product_id, name: r.title ?? '', revenueCents: Number(r.revenue), quantity: Number(r.quantity) }]),
+    sold.map((r) => [
+      r.key,
+      { key: r.key, productId: r.product_id ?? '', name: r.title ?? '', label: r.label ?? '', sku: r.sku ?? null, revenueCents: Number(r.revenue), quantity: Number(r.quantity) },
+    ]),
   );
   for (const line of withdrawn) {
-    const product = products.get(line.productId);
+    const product = products.get(line.variantId ?? line.productId);
     if (!line.keptOrder || !product) continue;
     product.quantity -= line.quantity;
     product.revenueCents -= line.quantity * line.unitPriceCents;
   }
   return [...products.values()]
     .filter((p) => p.quantity > 0)
-    .sort((a, b) => b.revenueCents - a.revenueCents || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0))
+    .sort((a, b) => b.revenueCents - a.revenueCents || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, TOP_PRODUCTS);
 }
 

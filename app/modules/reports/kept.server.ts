@@ -6,12 +6,22 @@
  */
 import { type SqlBool, sql } from 'kysely';
 import type { Executor } from '~/db/database.server';
+import { parseWithdrawnEntries, withdrawnPositions } from '~/modules/orders/index.server';
 
 export const keptOrder = sql<SqlBool>`(orders.shipping_status <> 'cancelled' and (orders.refunded_cents = 0 or orders.refunded_cents < orders.total_cents))`;
 /** 1 for a kept order, 0 otherwise (for sums). */
 export const keptFlag = sql<number>`case when ${keptOrder} then 1 else 0 end`;
 
-export type WithdrawnLine = { orderId: string; position: number; productId: string; quantity: number; unitPriceCents: number; refunded: boolean; keptOrder: boolean };
+export type WithdrawnLine = {
+  orderId: string;
+  position: number;
+  productId: string;
+  variantId: string | null;
+  quantity: number;
+  unitPriceCents: number;
+  refunded: boolean;
+  keptOrder: boolean;
+};
 
 /**
  * The order lines withdrawn from, of the orders paid between `start` and `end`, as the order has them (a
@@ -29,6 +39,7 @@ export async function withdrawnLines(db: Executor, start: string, end: string): 
       'order_lines.order_id',
       'order_lines.position',
       'order_lines.product_id',
+      'order_lines.variant_id',
       'order_lines.quantity',
       'order_lines.unit_price_cents',
       'withdrawals.lines',
@@ -37,22 +48,15 @@ export async function withdrawnLines(db: Executor, start: string, end: string): 
     ])
     .execute();
   return rows
-    .filter((row) => withdrawnProductIds(row.lines).includes(row.product_id))
+    .filter((row) => withdrawnPositions(parseWithdrawnEntries(row.lines), [{ position: row.position, productId: row.product_id }]).includes(row.position))
     .map((row) => ({
       orderId: row.order_id,
       position: row.position,
       productId: row.product_id,
+      variantId: row.variant_id,
       quantity: row.quantity,
       unitPriceCents: row.unit_price_cents,
       refunded: row.refunded_at !== null,
       keptOrder: Number(row.kept) === 1,
     }));
-}
-
-function withdrawnProductIds(lines: string): string[] {
-  try {
-    return (JSON.parse(lines) as { productId: string }[]).map((line) => line.productId);
-  } catch {
-    return [];
-  }
 }

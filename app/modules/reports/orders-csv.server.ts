@@ -40,6 +40,8 @@ export async function exportOrdersCsv(
         'orders.shipping_status',
         'order_lines.position',
         'order_lines.title',
+        'order_lines.variant_label',
+        'order_lines.sku',
         'order_lines.quantity',
         'order_lines.unit_price_cents',
       ])
@@ -62,7 +64,7 @@ export async function exportOrdersCsv(
     const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
     return /["\r\n]/.test(text) || text.includes(separator) ? `"${text.replaceAll('"', '""')}"` : text;
   };
-  const header = ['order', 'date', 'customer', 'email', 'product', 'quantity', 'unitPrice', 'lineTotal', 'status'].map((key) => t(`admin.csv.${key}`));
+  const header = ['order', 'date', 'customer', 'email', 'product', 'variant', 'sku', 'quantity', 'unitPrice', 'lineTotal', 'status'].map((key) => t(`admin.csv.${key}`));
   const lines = [header.map(cell).join(separator)];
   for (const row of rows) {
     lines.push(
@@ -72,6 +74,8 @@ export async function exportOrdersCsv(
         cell(row.shipping_full_name),
         cell(row.user_email),
         cell(row.title || t('orders.mail.unnamed')),
+        cell(row.variant_label),
+        cell(row.sku ?? ''),
         String(row.quantity),
         money(row.unit_price_cents),
         money(row.unit_price_cents * row.quantity),

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { createCoffee, createUser } from '~/modules/checkout/test-fixtures';
+import { createCoffee, createUser } from '../../../tests/fixtures/shop';
 import { nullStorage } from '~/modules/storage/null-storage';
 import { exportOrdersCsv, getDashboard, startOfShopDay } from './index.server';
 
@@ -126,8 +126,8 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     expect(d).toMatchObject({ from: '2026-11-23', to: '2026-11-23', paidCents: 2500 + 3250, revenueCents: 2500 + 3250, orders: 2, averageOrderCents: 2875, refundedCents: 0, refunds: 0 });
     expect(d.funnel).toEqual({ visitors: 3, addedToCart: 2, beganCheckout: 1, purchased: 1 });
     expect(d.topProducts).toEqual([
-      { productId: gayo, name: 'Gayo', revenueCents: 3750, quantity: 3 },
-      { productId: toraja, name: 'Toraja', revenueCents: 2000, quantity: 1 },
+      { key: gayo, productId: gayo, name: 'Gayo', label: '', sku: null, revenueCents: 3750, quantity: 3 },
+      { key: toraja, productId: toraja, name: 'Toraja', label: '', sku: null, revenueCents: 2000, quantity: 1 },
     ]);
     // "Today" still draws a week.
     expect(d.days).toHaveLength(7);
@@ -165,21 +165,21 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     const en = await exportOrdersCsv(db, { from: '2026-11-16', to: '2026-11-22', timeZone: zone, locale: 'en' });
     expect(en.startsWith('\uFEFF')).toBe(true);
     const rows = en.slice(1).trimEnd().split('\r\n');
-    expect(rows[0]).toBe('Order,Date,Customer,Email,Product,Quantity,Unit price (EUR),Line total (EUR),Status');
+    expect(rows[0]).toBe('Order,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price (EUR),Line total (EUR),Status');
     expect(rows).toHaveLength(1 + 3);
     // A label is the id's last six characters; one that starts with "-" is defused like any formula.
     const label = "(?:[A-Z0-9_][A-Z0-9_-]{5}|'-[A-Z0-9_-]{5})";
-    expect(rows[1]).toMatch(new RegExp(`^${label},2026-11-16 23:30,Ola Nowak,ola@example.com,Gayo,1,10.00,10.00,Processing$`));
-    expect(rows[2]).toMatch(new RegExp(`^${label},2026-11-17 00:30,"'=HYPERLINK\\(""x""\\)",ola@example.com,Gayo,1,13.00,13.00,Cancelled$`));
-    expect(rows[3]).toMatch(/,2026-11-22 23:59,Ola Nowak,ola@example.com,Toraja,3,20.00,60.00,Processing$/);
+    expect(rows[1]).toMatch(new RegExp(`^${label},2026-11-16 23:30,Ola Nowak,ola@example.com,Gayo,,,1,10.00,10.00,Processing$`));
+    expect(rows[2]).toMatch(new RegExp(`^${label},2026-11-17 00:30,"'=HYPERLINK\\(""x""\\)",ola@example.com,Gayo,,,1,13.00,13.00,Cancelled$`));
+    expect(rows[3]).toMatch(/,2026-11-22 23:59,Ola Nowak,ola@example.com,Toraja,,,3,20.00,60.00,Processing$/);
 
     const pl = await exportOrdersCsv(db, { from: '2026-11-23', to: '2026-11-23', timeZone: zone, locale: 'pl' });
     const plRows = pl.slice(1).trimEnd().split('\r\n');
-    expect(plRows[0]).toBe('Zamówienie;Data;Klient;E-mail;Produkt;Ilość;Cena jedn. (EUR);Wartość (EUR);Status');
+    expect(plRows[0]).toBe('Zamówienie;Data;Klient;E-mail;Produkt;Wariant;SKU;Ilość;Cena jedn. (EUR);Wartość (EUR);Status');
     expect(plRows.slice(1).map((r) => r.split(';').slice(1).join(';'))).toEqual([
-      '2026-11-23 00:00;Ola Nowak;ola@example.com;Gayo;2;12,50;25,00;W realizacji',
-      '2026-11-23 09:59;Ola Nowak;ola@example.com;Toraja PL;1;20,00;20,00;W realizacji',
-      '2026-11-23 09:59;Ola Nowak;ola@example.com;Gayo;1;12,50;12,50;W realizacji',
+      '2026-11-23 00:00;Ola Nowak;ola@example.com;Gayo;;;2;12,50;25,00;W realizacji',
+      '2026-11-23 09:59;Ola Nowak;ola@example.com;Toraja PL;;;1;20,00;20,00;W realizacji',
+      '2026-11-23 09:59;Ola Nowak;ola@example.com;Gayo;;;1;12,50;12,50;W realizacji',
     ]);
   });
 
@@ -215,8 +215,8 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     it('best sellers count the units kept: none of a cancelled order, none withdrawn from', async () => {
       const week = await getDashboard(db, nullStorage, { period: '7d', timeZone: zone, locale: 'en', now: later });
       expect(week.topProducts).toEqual([
-        { productId: gayo, name: 'Gayo', revenueCents: 3750, quantity: 3 },
-        { productId: toraja, name: 'Toraja', revenueCents: 2000, quantity: 1 },
+        { key: gayo, productId: gayo, name: 'Gayo', label: '', sku: null, revenueCents: 3750, quantity: 3 },
+        { key: toraja, productId: toraja, name: 'Toraja', label: '', sku: null, revenueCents: 2000, quantity: 1 },
       ]);
     });
 
@@ -237,13 +237,13 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
       const csv = await exportOrdersCsv(db, { from: '2027-03-04', to: '2027-03-10', timeZone: zone, locale: 'en' });
       const rows = csv.slice(1).trimEnd().split('\r\n').slice(1).map((r) => r.split(',').slice(4).join(','));
       expect(rows).toEqual([
-        'Gayo,2,12.50,25.00,Processing',
-        'Toraja,1,20.00,20.00,Processing',
-        'Gayo,4,12.50,50.00,Cancelled',
-        'Toraja,2,20.00,40.00,Withdrawn · refunded',
-        'Gayo,1,12.50,12.50,Delivered',
-        'Gayo,1,12.50,12.50,Withdrawn',
-        'Toraja,1,20.00,20.00,Withdrawn · refunded',
+        'Gayo,,,2,12.50,25.00,Processing',
+        'Toraja,,,1,20.00,20.00,Processing',
+        'Gayo,,,4,12.50,50.00,Cancelled',
+        'Toraja,,,2,20.00,40.00,Withdrawn · refunded',
+        'Gayo,,,1,12.50,12.50,Delivered',
+        'Gayo,,,1,12.50,12.50,Withdrawn',
+        'Toraja,,,1,20.00,20.00,Withdrawn · refunded',
       ]);
       const pl = await exportOrdersCsv(db, { from: '2027-03-06', to: '2027-03-06', timeZone: zone, locale: 'pl' });
       expect(pl.slice(1).trimEnd().split('\r\n').slice(1).map((r) => r.split(';').at(-1))).toEqual(['Odstąpiono · zwrócono', 'Dostarczone', 'Odstąpiono od umowy']);

@@ -12,7 +12,7 @@ import type { ReviewsTable } from '~/db/schema';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
 import { type Locale, isLocale } from '~/modules/i18n/translate';
-import { withdrawnProductIdsByOrder } from '~/modules/orders/index.server';
+import { withdrawnPositionsByOrder } from '~/modules/orders/index.server';
 import { type HideReason, type OwnerReviewFilter, type OwnReview, type OwnerReview, type Paged, type PublicReview, type ReviewInput, REVIEWS_PAGE_SIZE, isHideReason, publicName } from './review.schema';
 
 export type { OwnReview, OwnerReview, OwnerReviewFilter, Paged, PublicReview };
@@ -24,11 +24,10 @@ export type { OwnReview, OwnerReview, OwnerReviewFilter, Paged, PublicReview };
  * review). Null when there is none.
  */
 export async function reviewableOrderWith(db: Executor, userId: string, productId: string): Promise<string | null> {
-  const orders = await db
+  const lines = await db
     .selectFrom('orders')
     .innerJoin('order_lines', 'order_lines.order_id', 'orders.id')
-    .select(['orders.id', 'orders.delivered_at'])
-    .distinct()
+    .select(['orders.id', 'orders.delivered_at', 'order_lines.position'])
     .where('orders.user_id', '=', userId)
     .where('order_lines.product_id', '=', productId)
     .where('orders.payment_status', '=', 'succeeded')
@@ -36,9 +35,10 @@ export async function reviewableOrderWith(db: Executor, userId: string, productI
     .whereRef('orders.refunded_cents', '<', 'orders.total_cents')
     .orderBy('orders.delivered_at', 'desc')
     .execute();
-  if (orders.length === 0) return null;
-  const withdrawn = await withdrawnProductIdsByOrder(db, orders.map((o) => o.id));
-  return orders.find((order) => !withdrawn.get(order.id)?.includes(productId))?.id ?? null;
+  if (lines.length === 0) return null;
+  // A line of the product kept (not withdrawn from); the 250 g may have gone back while the 1 kg stayed.
+  const withdrawn = await withdrawnPositionsByOrder(db, [...new Set(lines.map((line) => line.id))]);
+  return lines.find((line) => !withdrawn.get(line.id)?.includes(line.position))?.id ?? null;
 }
 
 /** Which of these products the customer has reviewed (for My Orders' "Review" or "Edit your review"). */

@@ -9,13 +9,13 @@ import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { listActivity } from '~/modules/activity/index.server';
 import { catalogVersion, getProduct, listProducts } from '~/modules/catalog/index.server';
-import { demoCustomers, demoRating } from '~/modules/catalog/demo/reviews';
+import { demoCustomers, demoRating } from '~/demo/reviews';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
-import { address, createCoffee, createUser, fillCart, storage } from '~/modules/checkout/test-fixtures';
+import { address, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
 import { moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
 import { findOwnOrderForWithdrawal, requestWithdrawal } from '~/modules/withdrawals/index.server';
 import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
-import { seedDemoReviews } from './demo.server';
+import { seedDemoReviews } from '~/demo/reviews.server';
 import { deleteOwnReview, getOwnReview, hideReview, listOwnerReviews, listProductReviews, replyToReview, reviewedProductIds, saveReview, showReview } from './index.server';
 import { parseReviewForm, publicName } from './review.schema';
 
@@ -100,7 +100,7 @@ describe.each(testDatabases())('reviews on %s', (_kind, open) => {
     // Withdrew from one coffee of two and got its money back: the other can still be reviewed.
     const ewa = await buyer('Ewa Lis', [kopi, luwak]);
     const order = (await findOwnOrderForWithdrawal(db, ewa.userId, ewa.orderId))!;
-    const asked = await requestWithdrawal(db, order, { name: 'Ewa Lis', email: 'ewa@example.test', productIds: [kopi], reason: '', locale: 'pl' }, { contactTo: 'shop@kopi.test' });
+    const asked = await requestWithdrawal(db, order, { name: 'Ewa Lis', email: 'ewa@example.test', positions: [0], reason: '', locale: 'pl' }, { contactTo: 'shop@kopi.test' });
     if (!asked.ok) throw new Error(asked.reason);
     const services = { db, payments: provider, publicUrl: 'https://kopi.test/', log: { info() {}, warn() {}, error() {} } as never };
     expect(await refundWithdrawal(services, owner, ewa.orderId, asked.withdrawal.id)).toMatchObject({ ok: true, refundedCents: 1000 });
@@ -109,7 +109,7 @@ describe.each(testDatabases())('reviews on %s', (_kind, open) => {
     // A withdrawal not yet refunded counts too: the coffee is on its way back.
     const jan = await buyer('Jan Lis', [kopi, luwak]);
     const janOrder = (await findOwnOrderForWithdrawal(db, jan.userId, jan.orderId))!;
-    expect(await requestWithdrawal(db, janOrder, { name: 'Jan Lis', email: 'jan@example.test', productIds: [luwak], reason: '', locale: 'en' }, { contactTo: 'shop@kopi.test' })).toMatchObject({ ok: true });
+    expect(await requestWithdrawal(db, janOrder, { name: 'Jan Lis', email: 'jan@example.test', positions: [1], reason: '', locale: 'en' }, { contactTo: 'shop@kopi.test' })).toMatchObject({ ok: true });
     expect(await saveReview(db, jan, luwak, { rating: 2, body: '', locale: 'en' })).toEqual({ ok: false, reason: 'not_buyer' });
     // Refunded in full outside the shop (the provider's dashboard): nothing of it was kept.
     const tom = await buyer('Tom', [kopi]);

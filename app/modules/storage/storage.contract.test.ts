@@ -8,8 +8,8 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoImages } from '~/modules/catalog/demo/demo-images.server';
-import { demoProducts } from '~/modules/catalog/demo/products';
+import { generateDemoImages } from '~/demo/demo-images.server';
+import { demoProducts } from '~/demo/products';
 import { startS3Server, type TestS3 } from '../../../tests/setup/s3-server';
 import { createLocalStorage, createS3Storage, deleteImageVariants, imageWidths, storeImageVariants, variantKey, type Storage } from './index.server';
 

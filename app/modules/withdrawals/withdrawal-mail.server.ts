@@ -51,7 +51,7 @@ export function shopWithdrawalMail(withdrawal: Withdrawal, order: WithdrawableOr
     `Refund due by: ${withdrawal.refundDueAt.slice(0, 10)}`,
     '',
     'Lines:',
-    ...withdrawal.lines.map((line) => `  ${line.quantity} × ${line.title} (${line.productId})`),
+    ...withdrawal.lines.map((line) => `  ${line.quantity} × ${line.title} (${line.position === undefined ? '' : `line ${line.position + 1}, `}product ${line.productId})`),
     ...(withdrawal.reason ? ['', `Reason: ${withdrawal.reason}`] : []),
     '',
     'Refund it from the order page in the back office.',

@@ -10,7 +10,8 @@ export const withdrawalLimits = { name: 120, email: 254, orderNumber: 40, reason
 
 export type WithdrawalField = 'name' | 'orderNumber' | 'email' | 'lines' | 'reason';
 export type WithdrawalErrors = Partial<Record<WithdrawalField, string>>;
-export type WithdrawalInput = { name: string; orderNumber: string; email: string; productIds: string[]; reason: string };
+/** `positions`: the lines chosen, by their place in the order. */
+export type WithdrawalInput = { name: string; orderNumber: string; email: string; positions: number[]; reason: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const text = (value: FormDataEntryValue | null | undefined) => (typeof value === 'string' ? value.trim() : '');
@@ -30,7 +31,7 @@ export function parseWithdrawalForm(
     name: text(form.get('name')),
     orderNumber: normalizeOrderNumber(text(form.get('orderNumber'))),
     email: text(form.get('email')).toLowerCase(),
-    productIds: [...new Set(form.getAll('line').map((v) => text(v)).filter(Boolean))].slice(0, 200),
+    positions: [...new Set(form.getAll('line').map((v) => text(v)).filter((v) => /^\d{1,3}$/.test(v)).map(Number))].slice(0, 200),
     reason: text(form.get('reason')),
   };
   const errors: WithdrawalErrors = {};
@@ -41,6 +42,6 @@ export function parseWithdrawalForm(
   if (!data.email) errors.email = 'withdrawal.errors.emailRequired';
   else if (data.email.length > withdrawalLimits.email || !EMAIL.test(data.email)) errors.email = 'withdrawal.errors.emailInvalid';
   if (data.reason.length > withdrawalLimits.reason || !isPlainText(data.reason)) errors.reason = 'withdrawal.errors.reasonInvalid';
-  if (requireLines && data.productIds.length === 0) errors.lines = 'withdrawal.errors.linesRequired';
+  if (requireLines && data.positions.length === 0) errors.lines = 'withdrawal.errors.linesRequired';
   return Object.keys(errors).length > 0 ? { ok: false, errors, data } : { ok: true, data };
 }

@@ -11,6 +11,8 @@ import type { WithdrawalsTable } from '~/db/schema';
 import { newId } from '~/db/ids.server';
 import { type Limits, customerScopes, recordAttempt } from '~/modules/limits/index.server';
 import { queueMail } from '~/modules/mail/index.server';
+import { lineName } from '~/modules/catalog/variants';
+import { withdrawnPositions } from '~/modules/orders/index.server';
 import { orderLabel, withdrawalClosesAt } from '~/modules/orders/orders.types';
 import type { Locale } from '~/modules/i18n/translate';
 import { WITHDRAWAL_DAYS, normalizeOrderNumber } from './withdrawal.schema';
@@ -18,7 +20,8 @@ import { shopWithdrawalMail, withdrawalAcknowledgementMail } from './withdrawal-
 
 const DAY_MS = 86_400_000;
 
-export type WithdrawableLine = { productId: string; title: string; quantity: number; unitPriceCents: number };
+/** A line of the order: its position (what a withdrawal names), the product, and its name with the variant ("Java Frinsa — 1 kg, espresso"). */
+export type WithdrawableLine = { position: number; productId: string; title: string; quantity: number; unitPriceCents: number };
 
 /** An order as the withdrawal form needs it, with whether it can be withdrawn from now. */
 export type WithdrawableOrder = {
@@ -40,7 +43,8 @@ export type Withdrawal = {
   orderId: string;
   name: string;
   email: string;
-  lines: { productId: string; title: string; quantity: number; unitPriceCents: number }[];
+  /** The lines withdrawn from; those recorded before variants have no position (their product was one line). */
+  lines: { position?: number; productId: string; title: string; quantity: number; unitPriceCents: number }[];
   reason: string | null;
   locale: string;
   createdAt: string;
@@ -75,13 +79,13 @@ export async function findOwnOrderForWithdrawal(db: Executor, userId: string, or
 export type WithdrawOutcome = { ok: true; withdrawal: Withdrawal } | { ok: false; reason: WithdrawableOrder['status'] | 'no_lines' };
 
 /**
- * Records the withdrawal from `productIds` (lines of the order not yet withdrawn from) and queues the
+ * Records the withdrawal from the lines at `positions` (not yet withdrawn from) and queues the
  * consumer's acknowledgement and the shop's notice in the same transaction.
  */
 export async function requestWithdrawal(
   db: DB,
   order: WithdrawableOrder,
-  input: { name: string; email: string; productIds: string[]; reason: string; locale: Locale },
+  input: { name: string; email: string; positions: number[]; reason: string; locale: Locale },
   { contactTo, publicUrl, now = new Date() }: { contactTo: string; publicUrl?: string; now?: Date },
 ): Promise<WithdrawOutcome> {
   return inTransaction(db, async (trx) => {
@@ -90,7 +94,7 @@ export async function requestWithdrawal(
     if (!row) return { ok: false, reason: 'closed' as const };
     const fresh = await withLines(trx, row, now);
     if (fresh.status !== 'open') return { ok: false, reason: fresh.status };
-    const lines = fresh.lines.filter((line) => input.productIds.includes(line.productId));
+    const lines = fresh.lines.filter((line) => input.positions.includes(line.position));
     if (lines.length === 0) return { ok: false, reason: 'no_lines' as const };
     const amountCents = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
     const withdrawal: Withdrawal = {
@@ -98,7 +102,7 @@ export async function requestWithdrawal(
       orderId: fresh.id,
       name: input.name,
       email: fresh.email,
-      lines: lines.map(({ productId, title, quantity, unitPriceCents }) => ({ productId, title, quantity, unitPriceCents })),
+      lines: lines.map(({ position, productId, title, quantity, unitPriceCents }) => ({ position, productId, title, quantity, unitPriceCents })),
       reason: input.reason || null,
       locale: input.locale,
       createdAt: now.toISOString(),
@@ -146,11 +150,14 @@ type OrderRow = Awaited<ReturnType<ReturnType<typeof orderRows>['executeTakeFirs
 
 async function withLines(db: Executor, row: OrderRow, now: Date): Promise<WithdrawableOrder> {
   const [lines, earlier] = await Promise.all([
-    db.selectFrom('order_lines').select(['product_id', 'title', 'quantity', 'unit_price_cents']).where('order_id', '=', row.id).orderBy('position').execute(),
+    db.selectFrom('order_lines').select(['position', 'product_id', 'title', 'variant_label', 'quantity', 'unit_price_cents']).where('order_id', '=', row.id).orderBy('position').execute(),
     listWithdrawals(db, row.id),
   ]);
-  const withdrawn = new Set(earlier.flatMap((w) => w.lines.map((l) => l.productId)));
-  const remaining = lines.filter((l) => !withdrawn.has(l.product_id));
+  const withdrawn = withdrawnPositions(
+    earlier.flatMap((w) => w.lines),
+    lines.map((l) => ({ position: l.position, productId: l.product_id })),
+  );
+  const remaining = lines.filter((l) => !withdrawn.includes(l.position));
   const closesAt = withdrawalClosesAt(row.delivered_at);
   const status: WithdrawableOrder['status'] =
     row.cancelled_at || row.shipping_status === 'cancelled'
@@ -167,7 +174,7 @@ async function withLines(db: Executor, row: OrderRow, now: Date): Promise<Withdr
     fullName: row.shipping_full_name,
     createdAt: row.created_at,
     deliveredAt: row.delivered_at,
-    lines: remaining.map((l) => ({ productId: l.product_id, title: l.title, quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
+    lines: remaining.map((l) => ({ position: l.position, productId: l.product_id, title: lineName(l.title, l.variant_label), quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
     closesAt,
     status,
   };

@@ -8,7 +8,7 @@ import type { DB } from '~/db/database.server';
 import { formatDate } from '~/lib/format';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
-import { address, createCoffee, createUser, fillCart, storage } from '~/modules/checkout/test-fixtures';
+import { address, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
 import { getOwnerOrder, moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
 import { orderLabel } from '~/modules/orders/index.server';
 import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
@@ -64,7 +64,7 @@ describe.each(testDatabases())('withdrawals on %s', (_kind, open) => {
     const order = await paidOrder('en');
     const found = (await findOwnOrderForWithdrawal(db, order.userId, order.id))!;
     const now = new Date('2026-11-24T10:15:00Z');
-    const outcome = await requestWithdrawal(db, found, { name: 'Ola Nowak', email: order.email, productIds: [gayo], reason: 'Too strong for me', locale: 'pl' }, { ...services, now });
+    const outcome = await requestWithdrawal(db, found, { name: 'Ola Nowak', email: order.email, positions: [0], reason: 'Too strong for me', locale: 'pl' }, { ...services, now });
     expect(outcome).toMatchObject({ ok: true, withdrawal: { orderId: order.id, lines: [{ productId: gayo, title: 'Gayo', quantity: 2 }], reason: 'Too strong for me', refundDueAt: '2026-12-08T10:15:00.000Z' } });
     expect(await listWithdrawals(db, order.id)).toHaveLength(1);
 
@@ -83,10 +83,10 @@ describe.each(testDatabases())('withdrawals on %s', (_kind, open) => {
     // The line withdrawn from is gone from the next withdrawal; the other stays possible until every line is.
     const again = (await findOwnOrderForWithdrawal(db, order.userId, order.id))!;
     expect(again.lines.map((l) => l.productId)).toEqual([java]);
-    expect(await requestWithdrawal(db, again, { name: 'Ola', email: order.email, productIds: [gayo], reason: '', locale: 'en' }, services)).toEqual({ ok: false, reason: 'no_lines' });
-    expect((await requestWithdrawal(db, again, { name: 'Ola', email: order.email, productIds: [java], reason: '', locale: 'en' }, services)).ok).toBe(true);
+    expect(await requestWithdrawal(db, again, { name: 'Ola', email: order.email, positions: [0], reason: '', locale: 'en' }, services)).toEqual({ ok: false, reason: 'no_lines' });
+    expect((await requestWithdrawal(db, again, { name: 'Ola', email: order.email, positions: [1], reason: '', locale: 'en' }, services)).ok).toBe(true);
     expect((await findOwnOrderForWithdrawal(db, order.userId, order.id))!.status).toBe('withdrawn');
-    expect(await requestWithdrawal(db, again, { name: 'Ola', email: order.email, productIds: [java], reason: '', locale: 'en' }, services)).toEqual({ ok: false, reason: 'withdrawn' });
+    expect(await requestWithdrawal(db, again, { name: 'Ola', email: order.email, positions: [1], reason: '', locale: 'en' }, services)).toEqual({ ok: false, reason: 'withdrawn' });
     expect(await listWithdrawals(db, order.id)).toHaveLength(2);
   });
 
@@ -95,7 +95,7 @@ describe.each(testDatabases())('withdrawals on %s', (_kind, open) => {
     await moveOrder({ db }, owner, order.id, { to: 'shipped', carrier: 'inpost', trackingNumber: '6200123456789' });
     await moveOrder({ db }, owner, order.id, { to: 'delivered' });
     const found = (await findOwnOrderForWithdrawal(db, order.userId, order.id))!;
-    const outcome = await requestWithdrawal(db, found, { name: 'Ola Nowak', email: order.email, productIds: [gayo], reason: '', locale: 'pl' }, services);
+    const outcome = await requestWithdrawal(db, found, { name: 'Ola Nowak', email: order.email, positions: [0], reason: '', locale: 'pl' }, services);
     if (!outcome.ok) throw new Error(outcome.reason);
     expect(outcome.withdrawal.amountCents).toBe(2 * 1250);
 
@@ -126,7 +126,7 @@ describe.each(testDatabases())('withdrawals on %s', (_kind, open) => {
     const closed = (await findOwnOrderForWithdrawal(db, order.userId, order.id, late))!;
     expect(closed.status).toBe('closed');
     const before = await db.selectFrom('mail_outbox').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    expect(await requestWithdrawal(db, closed, { name: 'Ola', email: order.email, productIds: [gayo], reason: '', locale: 'en' }, { ...services, now: late })).toEqual({ ok: false, reason: 'closed' });
+    expect(await requestWithdrawal(db, closed, { name: 'Ola', email: order.email, positions: [0], reason: '', locale: 'en' }, { ...services, now: late })).toEqual({ ok: false, reason: 'closed' });
     expect(await listWithdrawals(db, order.id)).toEqual([]);
     expect(await db.selectFrom('mail_outbox').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual(before);
 
@@ -144,9 +144,9 @@ describe('the withdrawal form', () => {
     return data;
   };
   it('asks only for a name, the order number and email, the lines, and an optional reason', () => {
-    expect(parseWithdrawalForm(form({ name: ' Ola ', orderNumber: ' #x7k2qa ', email: 'Ola@Example.test', line: ['a', 'b', 'a'] }), { requireLines: true })).toEqual({
+    expect(parseWithdrawalForm(form({ name: ' Ola ', orderNumber: ' #x7k2qa ', email: 'Ola@Example.test', line: ['0', '2', '0', 'x', '-1'] }), { requireLines: true })).toEqual({
       ok: true,
-      data: { name: 'Ola', orderNumber: 'X7K2QA', email: 'ola@example.test', productIds: ['a', 'b'], reason: '' },
+      data: { name: 'Ola', orderNumber: 'X7K2QA', email: 'ola@example.test', positions: [0, 2], reason: '' },
     });
     expect(parseWithdrawalForm(form({}), { requireLines: true })).toMatchObject({
       ok: false,

@@ -157,8 +157,11 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
               </thead>
               <tbody className="divide-y divide-sand" data-testid="top-products">
                 {d.topProducts.map((p) => (
-                  <tr key={p.productId}>
-                    <th scope="row" className="py-2 font-medium">{p.name || t('product.unnamed')}</th>
+                  <tr key={p.key}>
+                    <th scope="row" className="py-2 font-medium">
+                      {p.name || t('product.unnamed')}
+                      {p.label && <span className="block text-xs font-normal text-muted">{p.label}</span>}
+                    </th>
                     <td className="py-2 pl-3 text-right tabular-nums">{formatNumber(p.quantity, locale)}</td>
                     <td className="py-2 pl-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(p.revenueCents, locale)}</td>
                   </tr>

@@ -185,10 +185,12 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
             </thead>
             <tbody className="divide-y divide-sand">
               {order.lines.map((line) => (
-                <tr key={`${line.productId}-${line.title}`}>
+                <tr key={`${line.productId}-${line.variantId ?? line.title}`}>
                   <td className="w-14 py-2"><div className="h-12 w-10 overflow-hidden rounded-lg bg-sand/50"><ProductImage image={line.image} alt="" sizes="40px" className="h-full w-full object-cover" /></div></td>
                   <td className="py-2 pl-3 font-medium">
                     {line.title || t('product.unnamed')}
+                    {line.label && <span className="block text-sm font-normal text-roast-600">{line.label}</span>}
+                    {line.sku && <span className="block font-mono text-xs font-normal text-muted">{line.sku}</span>}
                     {/* On a phone the unit price column gives way: it is said here instead. */}
                     <span className="block text-xs font-normal text-muted tabular-nums sm:hidden">{formatPrice(line.unitPriceCents, locale)}</span>
                   </td>

@@ -1,4 +1,4 @@
-import type { DemoProduct } from '~/modules/catalog/demo/products';
+import type { DemoProduct } from '~/demo/products';
 
 /**
  * Drawn "product photos" for the demo catalogue: 1200×1500 SVG scenes rendered by librsvg (through sharp).
@@ -857,7 +857,7 @@ function wrapNotes(notes: string[], perLine: number): string[] {
   return lines;
 }
 
-/** The name printed under the origin: "Sulawesi Kalosi, Ground for Moka Pot" → "Kalosi". */
+/** The name printed under the origin: "Sulawesi Kalosi, Ground" → "Kalosi". */
 function packName(p: DemoProduct): string {
   const name = p.en.name.split(',')[0].trim();
   return name.startsWith(`${p.origin} `) ? name.slice(p.origin.length + 1) : name;
@@ -868,7 +868,7 @@ function isPods(p: DemoProduct): boolean {
 }
 
 function grindFor(p: DemoProduct): string {
-  return /Ground for (.+)$/i.exec(p.en.name)?.[1] ?? 'Filter';
+  return { wholeBean: 'Whole bean', espresso: 'Espresso', mokaPot: 'Moka Pot', aeropress: 'AeroPress', filter: 'Filter', frenchPress: 'French Press' }[p.grind ?? 'filter'];
 }
 
 function packSize(p: DemoProduct): string {
@@ -885,8 +885,8 @@ function packSize(p: DemoProduct): string {
 }
 
 function brewGuide(p: DemoProduct): [string, string][] {
-  if (p.category === 'groundCoffee' && /moka|espresso/i.test(p.en.name)) return [['18 g', 'coffee'], ['1:2', 'ratio'], ['28 s', 'shot']];
-  if (p.category === 'groundCoffee' && /press/i.test(p.en.name)) return [['65 g', 'per litre'], ['94 °C', 'water'], ['4 min', 'steep']];
+  if (p.category === 'groundCoffee' && (p.grind === 'mokaPot' || p.grind === 'espresso')) return [['18 g', 'coffee'], ['1:2', 'ratio'], ['28 s', 'shot']];
+  if (p.category === 'groundCoffee' && p.grind === 'frenchPress') return [['65 g', 'per litre'], ['94 °C', 'water'], ['4 min', 'steep']];
   if (p.roast === 'dark' || p.roast === 'mediumDark') return [['16 g', 'coffee'], ['250 ml', 'water'], ['94 °C', 'temp.']];
   return [['15 g', 'coffee'], ['250 ml', 'water'], ['92 °C', 'temp.']];
 }

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoImages } from '~/modules/catalog/demo/demo-images.server';
-import { escapeXml, packshotSvg } from '~/modules/catalog/demo/packshot.server';
-import { demoProducts, type DemoProduct } from '~/modules/catalog/demo/products';
+import { generateDemoImages } from '~/demo/demo-images.server';
+import { escapeXml, packshotSvg } from '~/demo/packshot.server';
+import { demoProducts, type DemoProduct } from '~/demo/products';
 import { createLocalStorage } from '~/modules/storage/index.server';
 
 let dir: string;

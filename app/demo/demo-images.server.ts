@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { packshotSvg, type PackshotView } from '~/modules/catalog/demo/packshot.server';
-import type { DemoProduct } from '~/modules/catalog/demo/products';
+import { packshotSvg, type PackshotView } from '~/demo/packshot.server';
+import type { DemoProduct } from '~/demo/products';
 import { type Storage, storeImageVariants, variantKey } from '~/modules/storage/index.server';
 
 /** The storage key base of one demo packshot; the sized WebP files sit beside it (`…-640.webp`). */

@@ -1,20 +1,25 @@
 /**
- * The demo shop's customers, their delivered orders and their reviews (app/modules/catalog/demo/reviews.ts).
+ * The demo shop's customers, their delivered orders and their reviews (app/demo/reviews.ts).
  * The customers cannot sign in (no password, an address under .invalid), their orders are marked as paid
  * through "demo" (no payment provider knows them, so nothing can be charged or refunded), and the reviews
  * go through `saveReview`, which checks the delivered order like for anyone else.
  */
 import type { Executor } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
-import { type DemoCustomer, demoCustomers } from '~/modules/catalog/demo/reviews';
-import { saveReview } from './reviews.server';
+import { type DemoCustomer, demoCustomers } from '~/demo/reviews';
+import { type OptionKind, type Variant, variantLabel } from '~/modules/catalog/index.server';
+import { getT } from '~/modules/i18n/index.server';
+import { saveReview } from '~/modules/reviews/index.server';
 
 const DAY_MS = 86_400_000;
 
-/** Seeds the demo customers' orders and reviews; `products` maps a demo key to its product id and price. */
+/** The demo coffees as seeded: by demo key, the product, its price, name and picture, and the variant bought. */
+export type DemoMade = Map<string, { id: string; priceCents: number; name: string; image: string | null; variant?: Variant; options?: OptionKind[] }>;
+
+/** Seeds the demo customers' orders and reviews; `products` maps a demo key to its product and the variant bought. */
 export async function seedDemoReviews(
   trx: Executor,
-  products: Map<string, { id: string; priceCents: number; name: string; image: string | null }>,
+  products: DemoMade,
   now = new Date(),
   customers: DemoCustomer[] = demoCustomers,
 ): Promise<number> {
@@ -66,7 +71,21 @@ export async function seedDemoReviews(
       .execute();
     await trx
       .insertInto('order_lines')
-      .values(lines.map((line, position) => ({ order_id: orderId, position, product_id: line.id, title: line.name, unit_price_cents: line.priceCents, quantity: 1, image: line.image })))
+      .values(
+        lines.map((line, position) => ({
+          order_id: orderId,
+          position,
+          product_id: line.id,
+          variant_id: line.variant?.id ?? null,
+          sku: line.variant?.sku ?? null,
+          title: line.name,
+          variant_label: line.variant ? variantLabel(line.variant, line.options ?? [], getT(customer.locale), customer.locale) : '',
+          net_weight_grams: line.variant?.netWeightGrams ?? null,
+          unit_price_cents: line.priceCents,
+          quantity: 1,
+          image: line.image,
+        })),
+      )
       .execute();
     for (const [i, review] of customer.reviews.entries()) {
       const product = products.get(review.product);

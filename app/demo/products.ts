@@ -5,6 +5,7 @@
 export type DemoCategory = 'wholeBean' | 'groundCoffee' | 'dripCoffeeBags' | 'capsulesAndPods';
 export type DemoProcess = 'washed' | 'natural' | 'honey' | 'wetHulled' | 'anaerobic';
 export type DemoRoast = 'light' | 'medium' | 'mediumDark' | 'dark';
+export type DemoGrind = 'wholeBean' | 'espresso' | 'mokaPot' | 'aeropress' | 'filter' | 'frenchPress';
 
 /** The colourway of a packshot: bag colour, label paper, accent, and the ink printed on the label. */
 export type DemoPalette = { bag: string; label: string; accent: string; ink: string };
@@ -22,6 +23,8 @@ export type DemoProduct = {
   altitudeMax: number;
   process: DemoProcess;
   roast: DemoRoast;
+  /** Ground coffee: the grind it is roasted and described for (listed first; the others are offered too). */
+  grind?: DemoGrind;
   /** created_at = now - daysAgo days; every value is distinct so "newest" ordering is stable. */
   daysAgo: number;
   en: { name: string; description: string; notes: string[] };
@@ -83,6 +86,50 @@ export function demoNetWeightGrams(product: Pick<DemoProduct, 'category' | 'en'>
     default:
       return 250;
   }
+}
+
+/** A demo variant: its values, price and SKU (the options are the category's, `demoOptions`). */
+export type DemoVariant = { sku: string; netWeightGrams: number; grind: DemoGrind | null; packCount: number | null; priceCents: number };
+
+const demoGrinds: DemoGrind[] = ['wholeBean', 'espresso', 'mokaPot', 'filter', 'frenchPress'];
+const groundGrinds: DemoGrind[] = ['espresso', 'mokaPot', 'aeropress', 'filter', 'frenchPress'];
+const grindCodes: Record<DemoGrind, string> = { wholeBean: 'WB', espresso: 'ES', mokaPot: 'MK', aeropress: 'AP', filter: 'FL', frenchPress: 'FP' };
+
+/** What a demo coffee is sold by: beans and ground coffee by size and grind, drip bags and capsules by the pack. */
+export const demoOptions = (product: Pick<DemoProduct, 'category'>): Array<'size' | 'grind' | 'pack'> =>
+  product.category === 'wholeBean' || product.category === 'groundCoffee' ? ['size', 'grind'] : ['pack'];
+
+/** A price rounded to end in ,90 (as a roaster prices a bag). */
+const ninety = (cents: number) => Math.round((cents + 10) / 100) * 100 - 10;
+
+/**
+ * A demo coffee's variants, cheapest first (what its card adds): beans in 250 g and 1 kg, whole or ground five
+ * ways; ground coffee the same without whole bean, its own grind first; 10 and 30 drip bags; 10 and 50 capsules
+ * (18 and 54 ESE pods). A kilo costs about 3.4 bags of 250 g; grind does not change the price.
+ */
+export function demoVariants(product: Pick<DemoProduct, 'key' | 'category' | 'priceCents' | 'grind' | 'en'>): DemoVariant[] {
+  const code = product.key.toUpperCase();
+  if (product.category === 'wholeBean' || product.category === 'groundCoffee') {
+    const grinds = product.category === 'wholeBean' ? demoGrinds : [product.grind ?? 'filter', ...groundGrinds.filter((g) => g !== product.grind)];
+    return [250, 1000].flatMap((grams) =>
+      grinds.map((grind) => ({
+        sku: `${code}-${grams}-${grindCodes[grind]}`,
+        netWeightGrams: grams,
+        grind,
+        packCount: null,
+        priceCents: grams === 250 ? product.priceCents : ninety(product.priceCents * 3.4),
+      })),
+    );
+  }
+  const pods = /\bESE\b/.test(product.en.name);
+  const [small, large, each, times] = product.category === 'dripCoffeeBags' ? [10, 30, 12, 2.7] : pods ? [18, 54, 7, 2.8] : [10, 50, 5.5, 4.6];
+  return [small, large].map((count) => ({
+    sku: `${code}-${count}`,
+    netWeightGrams: Math.round(count * each),
+    grind: null,
+    packCount: count,
+    priceCents: count === small ? product.priceCents : ninety(product.priceCents * times),
+  }));
 }
 
 /** A demo place name (origin or region) in `locale`. */
@@ -381,6 +428,7 @@ export const demoProducts: DemoProduct[] = [
   {
     key: 'malabar-ground-filter',
     category: 'groundCoffee',
+    grind: 'filter',
     priceCents: 1390,
     origin: 'Java',
     region: 'Mount Malabar, West Java',
@@ -390,13 +438,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'medium',
     daysAgo: 31,
     en: {
-      name: 'Java Malabar, Ground for Filter',
+      name: 'Java Malabar, Ground',
       description:
         'From farmers on the slopes of Mount Malabar, south of Bandung, where coffee grows beside the tea gardens. Washed, roasted to a sweet medium and ground medium-fine for drip machines and pour-over: milk chocolate, roasted almond and brown sugar. Use 60 g of coffee per litre of water.',
       notes: ['Milk chocolate', 'Roasted almond', 'Brown sugar'],
     },
     pl: {
-      name: 'Jawa Malabar, mielona do przelewu',
+      name: 'Jawa Malabar, mielona',
       description:
         'Od rolników ze zboczy góry Malabar na południe od Bandungu, gdzie kawa rośnie tuż obok plantacji herbaty. Myta, palona na słodki, średni poziom i mielona średnio drobno do ekspresu przelewowego i dripa: mleczna czekolada, prażony migdał i brązowy cukier. Dawkuj 60 g kawy na litr wody.',
       notes: ['mleczna czekolada', 'prażony migdał', 'brązowy cukier'],
@@ -407,6 +455,7 @@ export const demoProducts: DemoProduct[] = [
   {
     key: 'kalosi-ground-moka',
     category: 'groundCoffee',
+    grind: 'mokaPot',
     priceCents: 1490,
     origin: 'Sulawesi',
     region: 'Kalosi, Enrekang',
@@ -416,13 +465,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'mediumDark',
     daysAgo: 46,
     en: {
-      name: 'Sulawesi Kalosi, Ground for Moka Pot',
+      name: 'Sulawesi Kalosi, Ground',
       description:
         'Kalosi is the market town of Enrekang, just south of Toraja, where coffee from the surrounding mountains has been traded for a century. Wet-hulled and roasted a little darker, it brings dark chocolate, spice and an earthy sweetness. Ground fine for the moka pot and other stovetop brewers.',
       notes: ['Dark chocolate', 'Spice', 'Earthy'],
     },
     pl: {
-      name: 'Sulawesi Kalosi, mielona do kawiarki',
+      name: 'Sulawesi Kalosi, mielona',
       description:
         'Kalosi to targowe miasteczko w regionie Enrekang, tuż na południe od Toraji, gdzie od stu lat handluje się kawą z okolicznych gór. Obłuszczana na mokro i palona nieco ciemniej, daje gorzką czekoladę, przyprawy i ziemistą słodycz. Kawa mielona drobno, do kawiarki i innych zaparzaczy na kuchenkę.',
       notes: ['gorzka czekolada', 'przyprawy', 'ziemisty'],
@@ -433,6 +482,7 @@ export const demoProducts: DemoProduct[] = [
   {
     key: 'gayo-ground-french-press',
     category: 'groundCoffee',
+    grind: 'frenchPress',
     priceCents: 1450,
     origin: 'Sumatra',
     region: 'Takengon, Aceh Gayo',
@@ -442,13 +492,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'medium',
     daysAgo: 54,
     en: {
-      name: 'Aceh Gayo, Ground for French Press',
+      name: 'Aceh Gayo, Ground',
       description:
         'A fully washed Gayo from farms around Lake Laut Tawar near Takengon, grown under shade trees at 1,300 to 1,600 metres. Coarsely ground for the French press, it is round and sweet: caramel, cocoa and a squeeze of lime. Steep for 4 minutes, 65 g per litre.',
       notes: ['Caramel', 'Cocoa', 'Lime'],
     },
     pl: {
-      name: 'Aceh Gayo, mielona do french pressa',
+      name: 'Aceh Gayo, mielona',
       description:
         'W pełni myta Gayo z farm nad jeziorem Laut Tawar koło Takengon, uprawiana w cieniu drzew na wysokości 1300–1600 metrów. Grubo mielona do french pressa, okrągła i słodka: karmel, kakao i odrobina limonki. Parz 4 minuty, 65 g kawy na litr wody.',
       notes: ['karmel', 'kakao', 'limonka'],
@@ -459,6 +509,7 @@ export const demoProducts: DemoProduct[] = [
   {
     key: 'kintamani-ground-filter',
     category: 'groundCoffee',
+    grind: 'filter',
     priceCents: 1390,
     origin: 'Bali',
     region: 'Kintamani, Bangli',
@@ -468,13 +519,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'medium',
     daysAgo: 60,
     en: {
-      name: 'Bali Kintamani, Ground for Filter',
+      name: 'Bali Kintamani, Ground',
       description:
         'Washed coffee from the Kintamani highlands, grown among orange trees on the volcanic soil around Lake Batur. Ground medium for filter machines and pour-over, it tastes bright and friendly: orange, honey and walnut. Lovely over ice, too.',
       notes: ['Orange', 'Honey', 'Walnut'],
     },
     pl: {
-      name: 'Bali Kintamani, mielona do przelewu',
+      name: 'Bali Kintamani, mielona',
       description:
         'Myta kawa z wyżyny Kintamani, uprawiana wśród drzewek pomarańczowych na wulkanicznej glebie wokół jeziora Batur. Mielona średnio, do ekspresu przelewowego i dripa, smakuje jasno i przyjaźnie: pomarańcza, miód i orzech włoski. Świetna także na lodzie.',
       notes: ['pomarańcza', 'miód', 'orzech włoski'],
@@ -485,6 +536,7 @@ export const demoProducts: DemoProduct[] = [
   {
     key: 'manggarai-dark-ground-espresso',
     category: 'groundCoffee',
+    grind: 'espresso',
     priceCents: 1290,
     origin: 'Flores',
     region: 'Manggarai, Ruteng',
@@ -494,13 +546,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'dark',
     daysAgo: 72,
     en: {
-      name: 'Flores Manggarai Dark, Ground for Espresso',
+      name: 'Flores Manggarai Dark, Ground',
       description:
         'In Manggarai, western Flores, coffee grows on steep slopes around the town of Ruteng, often beside clove trees and vanilla vines. Roasted dark and ground fine for espresso machines: dark cocoa, molasses and a gentle smoky edge, with a body that carries milk well.',
       notes: ['Dark cocoa', 'Molasses', 'Smoky'],
     },
     pl: {
-      name: 'Flores Manggarai Dark, mielona do espresso',
+      name: 'Flores Manggarai Dark, mielona',
       description:
         'W Manggarai, na zachodzie Flores, kawa rośnie na stromych zboczach wokół miasteczka Ruteng, często obok goździkowców i pnączy wanilii. Palona ciemno i mielona drobno do ekspresu ciśnieniowego: ciemne kakao, melasa i delikatna dymna nuta, a do tego body, które dobrze znosi mleko.',
       notes: ['ciemne kakao', 'melasa', 'dymna nuta'],
@@ -511,6 +563,7 @@ export const demoProducts: DemoProduct[] = [
   {
     key: 'mollo-timor-ground-aeropress',
     category: 'groundCoffee',
+    grind: 'aeropress',
     priceCents: 1350,
     origin: 'Timor',
     region: 'Mollo highlands, West Timor',
@@ -520,13 +573,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'medium',
     daysAgo: 88,
     en: {
-      name: 'West Timor Mollo, Ground for AeroPress',
+      name: 'West Timor Mollo, Ground',
       description:
         'A small natural lot from the Mollo highlands below Mount Mutis, in Indonesian West Timor, where coffee is a young crop grown next to maize and beans. Dried in the whole cherry, it tastes of dried apricot, nougat and cinnamon. Ground medium-fine for the AeroPress and pour-over.',
       notes: ['Dried apricot', 'Nougat', 'Cinnamon'],
     },
     pl: {
-      name: 'Timor Zachodni Mollo, mielona do AeroPressu',
+      name: 'Timor Zachodni Mollo, mielona',
       description:
         'Mała partia naturalna z wyżyny Mollo u stóp góry Mutis, w indonezyjskiej części Timoru, gdzie kawa to młoda uprawa, rosnąca obok kukurydzy i fasoli. Suszona w całych owocach smakuje suszoną morelą, nugatem i cynamonem. Mielona średnio drobno, do AeroPressu i przelewu.',
       notes: ['suszona morela', 'nugat', 'cynamon'],
@@ -548,13 +601,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'light',
     daysAgo: 10,
     en: {
-      name: 'Gayo Drip Bags, 10 × 12 g',
+      name: 'Gayo Drip Bags',
       description:
         'Our washed Gayo, freshly ground and sealed with nitrogen in single-cup pour-over bags. Hang a bag on your cup, pour 180 ml of water just off the boil in three slow pours, and in two minutes you have a clean, sweet filter coffee with brown sugar, red apple and black tea. Made for the office, the tent and the train.',
       notes: ['Brown sugar', 'Red apple', 'Black tea'],
     },
     pl: {
-      name: 'Gayo w saszetkach drip, 10 × 12 g',
+      name: 'Gayo w saszetkach drip',
       description:
         'Nasza myta Gayo, świeżo zmielona i zamknięta w azocie w saszetkach do zaparzania jednej filiżanki. Zawieś saszetkę na kubku, zalej ją 180 ml wody tuż po zagotowaniu w trzech powolnych porcjach, a po dwóch minutach masz czystą, słodką kawę przelewową: brązowy cukier, czerwone jabłko i czarna herbata. Do biura, namiotu i pociągu.',
       notes: ['brązowy cukier', 'czerwone jabłko', 'czarna herbata'],
@@ -574,13 +627,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'light',
     daysAgo: 6,
     en: {
-      name: 'Bali Kintamani Drip Bags, 10 × 12 g',
+      name: 'Bali Kintamani Drip Bags',
       description:
         'The citrus-bright natural from Kintamani in a pour-over bag you can take anywhere. Each bag holds 12 g of coffee ground for a two- to three-minute brew; expect mandarin, honey and a cocoa finish. Pour 180–200 ml of water at 92 °C.',
       notes: ['Mandarin', 'Honey', 'Cocoa'],
     },
     pl: {
-      name: 'Bali Kintamani w saszetkach drip, 10 × 12 g',
+      name: 'Bali Kintamani w saszetkach drip',
       description:
         'Cytrusowa, naturalna kawa z Kintamani w saszetce do przelewu, którą zabierzesz wszędzie. W każdej saszetce 12 g kawy zmielonej na dwie, trzy minuty parzenia; w filiżance mandarynka, miód i kakaowy finisz. Zalej 180–200 ml wody o temperaturze 92 °C.',
       notes: ['mandarynka', 'miód', 'kakao'],
@@ -600,13 +653,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'medium',
     daysAgo: 38,
     en: {
-      name: 'Toraja Drip Bags, 10 × 12 g',
+      name: 'Toraja Drip Bags',
       description:
         'Wet-hulled Toraja in handy pour-over bags: a full, comforting cup of dark chocolate, plum and a touch of cedar. Brew 180 ml straight into your mug; it takes a splash of milk well.',
       notes: ['Dark chocolate', 'Plum', 'Cedar'],
     },
     pl: {
-      name: 'Toraja w saszetkach drip, 10 × 12 g',
+      name: 'Toraja w saszetkach drip',
       description:
         'Obłuszczana na mokro Toraja w wygodnych saszetkach do przelewu: pełny, otulający napar z gorzką czekoladą, śliwką i nutą cedru. Zaparz 180 ml prosto do kubka; dobrze znosi odrobinę mleka.',
       notes: ['gorzka czekolada', 'śliwka', 'cedr'],
@@ -626,13 +679,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'medium',
     daysAgo: 17,
     en: {
-      name: 'Papua Wamena Drip Bags, 10 × 12 g',
+      name: 'Papua Wamena Drip Bags',
       description:
         'Our rare Baliem Valley coffee, ready for the road. Each bag brews one gentle, sweet cup of hazelnut, cacao and dried fig. Pour 180 ml of water at 93 °C in three stages and let it drip through.',
       notes: ['Hazelnut', 'Cacao', 'Dried fig'],
     },
     pl: {
-      name: 'Papua Wamena w saszetkach drip, 10 × 12 g',
+      name: 'Papua Wamena w saszetkach drip',
       description:
         'Nasza rzadka kawa z doliny Baliem, gotowa do drogi. Z każdej saszetki zaparzysz jedną łagodną, słodką filiżankę: orzech laskowy, kakao i suszona figa. Zalej 180 ml wody o temperaturze 93 °C w trzech porcjach i poczekaj, aż przecieknie.',
       notes: ['orzech laskowy', 'kakao', 'suszona figa'],
@@ -652,13 +705,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'medium',
     daysAgo: 50,
     en: {
-      name: 'Java Ijen Drip Bags, 10 × 12 g',
+      name: 'Java Ijen Drip Bags',
       description:
         'Clean, balanced Java from the Ijen plateau, ground and packed in single-cup filter bags. Milk chocolate, clove and a little lemon peel: an everyday cup that is hard to get wrong. Pour 180 ml of hot water in three stages.',
       notes: ['Milk chocolate', 'Clove', 'Lemon peel'],
     },
     pl: {
-      name: 'Jawa Ijen w saszetkach drip, 10 × 12 g',
+      name: 'Jawa Ijen w saszetkach drip',
       description:
         'Czysta, zrównoważona Jawa z płaskowyżu Ijen, zmielona i zapakowana w filtry na jedną filiżankę. Mleczna czekolada, goździk i odrobina skórki cytryny: codzienna kawa, której trudno nie udać. Zalej 180 ml gorącej wody w trzech etapach.',
       notes: ['mleczna czekolada', 'goździk', 'skórka cytryny'],
@@ -680,13 +733,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'dark',
     daysAgo: 64,
     en: {
-      name: 'Sumatra Mandheling Capsules, 10 pcs',
+      name: 'Sumatra Mandheling Capsules',
       description:
         'Ten aluminium capsules compatible with Nespresso® Original machines, each holding 5.5 g of our Mandheling roasted dark for espresso. A thick, syrupy shot with dark chocolate, cedar and an earthy finish; perfect under milk.',
       notes: ['Dark chocolate', 'Cedar', 'Earthy'],
     },
     pl: {
-      name: 'Sumatra Mandheling w kapsułkach, 10 szt.',
+      name: 'Sumatra Mandheling w kapsułkach',
       description:
         'Dziesięć aluminiowych kapsułek kompatybilnych z ekspresami Nespresso® Original, w każdej 5,5 g naszej Mandheling palonej ciemno do espresso. Gęste, syropowe espresso z gorzką czekoladą, cedrem i ziemistym finiszem; doskonałe z mlekiem.',
       notes: ['gorzka czekolada', 'cedr', 'ziemisty'],
@@ -706,13 +759,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'medium',
     daysAgo: 77,
     en: {
-      name: 'West Java Preanger Capsules, 10 pcs',
+      name: 'West Java Preanger Capsules',
       description:
         'A washed Preanger roasted medium for a sweet, balanced espresso or lungo from Nespresso® Original compatible capsules. Caramel, red berries and hazelnut. The aluminium is recyclable; 5.5 g of coffee per capsule.',
       notes: ['Caramel', 'Red berries', 'Hazelnut'],
     },
     pl: {
-      name: 'Preanger z Jawy Zachodniej w kapsułkach, 10 szt.',
+      name: 'Preanger z Jawy Zachodniej w kapsułkach',
       description:
         'Myta Preanger palona średnio, na słodkie, zrównoważone espresso lub lungo z kapsułek kompatybilnych z Nespresso® Original. Karmel, czerwone owoce i orzech laskowy. Aluminium nadaje się do recyklingu; w każdej kapsułce 5,5 g kawy.',
       notes: ['karmel', 'czerwone owoce', 'orzech laskowy'],
@@ -732,13 +785,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'medium',
     daysAgo: 25,
     en: {
-      name: 'Bali Kintamani Lungo Capsules, 10 pcs',
+      name: 'Bali Kintamani Lungo Capsules',
       description:
         'Our Kintamani natural, roasted a touch lighter for a long cup: pull 110 ml for a lungo full of orange, honey and milk chocolate. Aluminium capsules compatible with Nespresso® Original machines.',
       notes: ['Orange', 'Honey', 'Milk chocolate'],
     },
     pl: {
-      name: 'Bali Kintamani Lungo w kapsułkach, 10 szt.',
+      name: 'Bali Kintamani Lungo w kapsułkach',
       description:
         'Nasza naturalna Kintamani, palona odrobinę jaśniej z myślą o dłuższej kawie: przygotuj 110 ml lungo pełnego pomarańczy, miodu i mlecznej czekolady. Aluminiowe kapsułki kompatybilne z ekspresami Nespresso® Original.',
       notes: ['pomarańcza', 'miód', 'mleczna czekolada'],
@@ -758,13 +811,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'mediumDark',
     daysAgo: 44,
     en: {
-      name: 'Toraja Espresso Capsules, 10 pcs',
+      name: 'Toraja Espresso Capsules',
       description:
         "Toraja's velvety body makes a superb ristretto: dark caramel, plum and a spicy finish from Nespresso® Original compatible capsules. 5.5 g of coffee in each capsule, sealed under nitrogen to stay fresh.",
       notes: ['Dark caramel', 'Plum', 'Spice'],
     },
     pl: {
-      name: 'Toraja Espresso w kapsułkach, 10 szt.',
+      name: 'Toraja Espresso w kapsułkach',
       description:
         'Aksamitne body Toraji to przepis na świetne ristretto: ciemny karmel, śliwka i korzenny finisz, z kapsułek kompatybilnych z Nespresso® Original. W każdej kapsułce 5,5 g kawy, zamkniętej w azocie, by dłużej była świeża.',
       notes: ['ciemny karmel', 'śliwka', 'przyprawy korzenne'],
@@ -784,13 +837,13 @@ export const demoProducts: DemoProduct[] = [
     roast: 'mediumDark',
     daysAgo: 99,
     en: {
-      name: 'Lintong Espresso Pods (ESE), 18 pcs',
+      name: 'Lintong Espresso Pods (ESE)',
       description:
         'Eighteen 44 mm paper pods in the ESE standard, each filled with 7 g of Lintong roasted for espresso. No capsule waste, only compostable filter paper: molasses, clove and blackcurrant in a sweet, heavy shot.',
       notes: ['Molasses', 'Clove', 'Blackcurrant'],
     },
     pl: {
-      name: 'Lintong w padach ESE, 18 szt.',
+      name: 'Lintong w padach ESE',
       description:
         'Osiemnaście papierowych padów w standardzie ESE, o średnicy 44 mm, w każdym 7 g kawy Lintong palonej do espresso. Żadnych kapsułek, tylko kompostowalny papier filtracyjny: melasa, goździk i czarna porzeczka w słodkim, gęstym espresso.',
       notes: ['melasa', 'goździk', 'czarna porzeczka'],

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { demoNetWeightGrams, demoPlace, demoProducts } from '~/modules/catalog/demo/products';
-import { generateDemoImages } from '~/modules/catalog/demo/demo-images.server';
-import { countProducts, createProduct } from '~/modules/catalog/index.server';
-import { seedDemoReviews } from '~/modules/reviews/demo.server';
-import type { Storage } from '~/modules/storage/storage.server';
-import { type DB, databaseKind } from './database.server';
+import { demoOptions, demoPlace, demoProducts, demoVariants } from '~/demo/products';
+import { generateDemoImages } from '~/demo/demo-images.server';
+import { countProducts, createProduct, variantsOf } from '~/modules/catalog/index.server';
+import { type DemoMade, seedDemoReviews } from '~/demo/reviews.server';
+import type { Storage } from '~/modules/storage/index.server';
+import { type DB, databaseKind } from '~/db/database.server';
 
 /** The advisory lock nodes take turns on while seeding (any constant the shop uses for nothing else). */
 const SEED_LOCK = 7_401_926_001;
@@ -24,14 +24,14 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
     if (databaseKind(trx) === 'postgres') await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
     if ((await countProducts(trx)) > 0) return false;
     const images = await Promise.all(products.map((product) => generateDemoImages(storage, product, product.key)));
-    const made = new Map<string, { id: string; priceCents: number; name: string; image: string | null }>();
+    const made: DemoMade = new Map();
     for (const [i, product] of products.entries()) {
       const id = await createProduct(
         trx,
         {
           category: product.category,
-          priceCents: product.priceCents,
-          netWeightGrams: demoNetWeightGrams(product),
+          options: demoOptions(product),
+          variants: demoVariants(product),
           origin: product.origin,
           region: product.region,
           altitudeMin: product.altitudeMin,
@@ -46,7 +46,8 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
         },
         { createdAt: new Date(Date.now() - product.daysAgo * 86_400_000).toISOString() },
       );
-      made.set(product.key, { id, priceCents: product.priceCents, name: product.en.name, image: images[i]?.[0] ?? null });
+      const [variant] = (await variantsOf(trx, [id])).get(id) ?? [];
+      made.set(product.key, { id, priceCents: product.priceCents, name: product.en.name, image: images[i]?.[0] ?? null, variant, options: demoOptions(product) });
     }
     // The demo customers' delivered orders and their reviews, through the path every review takes.
     await seedDemoReviews(trx, made);

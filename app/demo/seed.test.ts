@@ -6,10 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { demoProducts } from '~/modules/catalog/demo/products';
+import { demoProducts } from '~/demo/products';
 import { nullStorage } from '~/modules/storage/null-storage';
-import { type DB, migrateToLatest } from './database.server';
-import type { Database } from './schema';
+import { type DB, migrateToLatest } from '~/db/database.server';
+import type { Database } from '~/db/schema';
 import { seedDemoCatalogue } from './seed.server';
 
 const url = process.env.TEST_DATABASE_URL;

@@ -1,0 +1,165 @@
+/**
+ * Variants in the database (docs/decisions/0020): written with their product, read for the storefront, the
+ * cart and the owner. The product row keeps its lowest active price and that variant's weight, so the grid,
+ * its "from €X" and the price sort read one row per product.
+ */
+import { type Executor, now } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
+import type { ParsedVariantInput } from './catalog.schema';
+import { type Grind, type OptionKind, type Variant, isGrind, isOptionKind, optionValue } from './variants';
+
+/** A SKU the owner gave that another product's variant already has. */
+export class SkuTakenError extends Error {
+  constructor(public readonly sku: string) {
+    super(`SKU ${sku} is taken`);
+    this.name = 'SkuTakenError';
+  }
+}
+
+type VariantRow = {
+  id: string;
+  product_id: string;
+  sku: string;
+  position: number;
+  net_weight_grams: number | null;
+  grind: string | null;
+  pack_count: number | null;
+  price_cents: number;
+  active: number;
+};
+
+export const toVariant = (row: VariantRow): Variant => ({
+  id: row.id,
+  sku: row.sku,
+  netWeightGrams: row.net_weight_grams,
+  grind: isGrind(row.grind) ? (row.grind as Grind) : null,
+  packCount: row.pack_count,
+  priceCents: row.price_cents,
+  active: row.active === 1,
+});
+
+export const parseOptions = (text: string | null | undefined): OptionKind[] => (text ? text.split(',').filter(isOptionKind) : []);
+
+const variantColumns = ['id', 'product_id', 'sku', 'position', 'net_weight_grams', 'grind', 'pack_count', 'price_cents', 'active'] as const;
+
+/** The variants of these products in their order, keyed by product (only the active ones unless `all`). */
+export async function variantsOf(db: Executor, productIds: readonly string[], { all = false } = {}): Promise<Map<string, Variant[]>> {
+  const byProduct = new Map<string, Variant[]>();
+  if (productIds.length === 0) return byProduct;
+  const rows = await db
+    .selectFrom('variants')
+    .select(variantColumns)
+    .where('product_id', 'in', [...new Set(productIds)])
+    .$if(!all, (qb) => qb.where('active', '=', 1))
+    .orderBy('product_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), toVariant(row)]);
+  return byProduct;
+}
+
+/** Variants by id with their product's id (active or not: the cart decides what to do with a switched-off one). */
+export async function findVariants(db: Executor, ids: readonly string[]): Promise<Map<string, Variant & { productId: string }>> {
+  const wanted = [...new Set(ids.filter((id) => /^[A-Za-z0-9_-]{1,64}$/.test(id)))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom('variants').select(variantColumns).where('id', 'in', wanted).execute();
+  return new Map(rows.map((row) => [row.id, { ...toVariant(row), productId: row.product_id }]));
+}
+
+/**
+ * Replaces a product's variants with `given` (in their order): a given `id` of one of its variants keeps that
+ * variant (and the carts holding it), the others are new; variants left out are deleted. Empty SKUs are made from the product's name and the values; a SKU another product uses
+ * throws SkuTakenError. Then the product's "from" price and weight follow its cheapest active variant.
+ */
+export async function writeVariants(trx: Executor, productId: string, name: string, options: readonly OptionKind[], given: readonly ParsedVariantInput[]): Promise<Variant[]> {
+  const at = now();
+  const existing = await trx.selectFrom('variants').select(['id', 'sku', 'created_at']).where('product_id', '=', productId).execute();
+  // A product sold one way keeps its one variant (and its SKU) when it is given again without its id.
+  const inputs =
+    options.length === 0 && given.length === 1 && !given[0].id && existing.length === 1
+      ? [{ ...given[0], id: existing[0].id, sku: given[0].sku || existing[0].sku }]
+      : given;
+  const kept = new Set(existing.map((v) => v.id));
+  const skus = await resolveSkus(trx, productId, name, options, inputs);
+  const rows = inputs.map((input, position) => ({
+    id: input.id && kept.has(input.id) ? input.id : newId(),
+    product_id: productId,
+    sku: skus[position],
+    position,
+    net_weight_grams: input.netWeightGrams,
+    grind: input.grind,
+    pack_count: input.packCount,
+    price_cents: input.priceCents,
+    active: input.active ? 1 : 0,
+    created_at: existing.find((v) => v.id === input.id)?.created_at ?? at,
+    updated_at: at,
+  }));
+  const gone = existing.map((v) => v.id).filter((id) => !rows.some((row) => row.id === id));
+  // Carts holding a deleted variant keep the line until read: the shopper is then told (getCart).
+  if (gone.length > 0) await trx.deleteFrom('variants').where('id', 'in', gone).execute();
+  // SKUs move between kept variants (a swap): free them first, so the unique index never sees two at once.
+  const keptRows = rows.filter((row) => kept.has(row.id));
+  for (const row of keptRows) await trx.updateTable('variants').set({ sku: `~${row.id}` }).where('id', '=', row.id).execute();
+  for (const { id, created_at: _created, product_id: _product, ...row } of keptRows) await trx.updateTable('variants').set(row).where('id', '=', id).execute();
+  const added = rows.filter((row) => !kept.has(row.id));
+  if (added.length > 0) await trx.insertInto('variants').values(added).execute();
+  await refreshFromPrice(trx, productId);
+  return rows.map((row) => toVariant(row));
+}
+
+/** The product's "from" price and its weight: those of its cheapest active variant (the first of equals). */
+export async function refreshFromPrice(trx: Executor, productId: string): Promise<void> {
+  const cheapest = await trx
+    .selectFrom('variants')
+    .select(['price_cents', 'net_weight_grams'])
+    .where('product_id', '=', productId)
+    .where('active', '=', 1)
+    .orderBy('price_cents')
+    .orderBy('position')
+    .executeTakeFirst();
+  if (cheapest) await trx.updateTable('products').set({ price_cents: cheapest.price_cents, net_weight_grams: cheapest.net_weight_grams }).where('id', '=', productId).execute();
+}
+
+/** The SKUs to store: the given ones (refused if another product has one), and made ones that are free. */
+async function resolveSkus(trx: Executor, productId: string, name: string, options: readonly OptionKind[], inputs: readonly ParsedVariantInput[]): Promise<string[]> {
+  const given = inputs.map((v) => v.sku).filter(Boolean);
+  if (given.length > 0) {
+    const clash = await trx.selectFrom('variants').select('sku').where('sku', 'in', given).where('product_id', '<>', productId).executeTakeFirst();
+    if (clash) throw new SkuTakenError(clash.sku);
+  }
+  const taken = new Set(given);
+  const made = inputs.map((v) => (v.sku ? null : skuFor(name, options.map((kind) => optionValue(v, kind)).concat(options.length === 0 && v.netWeightGrams ? [String(v.netWeightGrams)] : []))));
+  const candidates = made.filter((sku): sku is string => sku !== null);
+  const used = candidates.length
+    ? new Set((await trx.selectFrom('variants').select('sku').where('sku', 'like', `${commonPrefix(candidates)}%`).where('product_id', '<>', productId).execute()).map((r) => r.sku))
+    : new Set<string>();
+  return inputs.map((v, i) => {
+    if (v.sku) return v.sku;
+    const base = made[i]!;
+    let sku = base;
+    for (let n = 2; taken.has(sku) || used.has(sku); n++) sku = `${base}-${n}`;
+    taken.add(sku);
+    return sku;
+  });
+}
+
+/** "JAVA-FRINSA-1000-ESPRESSO": a product's name and a variant's values as a SKU. */
+export function skuFor(name: string, values: readonly string[]): string {
+  const words = name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/ł/gi, 'L')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 24)
+    .replace(/-$/, '');
+  const tail = values.map((value) => value.toUpperCase().replace(/[^A-Z0-9]+/g, '')).filter(Boolean);
+  return [words || 'KOPI', ...tail].join('-').slice(0, 40);
+}
+
+const commonPrefix = (values: string[]): string => values.reduce((prefix, value) => {
+  let i = 0;
+  while (i < prefix.length && prefix[i] === value[i]) i++;
+  return prefix.slice(0, i);
+}).replace(/[%_\\]/g, '');
