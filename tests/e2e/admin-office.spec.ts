@@ -5,7 +5,7 @@
  * figures once the order is cancelled and refunded (no longer counted; the refund is).
  */
 import type { Browser, Page, TestInfo } from '@playwright/test';
-import { catalogue } from '../fixtures/catalogue';
+import { catalogue, defaultVariant } from '../fixtures/catalogue';
 import { price, t } from '../fixtures/i18n';
 import { kopi, newAccount, signUp } from './accounts';
 import { TEST_CARDS, card, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
@@ -115,9 +115,11 @@ test.describe('with analytics accepted', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe(`kopi-orders-${today}-${today}.csv`);
     const csv = (await (await file.createReadStream()).toArray()).join('');
-    expect(csv.split('\r\n')[0]).toBe('\uFEFFOrder,Date,Customer,Email,Product,Quantity,Unit price (EUR),Line total (EUR),Status');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFOrder,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price (EUR),Line total (EUR),Status');
     const line = csv.split('\r\n').find((row) => row.startsWith(`${orderLabel(orderId)},`));
     expect(line).toContain(`,${polishAddress.fullName},`);
+    // The variant bought, and its SKU (the card adds the cheapest).
+    expect(line).toContain(`,${defaultVariant(product).sku},`);
     expect(line).toMatch(new RegExp(`,3,${(product.priceCents / 100).toFixed(2)},${((3 * product.priceCents) / 100).toFixed(2)},Processing$`));
 
     // Cancelled and refunded, the order is paid but not kept: revenue and orders are back where they were,

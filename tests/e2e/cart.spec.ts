@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { catalogue, productName } from '../fixtures/catalogue';
+import { catalogue, lineNameOf, productName } from '../fixtures/catalogue';
 import { price, t } from '../fixtures/i18n';
 import { expect, test } from './fixtures';
 import { addToCart, addToCartButton, addedButton, cartLink, expectCartCount, productGrid, waitForHydration } from './helpers';
@@ -16,6 +16,8 @@ test('a guest adds from the grid, changes quantities, removes, and is asked to l
   const [first, second] = catalogue;
   const firstName = productName(first, 'en');
   const secondName = productName(second, 'en');
+  // The line's controls name the product and its variant (the card adds the cheapest).
+  const [firstLine, secondLine] = [lineNameOf(first, 'en'), lineNameOf(second, 'en')];
 
   await page.goto('/');
   await waitForHydration(page);
@@ -44,15 +46,15 @@ test('a guest adds from the grid, changes quantities, removes, and is asked to l
   const total = (cents: number) => expect(page.getByTestId('cart-total')).toHaveText(price(cents, 'en'));
   await total(first.priceCents + second.priceCents);
 
-  await line.getByRole('button', { name: en('cart.increase', { name: firstName }) }).click();
+  await line.getByRole('button', { name: en('cart.increase', { name: firstLine }) }).click();
   await expect(line.getByTestId('line-quantity')).toHaveText('2');
-  await line.getByRole('button', { name: en('cart.increase', { name: firstName }) }).click();
+  await line.getByRole('button', { name: en('cart.increase', { name: firstLine }) }).click();
   await expect(line.getByTestId('line-quantity')).toHaveText('3');
   await expect(line.getByTestId('line-total')).toHaveText(`${en('cart.lineTotal')}: ${price(3 * first.priceCents, 'en')}`);
   await total(3 * first.priceCents + second.priceCents);
   await expectCartCount(page, 4);
 
-  await line.getByRole('button', { name: en('cart.decrease', { name: firstName }) }).click();
+  await line.getByRole('button', { name: en('cart.decrease', { name: firstLine }) }).click();
   await expect(line.getByTestId('line-quantity')).toHaveText('2');
   await total(2 * first.priceCents + second.priceCents);
   await expectCartCount(page, 3);
@@ -60,7 +62,7 @@ test('a guest adds from the grid, changes quantities, removes, and is asked to l
   // Totals always carry two decimals.
   await expect(page.getByTestId('cart-total')).toHaveText(/^€\d+\.\d{2}$/);
 
-  await cartLine(page, secondName).getByRole('button', { name: en('cart.removeItem', { name: secondName }) }).click();
+  await cartLine(page, secondName).getByRole('button', { name: en('cart.removeItem', { name: secondLine }) }).click();
   await expect(cartLine(page, secondName)).toHaveCount(0);
   await total(2 * first.priceCents);
   await expectCartCount(page, 2);
@@ -71,7 +73,7 @@ test('a guest adds from the grid, changes quantities, removes, and is asked to l
   await expect(alert.getByRole('link', { name: en('cart.loginButton') })).toHaveAttribute('href', /^\/auth\?redirectTo=/);
   await expect(page, 'checkout does not navigate for a guest').toHaveURL(/\/cart$/);
 
-  await line.getByRole('button', { name: en('cart.removeItem', { name: firstName }) }).click();
+  await line.getByRole('button', { name: en('cart.removeItem', { name: firstLine }) }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('cart.empty.title'));
   await expect(page.getByText(en('cart.empty.text'))).toBeVisible();
   await expectCartCount(page, 0);
@@ -109,7 +111,7 @@ test('the cart survives a reload and shows line and cart totals with two decimal
   await expectCartCount(page, 1);
   await page.goto('/cart');
   await waitForHydration(page);
-  await cartLine(page, name).getByRole('button', { name: en('cart.increase', { name }) }).click();
+  await cartLine(page, name).getByRole('button', { name: en('cart.increase', { name: lineNameOf(product, 'en') }) }).click();
   await expect(cartLine(page, name).getByTestId('line-quantity')).toHaveText('2');
   await page.reload();
   await expect(cartLine(page, name).getByTestId('line-quantity')).toHaveText('2');

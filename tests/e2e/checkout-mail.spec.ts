@@ -9,7 +9,7 @@
  * picks its messages by recipient and order label.
  */
 import type { Page } from '@playwright/test';
-import { catalogue, productName } from '../fixtures/catalogue';
+import { catalogue, productName, lineNameOf } from '../fixtures/catalogue';
 import { type Locale, plainSpaces, price, t } from '../fixtures/i18n';
 import { type MailCatcher, type ReceivedMail, startMailCatcher } from '../fixtures/smtp';
 import {
@@ -89,7 +89,7 @@ test('two products, one twice: review, pay, the success screen, My Orders, and b
   await expect(page).toHaveURL(/\/cart$/);
   await waitForHydration(page);
   const twiceLine = page.getByTestId('cart-line').filter({ has: page.getByRole('heading', { name: productName(twice, 'en'), exact: true }) });
-  await twiceLine.getByRole('button', { name: t('en')('cart.increase', { name: productName(twice, 'en') }) }).click();
+  await twiceLine.getByRole('button', { name: t('en')('cart.increase', { name: lineNameOf(twice, 'en') }) }).click();
   await expectCartCount(page, 3);
   await main(page).getByRole('link', { name: t('en')('cart.checkout') }).click();
 
@@ -131,7 +131,7 @@ test('two products, one twice: review, pay, the success screen, My Orders, and b
   expectConfirmation(confirmation, orderId, total, 'en');
   for (const { product, quantity } of lines) {
     expect(plainSpaces(confirmation.text)).toContain(
-      plainSpaces(t('en')('orders.mail.line', { quantity: String(quantity), title: productName(product, 'en'), price: price(product.priceCents * quantity, 'en') })),
+      plainSpaces(t('en')('orders.mail.line', { quantity: String(quantity), title: lineNameOf(product, 'en'), price: price(product.priceCents * quantity, 'en') })),
     );
   }
   expect(confirmation.text).toContain(`${new URL(page.url()).origin}/profile?tab=orders`);
@@ -207,7 +207,7 @@ test.describe('in Polish', () => {
     const { confirmation, notification } = await orderMails(account.email, orderId);
     expectConfirmation(confirmation, orderId, total, 'pl');
     expect(plainSpaces(confirmation.text)).toContain(
-      plainSpaces(pl('orders.mail.line', { quantity: '2', title: productName(product, 'pl'), price: price(total, 'pl') })),
+      plainSpaces(pl('orders.mail.line', { quantity: '2', title: lineNameOf(product, 'pl'), price: price(total, 'pl') })),
     );
     expect(notification.text, 'the shop reads English, and learns the customer’s language').toContain('Language: pl');
     expect(notification.subject).toBe(`[Kopi order] ${orderLabel(orderId)} — ${price(total, 'en')}`);

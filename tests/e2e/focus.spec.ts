@@ -3,7 +3,7 @@
  * progress indication on a slow navigation (item 4), and the contrast of focus rings.
  */
 import type { Page } from '@playwright/test';
-import { PAGE_SIZE, catalogue, productName, withImages } from '../fixtures/catalogue';
+import { PAGE_SIZE, catalogue, productName, withImages, lineNameOf } from '../fixtures/catalogue';
 import { t } from '../fixtures/i18n';
 import { expect, test } from './fixtures';
 import { addToCartByRequest, waitForHydration } from './helpers';
@@ -22,7 +22,8 @@ test('Add to cart keeps the focus on its button and announces the add', async ({
   const product = withImages(1)[0];
   await page.goto(productPath(product));
   await waitForHydration(page);
-  const name = productName(product, 'en');
+  // The page opens on the cheapest variant, the one its card adds too.
+  const name = lineNameOf(product, 'en');
   await page.getByRole('main').getByRole('button', { name: `${en('product.addToCart')}: ${name}` }).first().focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('main').getByRole('status').filter({ hasText: en('product.addedToCart') }).first()).toBeAttached();
@@ -42,12 +43,12 @@ test('Remove moves the focus to the next line, and after the last line to the he
   const secondName = (await lines.nth(1).getByRole('heading').innerText()).trim();
   expect([firstName, secondName].sort()).toEqual([productName(first, 'en'), productName(second, 'en')].sort());
 
-  await page.getByRole('button', { name: en('cart.removeItem', { name: firstName }) }).focus();
+  await page.getByRole('button', { name: en('cart.removeItem', { name: lineNameOf(first, 'en') }) }).focus();
   await page.keyboard.press('Enter');
   await expect(lines).toHaveCount(1);
   await expect(page.getByRole('main').getByRole('link', { name: secondName, exact: true })).toBeFocused();
 
-  await page.getByRole('button', { name: en('cart.removeItem', { name: secondName }) }).focus();
+  await page.getByRole('button', { name: en('cart.removeItem', { name: lineNameOf(second, 'en') }) }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: en('cart.empty.title') })).toBeFocused();
 });

@@ -64,12 +64,18 @@ export async function expectCartCount(page: Page, count: number, locale: Locale 
   await expect(cartLink(page)).toHaveAccessibleName(t(locale)('nav.cartCount', { count }));
 }
 
-/** The add-to-cart button of a product card or page (its accessible name ends with the product name). */
-export const addToCartButton = (scope: Page | Locator, name: string, locale: Locale = 'en'): Locator =>
-  scope.getByRole('button', { name: `${t(locale)('product.addToCart')}: ${name}`, exact: true });
+/**
+ * The add-to-cart button of a product card or page: its accessible name is the product's name and the variant it
+ * adds ("Add to cart: Gayo Wine Natural — 250 g, whole bean"); `variant` narrows it to one, else any.
+ */
+export const addToCartButton = (scope: Page | Locator, name: string, locale: Locale = 'en', variant?: string): Locator =>
+  scope.getByRole('button', { name: buttonName(t(locale)('product.addToCart'), name, variant) });
 
-export const addedButton = (scope: Page | Locator, name: string, locale: Locale = 'en'): Locator =>
-  scope.getByRole('button', { name: `${t(locale)('product.added')}: ${name}`, exact: true });
+export const addedButton = (scope: Page | Locator, name: string, locale: Locale = 'en', variant?: string): Locator =>
+  scope.getByRole('button', { name: buttonName(t(locale)('product.added'), name, variant) });
+
+const buttonName = (action: string, name: string, variant?: string) =>
+  new RegExp(`^${escapeRegExp(`${action}: ${name}`)}${variant === undefined ? '( — .+)?' : escapeRegExp(` — ${variant}`)}$`);
 
 /** Puts a product in the browser context's cart through the cart's form endpoint (a fixture step, not a journey). */
 export async function addToCartByRequest(page: Page, productPath: string, quantity = 1): Promise<void> {

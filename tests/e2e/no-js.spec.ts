@@ -1,5 +1,5 @@
 /** Journeys with JavaScript switched off: every page is a plain HTML form or link. */
-import { PAGE_SIZE, catalogue, inCategory, productName, textMatches } from '../fixtures/catalogue';
+import { PAGE_SIZE, catalogue, inCategory, productName, textMatches, lineNameOf } from '../fixtures/catalogue';
 import { price, t } from '../fixtures/i18n';
 import { expect, test } from './fixtures';
 import { cookieValue } from './cookies';
@@ -80,7 +80,7 @@ test('add to cart from a product page posts and returns to the page', async ({ p
 
 test('the cart changes quantities and removes lines with plain forms', async ({ page, productPath }) => {
   const product = catalogue[3];
-  const name = productName(product, 'en');
+  const name = lineNameOf(product, 'en');
   await addToCartByRequest(page, productPath(product));
   await page.goto('/cart');
   const line = page.getByTestId('cart-line');

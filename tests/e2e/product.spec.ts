@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
-import { byKey, catalogue, netWeight, originLine, perKiloCents, productName, withImages } from '../fixtures/catalogue';
+import { byKey, catalogue, lineNameOf, netWeight, originLine, perKiloCents, productName, withImages } from '../fixtures/catalogue';
+import { demoVariants } from '../../app/demo/products';
 import { customerWithCart, plainSpacesPattern, polishAddress, proceedButton, proceedToPayment } from './checkout-helpers';
-import { type Locale, price, t } from '../fixtures/i18n';
+import { type Locale, plainSpaces, price, t } from '../fixtures/i18n';
 import { expect, failedLoad, test } from './fixtures';
 import { addToCartButton, addedButton, expectCartCount, findProductPath, waitForHydration } from './helpers';
 
@@ -108,18 +109,28 @@ for (const locale of ['en', 'pl'] as Locale[]) {
       await expect(page.getByTestId('product-price')).toHaveText(price(product.priceCents, locale));
       await expect(page.getByRole('navigation', { name: t(locale)('product.breadcrumb') }).getByRole('link', { name: t(locale)(`categories.${product.category}`) })).toBeVisible();
 
+      // A ProductGroup: one Product with its Offer per pack size (schema.org's hasVariant, varying by size).
       const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
-      expect(jsonLd).toMatchObject({
-        '@context': 'https://schema.org',
-        '@type': 'Product',
-        name,
-        description: product[locale].description,
-        offers: { '@type': 'Offer', price: (product.priceCents / 100).toFixed(2), priceCurrency: 'EUR' },
-      });
-      expect(jsonLd).toMatchObject({
-        weight: { '@type': 'QuantitativeValue', value: netWeight(product), unitCode: 'GRM' },
-        offers: { priceSpecification: { '@type': 'UnitPriceSpecification', price: (perKiloCents(product) / 100).toFixed(2), referenceQuantity: { value: 1, unitCode: 'KGM' } } },
-      });
+      expect(jsonLd).toMatchObject({ '@context': 'https://schema.org', '@type': 'ProductGroup', name, description: product[locale].description, variesBy: ['https://schema.org/size'] });
+      const variants = demoVariants(product);
+      expect(jsonLd.hasVariant).toHaveLength(variants.length);
+      for (const [i, variant] of variants.entries()) {
+        expect(jsonLd.hasVariant[i]).toMatchObject({
+          '@type': 'Product',
+          sku: variant.sku,
+          name: plainSpaces(lineNameOf(product, locale, variant)),
+          weight: { '@type': 'QuantitativeValue', value: variant.netWeightGrams, unitCode: 'GRM' },
+          offers: {
+            '@type': 'Offer',
+            price: (variant.priceCents / 100).toFixed(2),
+            priceCurrency: 'EUR',
+            availability: 'https://schema.org/InStock',
+            priceSpecification: { '@type': 'UnitPriceSpecification', price: (Math.round((variant.priceCents * 1000) / variant.netWeightGrams) / 100).toFixed(2), referenceQuantity: { value: 1, unitCode: 'KGM' } },
+          },
+        });
+      }
+      expect(plainSpaces(jsonLd.hasVariant[0].name)).toBe(plainSpaces(lineNameOf(product, locale)));
+      expect(jsonLd).not.toHaveProperty('offers');
       await expect(page.getByRole('main').getByTestId('unit-price').first()).toContainText(plainSpacesPattern(`${price(perKiloCents(product), locale)} / kg`));
       expect(jsonLd.image).toHaveLength(product.imageCount);
       expect(jsonLd.url).toBe(page.url());
