@@ -156,13 +156,13 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
   });
   const problem = (field: VariantField) => problems.some((p) => p.field === field);
   const described = (field: VariantField) => (problem(field) ? `${fieldId(row.key, field)}-error` : undefined);
-  // Each field is named by its column and its row ("Price (EUR) Variant 2"): the label shows on a phone, where
-  // the row is a card, and is read out beside the column headings on a wider screen.
-  const headId = `variant-${row.key}-head`;
-  const labelledBy = (field: string) => `${fieldId(row.key, field)}-label ${headId}`;
+  // Each field is named by its column and its row ("Price (EUR) Variant 2"): the label shows on a phone, where the
+  // row is a card, and is read out beside the column headings on a wider screen.
+  const rowSuffix = <span className="sr-only"> {rowName}</span>;
   const label = (field: VariantField, text: React.ReactNode) => (
-    <label id={`${fieldId(row.key, field)}-label`} htmlFor={fieldId(row.key, field)} className="mb-1 block text-xs font-medium text-roast-600 md:sr-only">
+    <label htmlFor={fieldId(row.key, field)} className="mb-1 block text-xs font-medium text-roast-600 md:sr-only">
       {text}
+      {rowSuffix}
     </label>
   );
   const weightLabel = (
@@ -181,7 +181,7 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
       data-testid="variant-row"
     >
       <tr className="max-md:contents">
-        <th scope="row" id={headId} className={`${cell} font-semibold text-roast-600 tabular-nums max-md:col-span-2 max-md:block`}>
+        <th scope="row" className={`${cell} font-semibold text-roast-600 tabular-nums max-md:col-span-2 max-md:block`}>
           <span className="md:sr-only">{rowName}</span>
           <span aria-hidden="true" className="max-md:hidden">{n}</span>
           {row.id && <input type="hidden" name={name('id')} value={row.id} />}
@@ -195,7 +195,6 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
             inputMode="numeric"
             autoComplete="off"
             aria-invalid={problem('weight') || undefined}
-            aria-labelledby={labelledBy('weight')}
             aria-describedby={described('weight')}
             className={`${input} md:w-20`}
           />
@@ -207,7 +206,6 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
             name={name('grind')}
             defaultValue={row.grind}
             aria-invalid={problem('grind') || undefined}
-            aria-labelledby={labelledBy('grind')}
             aria-describedby={described('grind')}
             className={`${input} md:w-40`}
           >
@@ -226,7 +224,6 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
             inputMode="numeric"
             autoComplete="off"
             aria-invalid={problem('pack') || undefined}
-            aria-labelledby={labelledBy('pack')}
             aria-describedby={described('pack')}
             className={`${input} md:w-20`}
           />
@@ -240,7 +237,6 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
             inputMode="decimal"
             autoComplete="off"
             aria-invalid={problem('price') || undefined}
-            aria-labelledby={labelledBy('price')}
             aria-describedby={described('price')}
             className={`${input} md:w-24`}
           />
@@ -256,15 +252,15 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
             spellCheck={false}
             placeholder={t(`${P}variants.skuPlaceholder`)}
             aria-invalid={problem('sku') || undefined}
-            aria-labelledby={labelledBy('sku')}
             aria-describedby={described('sku')}
             className={`${input} uppercase placeholder:normal-case md:w-full md:min-w-40`}
           />
         </td>
         <td className={`${cell} max-md:flex max-md:items-center md:text-center`}>
           <label className="inline-flex cursor-pointer items-center gap-2 text-sm font-medium">
-            <input type="checkbox" name={name('active')} defaultChecked={row.active} aria-labelledby={labelledBy('active')} className="h-4 w-4 accent-leaf" />
-            <span id={`${fieldId(row.key, 'active')}-label`} className="md:sr-only">{t(`${P}variants.active`)}</span>
+            <input type="checkbox" name={name('active')} defaultChecked={row.active} className="h-4 w-4 accent-leaf" />
+            <span className="md:sr-only">{t(`${P}variants.active`)}</span>
+            {rowSuffix}
           </label>
         </td>
         <td className="max-md:flex max-md:items-center max-md:justify-end md:py-2">
@@ -274,8 +270,9 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
             </button>
           ) : (
             <label className="inline-flex cursor-pointer items-center gap-2 rounded-full border border-cherry/40 px-3 py-1.5 text-xs font-semibold text-cherry has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-leaf">
-              <input type="checkbox" name={name('remove')} defaultChecked={row.remove} data-remove aria-labelledby={labelledBy('remove')} className="h-3.5 w-3.5 accent-cherry" />
-              <span id={`${fieldId(row.key, 'remove')}-label`}>{t(`${P}remove`)}</span>
+              <input type="checkbox" name={name('remove')} defaultChecked={row.remove} data-remove className="h-3.5 w-3.5 accent-cherry" />
+              {t(`${P}remove`)}
+              {rowSuffix}
             </label>
           )}
         </td>
