@@ -83,21 +83,52 @@ const unknownId = (r: Random) => r.pick(['', 'nope', 'x'.repeat(300), '../../x',
 
 function endpoints(productId: string): Endpoint[] {
   const textFields = (names: string[]) => Object.fromEntries(names.map((n) => [n, () => plausible[n]?.() ?? 'x']));
+  const row = (key: number) => ({
+    [`variants.${key}.id`]: unknownId,
+    [`variants.${key}.weight`]: (r: Random) => r.pick(['250', '1000']),
+    [`variants.${key}.grind`]: (r: Random) => r.pick(['wholeBean', 'espresso']),
+    [`variants.${key}.pack`]: (r: Random) => r.pick(['10', '30']),
+    [`variants.${key}.price`]: (r: Random) => r.pick(['12.50', '12,5', '0']),
+    [`variants.${key}.sku`]: (r: Random) => r.pick(['', `GAYO-${key}`]),
+    [`variants.${key}.active`]: () => 'on',
+  });
   const productFields = {
     name: () => 'Gayo Honey',
     price: (r: Random) => r.pick(['12.50', '12,5', '0']),
     description: () => 'Honeyed.',
     category: (r: Random) => r.pick(['wholeBean', 'groundCoffee']),
+    options: (r: Random) => r.pick(['none', 'size', 'grind', 'size,grind', 'pack']),
+    ...row(0),
+    ...row(1),
     namePl: bad,
     notes: bad,
     image: unknownId,
     remove: unknownId,
   };
-  // Each makes the form invalid, so nothing may be written: no name, a price that is not one, a category that is not one.
+  type Fields = Record<string, string>;
+  const soldBy = (r: Random) => r.pick(['size', 'grind', 'size,grind', 'pack']);
+  // Each makes the form invalid, so nothing may be written: no name, a price that is not one, a category that is not one,
+  // a way of selling that is not one, or a variants row that is wrong however the product is sold.
   const productDefects = [
     breakField('name'),
-    (f: Record<string, string>, r: Random) => void (f.price = r.pick(['', '-1', '12.345', '1e3', 'NaN', '\u0000', '12.5.5', '99999999'])),
-    (f: Record<string, string>, r: Random) => void (f.category = r.pick(['tea', '\u0000', 'x'.repeat(300)])),
+    (f: Fields, r: Random) => void Object.assign(f, { options: 'none', price: r.pick(['', '-1', '12.345', '1e3', 'NaN', '\u0000', '12.5.5', '99999999']) }),
+    (f: Fields, r: Random) => void (f.category = r.pick(['tea', '\u0000', 'x'.repeat(300)])),
+    (f: Fields, r: Random) => void (f.options = r.pick(['tea', 'size,pack', 'grind,size', '\u0000', 'x'.repeat(300), 'none,size'])),
+    (f: Fields, r: Random) => void Object.assign(f, { options: soldBy(r), [`variants.${r.int(2)}.${r.pick(['weight', 'price'])}`]: bad(r) }),
+    (f: Fields, r: Random) => void Object.assign(f, { options: soldBy(r), [`variants.${r.int(2)}.sku`]: r.pick(['-X', 'no spaces', 'x'.repeat(41), 'GAYO\u0000', 'ŁÓDŹ']) }),
+    (f: Fields, r: Random) => void Object.assign(f, { options: 'pack', [`variants.${r.int(2)}.pack`]: r.pick(['', '0', '1001', '2.5', 'x']) }),
+    (f: Fields, r: Random) => void Object.assign(f, { options: r.pick(['grind', 'size,grind']), [`variants.${r.int(2)}.grind`]: r.pick(['', 'tea', 'WHOLEBEAN', '\u0000']) }),
+    // Two rows alike, no row on sale, or every row removed.
+    (f: Fields, r: Random) => {
+      f.options = soldBy(r);
+      for (const field of ['id', 'weight', 'grind', 'pack', 'price', 'sku']) f[`variants.1.${field}`] = f[`variants.0.${field}`];
+    },
+    (f: Fields, r: Random) => {
+      f.options = soldBy(r);
+      delete f['variants.0.active'];
+      delete f['variants.1.active'];
+    },
+    (f: Fields, r: Random) => Object.assign(f, { options: soldBy(r), 'variants.0.remove': 'on', 'variants.1.remove': 'on' }),
   ];
   return [
     {

@@ -32,6 +32,19 @@ async function picture(name: string, colour: string, format: 'jpeg' | 'png' | 'w
 const field = (page: Page, key: string) => page.getByRole('main').getByLabel(new RegExp(`^${escapeRegExp(en(`admin.productForm.${key}`))}( \\*)?$`));
 const unique = (testInfo: TestInfo, label: string) => `${label} ${testInfo.testId.slice(-6)}${testInfo.retry}${Date.now().toString(36).slice(-4)}`;
 
+const V = 'admin.productForm.variants.';
+/** A field of the variants table by its column and its row ("Price (EUR) Variant 2"), as a screen reader names it. */
+function variantField(page: Page, column: 'size' | 'grind' | 'price' | 'sku' | 'active' | 'remove', n: number, tr = en) {
+  const name = `${tr(column === 'remove' ? 'admin.productForm.remove' : `${V}${column}`)} ${tr(`${V}variantN`, { n })}`;
+  const role = column === 'grind' ? 'combobox' : column === 'active' || column === 'remove' ? 'checkbox' : 'textbox';
+  return page.getByRole('main').getByRole(role, { name, exact: true });
+}
+/** Chooses how the product is sold (the radios are drawn as pills: their labels take the click). */
+const sellAs = (page: Page, way: 'none' | 'size' | 'grind' | 'sizeGrind' | 'pack', tr = en) =>
+  page.getByRole('group', { name: tr('admin.productForm.soldAs.legend') }).getByText(tr(`admin.productForm.soldAs.${way}`), { exact: true }).click();
+/** The product page's choice of a size or a grind. */
+const option = (page: Page, kind: 'size' | 'grind', name: string | RegExp) => page.getByRole('group', { name: en(`variant.option.${kind}`) }).getByRole('radio', { name, exact: true });
+
 /** Adds a product through the form (JavaScript on) and returns its id. */
 async function addProduct(page: Page, name: string, pictures: Picture[], price = '14.90'): Promise<string> {
   await page.goto('/add-product');
@@ -145,6 +158,101 @@ test('an admin edits title, price, Polish text and pictures, then lands home aft
   await switchLanguage(page, 'pl');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${renamed} PL`);
   await expect(page.getByRole('main')).toContainText('Miód i cytrusy.');
+});
+
+test('an admin sells a coffee by size and grind: the generator makes the rows, the page offers them, a variant switched off leaves it', async ({ page, expectNoSeriousA11yViolations, consoleErrors }, testInfo) => {
+  test.slow();
+  consoleErrors.allow(failedLoad(400));
+  await signUpAdmin(page, testInfo);
+  await page.goto('/add-product');
+  await waitForHydration(page);
+  const name = unique(testInfo, 'Java Frinsa');
+  await field(page, 'name').fill(name);
+  await sellAs(page, 'sizeGrind');
+  // The one-way price gives way to the table; a table without a variant is refused in the browser.
+  await expect(field(page, 'price')).toBeHidden();
+  await page.getByRole('button', { name: en('admin.productForm.add') }).click();
+  await expect(page.getByText(en('admin.productForm.errors.noVariants'))).toBeVisible();
+  await expectNoSeriousA11yViolations(page, { label: 'variants table with an error (en)' });
+
+  // Sizes × grinds at one price per size.
+  await page.getByText(en('admin.productForm.generator.title')).click();
+  await page.getByLabel(en('admin.productForm.generator.sizes')).fill('250, 1000');
+  for (const grind of ['wholeBean', 'espresso']) await page.getByRole('checkbox', { name: new RegExp(`^${escapeRegExp(en(`grind.${grind}`))}$`, 'i') }).check();
+  await page.getByLabel(en('admin.productForm.generator.priceFor', { size: '250\u00a0g' })).fill('21,90');
+  await page.getByLabel(en('admin.productForm.generator.priceFor', { size: '1\u00a0kg' })).fill('74.90');
+  await page.getByRole('button', { name: en('admin.productForm.generator.make') }).click();
+  await expect(page.getByRole('status').filter({ hasText: en('admin.productForm.generator.made', { count: 4 }) })).toBeVisible();
+  await expect(variantField(page, 'size', 4)).toHaveValue('1000');
+  await expect(variantField(page, 'grind', 4)).toHaveValue('espresso');
+  await expect(variantField(page, 'price', 4)).toHaveValue('74.90');
+  // Made again: nothing new.
+  await page.getByRole('button', { name: en('admin.productForm.generator.make') }).click();
+  await expect(page.getByRole('status').filter({ hasText: en('admin.productForm.generator.nothing') })).toBeVisible();
+  // A row added by hand and taken away again.
+  await page.getByRole('button', { name: en(`${V}add`) }).click();
+  await expect(variantField(page, 'size', 5)).toBeFocused();
+  await page.getByRole('button', { name: en(`${V}removeN`, { n: 5 }) }).click();
+  await expect(variantField(page, 'size', 5)).toHaveCount(0);
+
+  await page.getByRole('button', { name: en('admin.productForm.add') }).click();
+  const status = page.getByRole('status').filter({ hasText: en('admin.productForm.added') });
+  await expect(status).toBeVisible({ timeout: 15_000 });
+  const id = productIdFromHref((await status.getByRole('link').getAttribute('href'))!);
+
+  // The product page offers every size and grind; the kilo of espresso has its price.
+  await page.goto(`/product/${id}`);
+  await waitForHydration(page);
+  await expect(page.getByTestId('product-price')).toHaveText('€21.90');
+  await expect(option(page, 'size', /^250\sg$/)).toBeChecked();
+  // Chosen by their labels (the radios are drawn as pills); the URL follows in place.
+  await page.getByTestId('variant-picker').getByText(/^1\skg$/).click();
+  await expect(option(page, 'size', /^1\skg$/)).toBeChecked();
+  await page.getByTestId('variant-picker').getByText(en('grind.espresso'), { exact: true }).click();
+  await expect(option(page, 'grind', en('grind.espresso'))).toBeChecked();
+  await expect(page).toHaveURL(/size=1000&grind=espresso/);
+  await expect(page.getByTestId('product-price')).toHaveText('€74.90');
+
+  // The owner's list: "from" the cheapest, and how many variants.
+  await page.goto(`/admin/products?q=${encodeURIComponent(name)}`);
+  const row = page.getByTestId('admin-product-row').filter({ hasText: name });
+  await expect(row).toContainText(en('product.fromPrice', { price: '€21.90' }));
+  await expect(row).toContainText(en('admin.products.variants', { count: 4 }));
+
+  // The kilo of espresso is taken off sale, the 250 g whole bean costs more.
+  await page.goto(`/edit-product/${id}`);
+  await waitForHydration(page);
+  await expect(page.getByTestId('variant-row')).toHaveCount(4 + 3);
+  await expectNoSeriousA11yViolations(page, { label: 'edit a product sold by size and grind (en)' });
+  await variantField(page, 'active', 4).uncheck();
+  await variantField(page, 'price', 1).fill('22,50');
+  await page.getByRole('button', { name: en('admin.productForm.update') }).click();
+  await expect(page.getByRole('status').filter({ hasText: en('admin.productForm.updated') })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
+
+  await page.goto(`/product/${id}?size=1000&grind=espresso`);
+  await expect(page.getByTestId('not-offered')).toBeVisible();
+  await page.goto(`/product/${id}?size=1000&grind=wholeBean`);
+  await expect(page.getByTestId('product-price')).toHaveText('€74.90');
+  await page.goto(`/admin/products?q=${encodeURIComponent(name)}`);
+  await expect(row).toContainText(en('admin.products.offSale', { count: 1 }));
+
+  // The log says which variant, by its SKU.
+  const sku = (size: number, grind: string) => `${name.toUpperCase().replace(/[^A-Z0-9]+/g, '-').slice(0, 24).replace(/-$/, '')}-${size}-${grind.toUpperCase()}`;
+  await page.goto('/admin/activity');
+  const entry = page.getByTestId('activity-row').filter({ hasText: name }).first();
+  await expect(entry).toContainText(en('admin.activity.variantsOff', { skus: sku(1000, 'espresso') }));
+  await expect(entry).toContainText(en('admin.activity.variantPrice', { sku: sku(250, 'wholeBean'), from: '€21.90', to: '€22.50' }));
+
+  // In Polish, and on a phone, the table stays whole: labelled, and no wider than the screen.
+  await page.goto(`/edit-product/${id}`);
+  await waitForHydration(page);
+  await switchLanguage(page, 'pl');
+  await expect(variantField(page, 'price', 1, pl)).toHaveValue('22.50');
+  await expectNoSeriousA11yViolations(page, { label: 'edit a product sold by size and grind (pl)' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+  await expect(variantField(page, 'size', 1, pl)).toBeVisible();
 });
 
 test('delete asks first; then the coffee is gone from the grid, the search and the owner’s list, and its pictures answer 404', async ({ page }, testInfo) => {
@@ -334,6 +442,48 @@ test('the back office passes axe in English and Polish', async ({ page, expectNo
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
+
+  test('an admin sells a coffee by size and grind and edits its variants, all by plain form posts', async ({ page }, testInfo) => {
+    await signUpAdmin(page, testInfo);
+    await page.goto('/add-product');
+    const name = unique(testInfo, 'Toraja Sapan');
+    await field(page, 'name').fill(name);
+    await sellAs(page, 'sizeGrind');
+    await expect(field(page, 'price')).toBeHidden();
+    // Empty rows wait for new variants; those left empty are ignored.
+    await expect(page.getByTestId('variant-row')).toHaveCount(3);
+    for (const [n, size, grind, price] of [[1, '250', 'wholeBean', '18,90'], [2, '1000', 'wholeBean', '64.90']] as const) {
+      await variantField(page, 'size', n).fill(size);
+      await variantField(page, 'grind', n).selectOption(grind);
+      await variantField(page, 'price', n).fill(price);
+    }
+    await page.getByRole('button', { name: en('admin.productForm.add') }).click();
+    const status = page.getByRole('status').filter({ hasText: en('admin.productForm.added') });
+    await expect(status).toBeVisible();
+    const id = productIdFromHref((await status.getByRole('link').getAttribute('href'))!);
+
+    // The 250 g whole bean goes, the kilo costs less, 250 g espresso joins in an empty row.
+    await page.goto(`/edit-product/${id}`);
+    await expect(page.getByTestId('variant-row')).toHaveCount(2 + 3);
+    await variantField(page, 'remove', 1).check();
+    await variantField(page, 'price', 2).fill('62');
+    await variantField(page, 'size', 3).fill('250');
+    await variantField(page, 'grind', 3).selectOption('espresso');
+    await variantField(page, 'price', 3).fill('19.90');
+    await page.getByRole('button', { name: en('admin.productForm.update') }).click();
+    await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
+
+    await page.goto(`/edit-product/${id}`);
+    await expect(page.getByTestId('variant-row')).toHaveCount(2 + 3);
+    await expect(variantField(page, 'size', 1)).toHaveValue('1000');
+    await expect(variantField(page, 'price', 1)).toHaveValue('62.00');
+    await expect(variantField(page, 'grind', 2)).toHaveValue('espresso');
+    // The product page's choice is a GET form: each variant has its own URL.
+    await page.goto(`/product/${id}?size=250&grind=espresso`);
+    await expect(page.getByTestId('product-price')).toHaveText('€19.90');
+    await page.goto(`/product/${id}?size=250&grind=wholeBean`);
+    await expect(page.getByTestId('not-offered')).toBeVisible();
+  });
 
   test('an admin adds, edits (removing a picture) and deletes through the confirmation page', async ({ page }, testInfo) => {
     await signUpAdmin(page, testInfo);

@@ -12,6 +12,7 @@ import {
   productLimits,
 } from '~/modules/backoffice/product-form';
 import { categories, processes, roasts } from '~/modules/catalog/catalog.types';
+import { SoldAs, VariantTable } from './variant-editor';
 import { revealMessage } from '~/lib/navigation-focus';
 import { useT } from '~/modules/i18n/react';
 import type { ProductImage } from '~/modules/storage/image';
@@ -33,6 +34,13 @@ type Props = {
 };
 
 const E = 'admin.productForm.errors.';
+
+/** The element an error's field is: its input (the checked "Sold as"), or the variants table as a whole. */
+function fieldElement(form: HTMLFormElement | null, key: string): HTMLElement | null {
+  if (!form) return null;
+  if (key === 'options') return form.querySelector<HTMLElement>('input[name="options"]:checked') ?? form.querySelector<HTMLElement>('input[name="options"]');
+  return form.querySelector<HTMLElement>(`[name="${key}"]`) ?? document.getElementById(`product-${key}`);
+}
 
 /** Mirrors the server's checks of the chosen files (the server decides by their bytes): the first problem and its file. */
 function checkFiles(form: HTMLFormElement): { reason: string; fileName?: string } | null {
@@ -77,7 +85,7 @@ export function ProductForm({ mode, action, values: initial, images = [], result
     }
     if (result && result.status !== 'saved') {
       const first = Object.keys(result.status === 'invalid' ? result.errors : {})[0];
-      const target = first ? formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`) : null;
+      const target = first ? fieldElement(formRef.current, first) : null;
       (target ?? document.getElementById('product-form-status'))?.focus();
     }
   }, [result, mode]);
@@ -94,10 +102,10 @@ export function ProductForm({ mode, action, values: initial, images = [], result
     }
     event.preventDefault();
     setClientErrors({ errors, fileName: fileError?.fileName });
-    form.querySelector<HTMLElement>(`[name="${Object.keys(errors)[0]}"]`)?.focus();
+    fieldElement(form, Object.keys(errors)[0])?.focus();
   };
 
-  const text = (name: keyof ProductFormValues, label: string, options: { required?: boolean; max?: number; hint?: string; inputMode?: 'decimal' | 'numeric'; lang?: string } = {}) => {
+  const text = (name: Exclude<keyof ProductFormValues, 'variants'>, label: string, options: { required?: boolean; max?: number; hint?: string; inputMode?: 'decimal' | 'numeric'; lang?: string } = {}) => {
     const error = message(errors[name]);
     const id = `product-${name}`;
     const described = [error && `${id}-error`, options.hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
@@ -218,12 +226,20 @@ export function ProductForm({ mode, action, values: initial, images = [], result
       <Section title={t('admin.productForm.basics')}>
         <div className="grid gap-5 sm:grid-cols-[2fr_1fr]">
           {text('name', t(mode === 'add' ? 'admin.productForm.name' : 'admin.productForm.title'), { required: true, max: productLimits.name })}
-          {text('price', t('admin.productForm.price'), { required: true, inputMode: 'decimal', hint: t('admin.productForm.priceHint') })}
+          {select('category', t('admin.productForm.category'), categories, (c) => t(`categories.${c}`), false)}
         </div>
         {area('description', t('admin.productForm.description'))}
-        <div className="grid gap-5 sm:grid-cols-2">
-          {select('category', t('admin.productForm.category'), categories, (c) => t(`categories.${c}`), false)}
+      </Section>
+
+      <Section title={t('admin.productForm.selling')} hint={t('admin.productForm.sellingHint')} selling>
+        <SoldAs value={values.options} error={message(errors.options)} />
+        <div data-sold="one" className="grid gap-5 sm:grid-cols-2">
+          {text('price', t('admin.productForm.price'), { required: true, inputMode: 'decimal', hint: t('admin.productForm.priceHint') })}
           {text('netWeight', t('admin.productForm.netWeight'), { required: true, inputMode: 'numeric', hint: t('admin.productForm.netWeightHint') })}
+          {text('sku', t('admin.productForm.sku'), { max: 40, hint: t('admin.productForm.skuHint') })}
+        </div>
+        <div data-sold="many">
+          <VariantTable rows={values.variants} errors={errors} message={message} hydrated={hydrated} formRef={formRef} />
         </div>
       </Section>
 
@@ -293,9 +309,9 @@ export function ProductForm({ mode, action, values: initial, images = [], result
   );
 }
 
-function Section({ title, hint, children }: { title: string; hint?: string; children: React.ReactNode }) {
+function Section({ title, hint, selling, children }: { title: string; hint?: string; selling?: boolean; children: React.ReactNode }) {
   return (
-    <fieldset className="grid min-w-0 gap-5 rounded-3xl bg-paper p-5 ring-1 ring-sand sm:p-7">
+    <fieldset className="grid min-w-0 gap-5 rounded-3xl bg-paper p-5 ring-1 ring-sand sm:p-7" data-selling={selling || undefined}>
       <legend className="float-left w-full">
         <span className="text-lg font-semibold">{title}</span>
         {hint && <span className="mt-1 block text-sm text-muted">{hint}</span>}

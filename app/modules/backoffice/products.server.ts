@@ -7,10 +7,34 @@ import type { Logger } from 'pino';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
-import { createProduct, deleteProduct, getProductRecord, markCatalogChanged, updateProduct, type ProductInput, type ProductRecord } from '~/modules/catalog/index.server';
+import {
+  type ProductInput,
+  type ProductRecord,
+  type Variant,
+  SkuTakenError,
+  createProduct,
+  deleteProduct,
+  getProductRecord,
+  markCatalogChanged,
+  productInputSchema,
+  updateProduct,
+  variantsOf,
+} from '~/modules/catalog/index.server';
 import { forgetOrderLineImages } from '~/modules/orders/index.server';
 import type { Storage } from '~/modules/storage/index.server';
-import { MAX_IMAGES, parseProductForm, type ProductFields, type ProductFormErrors, type ProductFormValues } from './product-form';
+import {
+  type FormVariant,
+  type ProductFields,
+  type ProductFormErrors,
+  type ProductFormField,
+  type ProductFormValues,
+  type VariantField,
+  MAX_IMAGES,
+  parseProductForm,
+  shownVariant,
+  variantErrorField,
+  variantProblemField,
+} from './product-form';
 import { type CheckedImage, ImageRejected, checkImage, deleteImages, storeUploadedImages } from './uploads.server';
 
 export type BackofficeServices = { db: Executor; storage: Storage; log: Logger };
@@ -56,22 +80,32 @@ export async function addProduct(services: BackofficeServices, actor: Actor, for
   const checked = await checkImages(files);
   if (!checked.ok) return invalid(parsed.values, { images: checked.error }, checked.fileName);
 
+  const refused = catalogueErrors(catalogueInput(parsed.fields, []), parsed.fields);
+  if (refused) return invalid(parsed.values, refused);
+
   const id = newId();
   const stored = await storeImages(services, id, checked.images);
   if (!stored.ok) return invalid(parsed.values, { images: stored.error }, stored.fileName);
   try {
     await inTransaction(services.db, async (trx) => {
-      await createProduct(trx, { ...parsed.fields, images: stored.stored }, { id });
+      await createProduct(trx, catalogueInput(parsed.fields, stored.stored), { id });
+      const onSale = parsed.fields.variants.filter((v) => v.active);
       await recordActivity(trx, actor, {
         action: 'product.created',
         subjectType: 'product',
         subjectId: id,
         subjectLabel: parsed.fields.translations.en.name,
-        details: { priceCents: parsed.fields.priceCents, category: parsed.fields.category, images: stored.stored.length },
+        details: {
+          priceCents: Math.min(...onSale.map((v) => v.priceCents)),
+          category: parsed.fields.category,
+          images: stored.stored.length,
+          ...(parsed.fields.options.length > 0 ? { options: parsed.fields.options, variants: parsed.fields.variants.length } : {}),
+        },
       });
     });
   } catch (error) {
     await cleanUp(services, stored.stored.map((p) => p.key));
+    if (error instanceof SkuTakenError) return invalid(parsed.values, skuTaken(parsed.fields, error));
     throw error;
   }
   markCatalogChanged();
@@ -88,6 +122,8 @@ export async function changeProduct(services: BackofficeServices, actor: Actor, 
   if (kept.length + files.length > MAX_IMAGES) return invalid(parsed.values, { images: 'tooManyImages' });
   const checked = await checkImages(files);
   if (!checked.ok) return invalid(parsed.values, { images: checked.error }, checked.fileName);
+  const refused = catalogueErrors(catalogueInput(parsed.fields, [], record), parsed.fields);
+  if (refused) return invalid(parsed.values, refused);
 
   const stored = await storeImages(services, id, checked.images);
   if (!stored.ok) return invalid(parsed.values, { images: stored.error }, stored.fileName);
@@ -97,15 +133,16 @@ export async function changeProduct(services: BackofficeServices, actor: Actor, 
       // Another admin may have removed a picture since the form was read: keep only pictures that still exist.
       const present = new Set((await trx.selectFrom('product_images').select('path').where('product_id', '=', id).execute()).map((row) => row.path));
       const images = [...kept.filter((image) => present.has(image.key)), ...stored.stored];
-      const updated = await updateProduct(trx, id, { ...parsed.fields, ...keptVariants(record, parsed.fields), images });
+      const updated = await updateProduct(trx, id, catalogueInput(parsed.fields, images, record));
       if (!updated.ok) return updated;
       await forgetOrderLineImages(trx, { keys: updated.removedImages });
+      const variants = (await variantsOf(trx, [id], { all: true })).get(id) ?? [];
       await recordActivity(trx, actor, {
         action: 'product.updated',
         subjectType: 'product',
         subjectId: id,
         subjectLabel: parsed.fields.translations.en.name,
-        details: changes(record, parsed.fields, images),
+        details: changes(record, parsed.fields, images, variants),
       });
       return updated;
     });
@@ -116,6 +153,7 @@ export async function changeProduct(services: BackofficeServices, actor: Actor, 
     removed = result.removedImages;
   } catch (error) {
     await cleanUp(services, stored.stored.map((p) => p.key));
+    if (error instanceof SkuTakenError) return invalid(parsed.values, skuTaken(parsed.fields, error));
     throw error;
   }
   markCatalogChanged();
@@ -162,25 +200,87 @@ function keptImages(record: Pick<ProductRecord, 'images'>, form: FormData): { ke
 }
 
 /**
- * The variants an edit keeps: a product sold one way keeps its one variant (its id, so carts holding it keep it,
- * and its SKU) with the form's price and weight; a product with options keeps its variants as they are.
+ * What the catalogue is given: the form's fields, the pictures, and the variants. A product sold one way is the
+ * variant the form showed in its one-way fields (its id, so carts holding it keep it, and its SKU when the field
+ * is left empty); rows of the table keep the ids they carry.
  */
-function keptVariants(record: ProductRecord, fields: ProductFields): Pick<ProductInput, 'options' | 'variants'> {
-  if (record.options.length > 0) return { options: record.options, variants: record.variants };
-  const [variant] = record.variants;
-  return { options: [], variants: [{ id: variant?.id, sku: variant?.sku ?? '', priceCents: fields.priceCents, netWeightGrams: fields.netWeightGrams, active: true }] };
+function catalogueInput(fields: ProductFields, images: ProductInput['images'], record?: ProductRecord): ProductInput {
+  const { rowKeys, variants, ...product } = fields;
+  const shown = record && shownVariant(record.variants);
+  const oneWay = (variant: FormVariant): FormVariant => (shown ? { ...variant, id: shown.id, sku: variant.sku || shown.sku } : variant);
+  return { ...product, variants: rowKeys === null ? variants.map(oneWay) : variants, images };
 }
 
-/** What an edit changed, for the activity log: old → new. */
-function changes(record: ProductRecord, fields: ProductFields, images: { key: string }[]): Record<string, unknown> {
+const errorPrefix = 'productForm.errors.';
+const variantFieldOf: Record<string, VariantField> = { sku: 'sku', netWeightGrams: 'weight', grind: 'grind', packCount: 'pack', priceCents: 'price' };
+/** What a row's field says when the catalogue's rule has no message of its own. */
+const fallbackMessage: Record<VariantField, string> = { sku: 'sku', weight: 'netWeight', grind: 'variantGrind', pack: 'variantPack', price: 'price' };
+
+/**
+ * The catalogue's own check of what the form gives it (the form checks the same rules first, so this rarely
+ * speaks): its issues as the form's field errors, on the row and field they concern; null when it accepts.
+ * An issue the form cannot place is a bug of the form, thrown rather than shown.
+ */
+function catalogueErrors(input: ProductInput, fields: ProductFields): ProductFormErrors | null {
+  const result = productInputSchema.safeParse(input);
+  if (result.success) return null;
+  const errors: ProductFormErrors = {};
+  for (const issue of result.error.issues) {
+    const [head, index, sub] = issue.path;
+    const own = issue.message.startsWith(errorPrefix) ? issue.message.slice(errorPrefix.length) : null;
+    let field: ProductFormField | null = null;
+    let message = own;
+    if (head === 'variants' && typeof index === 'number') {
+      const variantField = typeof sub === 'string' ? variantFieldOf[sub] : variantProblemField(issue.message, fields.options);
+      if (variantField) {
+        field = variantErrorField(fields, index, variantField);
+        message ??= fallbackMessage[variantField];
+      }
+    } else if (head === 'variants') {
+      field = fields.rowKeys === null ? 'price' : 'variants';
+    } else if (head === 'options') {
+      field = 'options';
+    }
+    if (!field || !message) throw result.error;
+    errors[field] ??= message;
+  }
+  return errors;
+}
+
+/** A SKU another product has: the error on the row (or the one-way field) that gave it. */
+function skuTaken(fields: ProductFields, error: SkuTakenError): ProductFormErrors {
+  const index = fields.variants.findIndex((variant) => variant.sku === error.sku);
+  return { [index < 0 ? 'variants' : variantErrorField(fields, index, 'sku')]: 'skuTaken' };
+}
+
+/**
+ * What an edit changed, for the activity log: old → new. A product sold one way before and after logs its price
+ * and weight; otherwise how it is sold and its variants by SKU (added, removed, each price, switched off or on).
+ */
+function changes(record: ProductRecord, fields: ProductFields, images: { key: string }[], variants: Variant[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const diff = (name: string, before: unknown, after: unknown) => {
     if (JSON.stringify(before) !== JSON.stringify(after)) out[name] = [before, after];
   };
+  const list = (name: string, skus: string[]) => {
+    if (skus.length > 0) out[name] = skus;
+  };
   diff('name', record.translations.en.name, fields.translations.en.name);
   diff('namePl', record.translations.pl?.name ?? '', fields.translations.pl.name);
-  diff('priceCents', record.priceCents, fields.priceCents);
-  diff('netWeightGrams', record.netWeightGrams, fields.netWeightGrams);
+  if (record.options.length === 0 && fields.options.length === 0) {
+    diff('priceCents', record.priceCents, variants[0]?.priceCents);
+    diff('netWeightGrams', record.netWeightGrams, variants[0]?.netWeightGrams);
+  } else {
+    diff('options', record.options, fields.options);
+    const before = new Map(record.variants.map((v) => [v.id, v]));
+    const kept = variants.filter((v) => before.has(v.id));
+    list('variantsAdded', variants.filter((v) => !before.has(v.id)).map((v) => v.sku));
+    list('variantsRemoved', record.variants.filter((v) => !variants.some((after) => after.id === v.id)).map((v) => v.sku));
+    const prices = kept.filter((v) => before.get(v.id)!.priceCents !== v.priceCents).map((v) => [v.sku, before.get(v.id)!.priceCents, v.priceCents]);
+    if (prices.length > 0) out.variantPrices = prices;
+    list('variantsOff', kept.filter((v) => before.get(v.id)!.active && !v.active).map((v) => v.sku));
+    list('variantsOn', kept.filter((v) => !before.get(v.id)!.active && v.active).map((v) => v.sku));
+  }
   diff('category', record.category, fields.category);
   diff('originPl', record.translations.pl?.origin ?? '', fields.translations.pl.origin);
   diff('regionPl', record.translations.pl?.region ?? '', fields.translations.pl.region);

@@ -13,9 +13,10 @@ import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { countActivity, listActivity } from '~/modules/activity/index.server';
 import { getCart } from '~/modules/cart/index.server';
+import { getT } from '~/modules/i18n/index.server';
 import { settlePayment, startPayment } from '~/modules/checkout/index.server';
 import { address, createUser, fillCart } from '../../../tests/fixtures/shop';
-import { getProduct, getProductRecord, listOwnerProducts } from '~/modules/catalog/index.server';
+import { getProduct, getProductRecord, listOwnerProducts, variantLabel } from '~/modules/catalog/index.server';
 import { listOrders } from '~/modules/orders/index.server';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
 import { type Storage, createLocalStorage, imageWidths } from '~/modules/storage/index.server';
@@ -34,6 +35,19 @@ function productForm(fields: Record<string, string>, files: File[] = [], extra: 
   for (const [key, value] of Object.entries({ name: 'Gayo Honey', price: '14.90', netWeight: '250', description: 'Honeyed and bright.', ...fields })) form.set(key, value);
   for (const file of files) form.append('images', file);
   for (const [key, value] of extra) form.append(key, value);
+  return form;
+}
+
+type Row = { id?: string; sku?: string; weight?: string; grind?: string; pack?: string; price?: string; active?: boolean; remove?: boolean };
+
+/** The form of a product sold by `options`, with the variants table's rows (keyed by their place; "on sale" ticked unless said). */
+function variantForm(options: string, rows: Row[], fields: Record<string, string> = {}, files: File[] = []): FormData {
+  const form = productForm({ options, price: '', netWeight: '', ...fields }, files);
+  rows.forEach(({ active = true, remove = false, ...values }, key) => {
+    for (const [field, value] of Object.entries(values)) form.set(`variants.${key}.${field}`, value);
+    if (active) form.set(`variants.${key}.active`, 'on');
+    if (remove) form.set(`variants.${key}.remove`, 'on');
+  });
   return form;
 }
 
@@ -261,6 +275,131 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     await changeProduct(services, owner, id, productForm({ name: 'Kintamani Honey', price: '16' }));
     expect(await getProductRecord(db, storage, id)).toMatchObject({ rating: 4.5, reviewCount: 12, priceCents: 1600 });
     expect(await changeProduct(services, owner, 'NoSuchProduct', productForm({}))).toEqual({ ok: false, reason: 'not_found' });
+  });
+
+  /** The edit page's rows for the product as it is now. */
+  const rowsOf = async (id: string): Promise<Row[]> => productFormValues((await getProductRecord(db, storage, id))!).variants.map(({ key: _key, ...row }) => row);
+  const record = async (id: string) => (await getProductRecord(db, storage, id))!;
+  const lastChange = async (id: string) => (await listActivity(db, { subjectType: 'product', subjectId: id }))[0];
+
+  it('makes a coffee sold by size and grind from the table; an edit keeps the variants it names, so a cart holding one keeps it', async () => {
+    const outcome = await addProduct(
+      services,
+      owner,
+      variantForm(
+        'size,grind',
+        [
+          { weight: '250', grind: 'wholeBean', price: '21,90' },
+          { weight: '250', grind: 'espresso', price: '21.90' },
+          { weight: '', grind: '', price: '', sku: '' },
+          { weight: '1000', grind: 'wholeBean', price: '74.90', sku: 'frinsa-kilo' },
+        ],
+        { name: 'Java Frinsa' },
+      ),
+    );
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome));
+    const { id } = outcome;
+    const made = await record(id);
+    expect(made.options).toEqual(['size', 'grind']);
+    expect(made.variants.map((v) => [v.sku, v.netWeightGrams, v.grind, v.priceCents, v.active])).toEqual([
+      ['JAVA-FRINSA-250-WHOLEBEAN', 250, 'wholeBean', 2190, true],
+      ['JAVA-FRINSA-250-ESPRESSO', 250, 'espresso', 2190, true],
+      ['FRINSA-KILO', 1000, 'wholeBean', 7490, true],
+    ]);
+    expect(await lastChange(id)).toMatchObject({ action: 'product.created', details: { priceCents: 2190, options: ['size', 'grind'], variants: 3 } });
+
+    const espresso = made.variants[1];
+    const buyer = await createUser(db);
+    const cartId = await fillCart(db, buyer.id, [[espresso.id, 2]]);
+
+    // The 250 g whole bean goes, the kilo costs less and is taken off sale, a kilo of espresso joins.
+    const [wholeBean, , kilo] = await rowsOf(id);
+    const changed = await changeProduct(
+      services,
+      owner,
+      id,
+      variantForm('size,grind', [{ ...wholeBean, remove: true }, (await rowsOf(id))[1], { ...kilo, price: '72,00', active: false }, { weight: '1000', grind: 'espresso', price: '76.90' }], {
+        name: 'Java Frinsa',
+      }),
+    );
+    expect(changed).toEqual({ ok: true, id });
+    const edited = await record(id);
+    expect(edited.variants.map((v) => [v.sku, v.priceCents, v.active])).toEqual([
+      ['JAVA-FRINSA-250-ESPRESSO', 2190, true],
+      ['FRINSA-KILO', 7200, false],
+      ['JAVA-FRINSA-1000-ESPRESSO', 7690, true],
+    ]);
+    expect(edited.variants.slice(0, 2).map((v) => v.id)).toEqual([espresso.id, made.variants[2].id]);
+
+    const cart = await getCart(db, storage, cartId, 'en');
+    expect(cart.removedVariantIds).toEqual([]);
+    expect(cart.lines).toMatchObject([{ variantId: espresso.id, quantity: 2, unitPriceCents: 2190 }]);
+    expect(cart.lines[0].label).toBe(variantLabel(espresso, ['size', 'grind'], getT('en'), 'en'));
+
+    // The log names each variant by its SKU.
+    expect((await lastChange(id)).details).toEqual({
+      variantsAdded: ['JAVA-FRINSA-1000-ESPRESSO'],
+      variantsRemoved: ['JAVA-FRINSA-250-WHOLEBEAN'],
+      variantPrices: [['FRINSA-KILO', 7490, 7200]],
+      variantsOff: ['FRINSA-KILO'],
+    });
+    // The shop sells what is on sale; the owner's list says "from" and how many variants.
+    expect((await getProduct(db, storage, id, 'en'))!.variants.map((v) => v.sku)).toEqual(['JAVA-FRINSA-250-ESPRESSO', 'JAVA-FRINSA-1000-ESPRESSO']);
+    const list = await listOwnerProducts(db, storage, { locale: 'en', limit: 20, offset: 0 });
+    expect(list.items[0]).toMatchObject({ id, priceCents: 2190, priceFrom: true, variantCount: 3, offSaleCount: 1 });
+
+    // Switched back on: the log says so.
+    const rows = await rowsOf(id);
+    expect(await changeProduct(services, owner, id, variantForm('size,grind', [rows[0], { ...rows[1], active: true }, rows[2]], { name: 'Java Frinsa' }))).toEqual({ ok: true, id });
+    expect((await lastChange(id)).details).toEqual({ variantsOn: ['FRINSA-KILO'] });
+  });
+
+  it('refuses a SKU another product has, on the row (or the field) that gave it: nothing saved, no pictures left', async () => {
+    const other = await add({ name: 'Gayo Honey', sku: 'gayo-250' });
+    expect((await record(other)).variants.map((v) => v.sku)).toEqual(['GAYO-250']);
+
+    const refused = await addProduct(services, owner, variantForm('size', [{ weight: '250', price: '10' }, { weight: '1000', price: '30', sku: 'Gayo-250' }], { name: 'Toraja' }, [await jpeg()]));
+    expect(refused).toMatchObject({ ok: false, reason: 'invalid', errors: { 'variants.1.sku': 'skuTaken' } });
+    // What was typed comes back.
+    if (!refused.ok && refused.reason === 'invalid') expect(refused.values.variants.map((row) => row.sku)).toEqual(['', 'Gayo-250']);
+    expect((await db.selectFrom('products').select('id').execute()).map((p) => p.id)).toEqual([other]);
+    expect(await filesIn(dir)).toEqual([]);
+
+    // An edit is refused the same way and leaves the product as it was.
+    const mine = await add({ name: 'Toraja', price: '10' });
+    const before = await record(mine);
+    expect(await changeProduct(services, owner, mine, productForm({ name: 'Toraja', price: '11', sku: 'GAYO-250' }, [await jpeg()]))).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+      errors: { sku: 'skuTaken' },
+    });
+    expect(await record(mine)).toMatchObject({ priceCents: 1000, variants: [{ id: before.variants[0].id, sku: before.variants[0].sku, priceCents: 1000 }], images: [] });
+    expect(await filesIn(dir)).toEqual([]);
+  });
+
+  it('edits a product sold one way by its price, keeping its variant; it can be sold by size and one way again, and the cart keeps its line', async () => {
+    const id = await add({ name: 'Plain', price: '10', netWeight: '250' });
+    const [variant] = (await record(id)).variants;
+    const buyer = await createUser(db);
+    const cartId = await fillCart(db, buyer.id, [[variant.id, 1]]);
+
+    expect(await changeProduct(services, owner, id, productForm({ name: 'Plain', price: '11,50', netWeight: '250' }))).toEqual({ ok: true, id });
+    expect((await record(id)).variants).toEqual([{ ...variant, priceCents: 1150 }]);
+    expect((await lastChange(id)).details).toEqual({ priceCents: [1000, 1150] });
+
+    // By size: the table starts from the one variant, and a kilo joins it.
+    const rows = await rowsOf(id);
+    expect(rows).toEqual([{ id: variant.id, sku: variant.sku, weight: '250', grind: '', pack: '', price: '11.50', active: true, remove: false }]);
+    expect(await changeProduct(services, owner, id, variantForm('size', [rows[0], { weight: '1000', price: '39' }], { name: 'Plain' }))).toEqual({ ok: true, id });
+    expect(await record(id)).toMatchObject({ options: ['size'], variants: [{ id: variant.id, netWeightGrams: 250, priceCents: 1150 }, { sku: 'PLAIN-1000', netWeightGrams: 1000, priceCents: 3900 }] });
+    expect((await lastChange(id)).details).toEqual({ options: [[], ['size']], variantsAdded: ['PLAIN-1000'] });
+
+    // One way again: the variant the shop showed first stays.
+    expect(await changeProduct(services, owner, id, productForm({ name: 'Plain', options: 'none', price: '12', netWeight: '250' }))).toEqual({ ok: true, id });
+    expect(await record(id)).toMatchObject({ options: [], variants: [{ id: variant.id, sku: variant.sku, priceCents: 1200 }] });
+    expect((await record(id)).variants).toHaveLength(1);
+    expect((await lastChange(id)).details).toEqual({ options: [['size'], []], variantsRemoved: ['PLAIN-1000'], variantPrices: [[variant.sku, 1150, 1200]] });
+    expect((await getCart(db, storage, cartId, 'en')).lines).toMatchObject([{ variantId: variant.id, unitPriceCents: 1200 }]);
   });
 
   it('deletes a product and its pictures; carts drop it, past orders keep their lines without the picture', async () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { categories, isCategory, processes, roasts, sortOrders, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
 import type { Category } from './catalog.types';
 import { MAX_NET_WEIGHT_GRAMS } from './unit-price';
-import { type OptionKind, grinds, optionKinds, optionSets, optionValue } from './variants';
+import { MAX_PACK_COUNT, MAX_VARIANTS, grinds, optionKinds, optionSets, optionValue, skuPattern, variantProblem } from './variants';
 
 export { categories, isCategory, processes, roasts, sortOrders, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
 export type { Category, Process, Roast, ProductSummary, ProductDetail, SortOrder } from './catalog.types';
@@ -54,11 +54,6 @@ const altitude = z.number().int().min(0).max(9000).nullable().default(null);
 const price = z.number().int('productForm.errors.price').min(0, 'productForm.errors.price').max(99_999_999, 'productForm.errors.price');
 const netWeight = z.number().int().min(1).max(MAX_NET_WEIGHT_GRAMS).nullable().default(null);
 
-/** A SKU: letters, digits, dots, hyphens and underscores, up to 40 (stored upper-case). */
-export const skuPattern = /^[A-Z0-9][A-Z0-9._-]{0,39}$/;
-export const MAX_VARIANTS = 60;
-export const MAX_PACK_COUNT = 1000;
-
 /** One variant as the owner's form (and the seed) gives it; `id` names a variant that exists already. */
 export const variantInputSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
@@ -77,14 +72,6 @@ export const variantInputSchema = z.object({
 });
 export type VariantInput = z.input<typeof variantInputSchema>;
 export type ParsedVariantInput = z.output<typeof variantInputSchema>;
-
-/** Which values a variant must (and must not) have for the product's options; the first problem's key, or null. */
-export function variantProblem(variant: Pick<ParsedVariantInput, 'netWeightGrams' | 'grind' | 'packCount'>, options: readonly OptionKind[]): string | null {
-  if (options.includes('size') && variant.netWeightGrams === null) return 'productForm.errors.variantSize';
-  if (options.includes('grind') !== (variant.grind !== null)) return 'productForm.errors.variantGrind';
-  if (options.includes('pack') !== (variant.packCount !== null)) return 'productForm.errors.variantPack';
-  return null;
-}
 
 /** A product as the admin form (and the seed) creates or replaces it. Messages are i18n keys. */
 export const productInputSchema = z

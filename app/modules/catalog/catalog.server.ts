@@ -443,7 +443,8 @@ export async function getProductRecord(db: Executor, storage: Storage, id: strin
   };
 }
 
-export type OwnerProductRow = ProductSummary & { updatedAt: string };
+/** A product on the owner's list: its card's data, when it last changed, and how many variants it has (and how many are switched off). */
+export type OwnerProductRow = ProductSummary & { updatedAt: string; variantCount: number; offSaleCount: number };
 
 /** The owner's product list: newest first, searchable like the storefront, with the total for paging. */
 export async function listOwnerProducts(
@@ -467,6 +468,29 @@ export async function listOwnerProducts(
       .$if(terms.length > 0, (qb) => qb.where(productSearchFilter(db, terms)))
       .executeTakeFirstOrThrow(),
   ]);
-  const summaries = await toSummaries(db, storage, rows);
-  return { items: summaries.map((summary, i) => ({ ...summary, updatedAt: rows[i].updated_at })), total: Number(count.n) };
+  const [summaries, counts] = await Promise.all([toSummaries(db, storage, rows), variantCounts(db, rows.map((row) => row.id))]);
+  const updatedAt = new Map(rows.map((row) => [row.id, row.updated_at]));
+  return {
+    items: summaries.map((summary) => ({ ...summary, updatedAt: updatedAt.get(summary.id)!, variantCount: counts.get(summary.id)?.all ?? 0, offSaleCount: counts.get(summary.id)?.off ?? 0 })),
+    total: Number(count.n),
+  };
+}
+
+/** How many variants each product has, and how many of them are switched off, in one query. */
+async function variantCounts(db: Executor, productIds: string[]): Promise<Map<string, { all: number; off: number }>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('variants')
+    .select(['product_id', 'active', (eb) => eb.fn.countAll<number | string | bigint>().as('n')])
+    .where('product_id', 'in', productIds)
+    .groupBy(['product_id', 'active'])
+    .execute();
+  const counts = new Map<string, { all: number; off: number }>();
+  for (const row of rows) {
+    const count = counts.get(row.product_id) ?? { all: 0, off: 0 };
+    count.all += Number(row.n);
+    if (row.active !== 1) count.off += Number(row.n);
+    counts.set(row.product_id, count);
+  }
+  return counts;
 }

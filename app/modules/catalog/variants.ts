@@ -35,6 +35,19 @@ export type Variant = {
 
 export type VariantValues = Pick<Variant, 'netWeightGrams' | 'grind' | 'packCount'>;
 
+/** A SKU: letters, digits, dots, hyphens and underscores, up to 40 (stored upper-case). */
+export const skuPattern = /^[A-Z0-9][A-Z0-9._-]{0,39}$/;
+export const MAX_VARIANTS = 60;
+export const MAX_PACK_COUNT = 1000;
+
+/** Which values a variant must (and must not) have for the product's options; the first problem's key, or null. */
+export function variantProblem(variant: VariantValues, options: readonly OptionKind[]): string | null {
+  if (options.includes('size') && variant.netWeightGrams === null) return 'productForm.errors.variantSize';
+  if (options.includes('grind') !== (variant.grind !== null)) return 'productForm.errors.variantGrind';
+  if (options.includes('pack') !== (variant.packCount !== null)) return 'productForm.errors.variantPack';
+  return null;
+}
+
 /** A variant's value for one option, as the URL and the form say it ("1000", "espresso", "30"); '' when unset. */
 export function optionValue(variant: VariantValues, kind: OptionKind): string {
   if (kind === 'size') return variant.netWeightGrams === null ? '' : String(variant.netWeightGrams);

@@ -4,6 +4,8 @@ import { appContext } from '~/context';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { formatDateTime, formatPrice } from '~/lib/format';
 import { type ActivityEntry, countActivity, listActivity } from '~/modules/activity/index.server';
+import { sellingWayOf } from '~/modules/backoffice/product-form';
+import { isOptionKind } from '~/modules/catalog/variants';
 import { carrierNames, isCarrier } from '~/modules/fulfilment/carriers';
 import { getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
@@ -28,14 +30,38 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
 
+/** How a product is sold, in words for the middle of a sentence ("by size and grind"). */
+function sellingWayLabel(options: unknown, t: T, locale: Locale): string {
+  const way = sellingWayOf(Array.isArray(options) ? options.filter(isOptionKind) : []);
+  const label = t(`admin.productForm.soldAs.${way === 'size,grind' ? 'sizeGrind' : way}`);
+  return label.charAt(0).toLocaleLowerCase(locale) + label.slice(1);
+}
+
 /** What changed, in words: old → new price, name, category; descriptions and pictures named. */
 function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   const d = entry.details as Record<string, unknown>;
   const pair = (key: string) => (Array.isArray(d[key]) && d[key].length === 2 ? (d[key] as unknown[]) : null);
   const out: string[] = [];
-  if (entry.action === 'product.created' && typeof d.priceCents === 'number') out.push(t('admin.activity.createdPrice', { price: formatPrice(d.priceCents, locale) }));
+  const skus = (key: string) => (Array.isArray(d[key]) ? (d[key] as unknown[]).map(String).join(', ') : '');
+  if (entry.action === 'product.created' && typeof d.priceCents === 'number') {
+    const price = formatPrice(d.priceCents, locale);
+    out.push(typeof d.variants === 'number' && d.variants > 1 ? t('admin.activity.createdVariants', { count: d.variants, price }) : t('admin.activity.createdPrice', { price }));
+  }
   const price = pair('priceCents');
   if (price) out.push(t('admin.activity.price', { from: formatPrice(Number(price[0]), locale), to: formatPrice(Number(price[1]), locale) }));
+  const options = pair('options');
+  if (options) out.push(t('admin.activity.options', { from: sellingWayLabel(options[0], t, locale), to: sellingWayLabel(options[1], t, locale) }));
+  if (skus('variantsAdded')) out.push(t('admin.activity.variantsAdded', { skus: skus('variantsAdded') }));
+  if (skus('variantsRemoved')) out.push(t('admin.activity.variantsRemoved', { skus: skus('variantsRemoved') }));
+  if (Array.isArray(d.variantPrices)) {
+    for (const change of d.variantPrices as unknown[]) {
+      if (Array.isArray(change) && change.length === 3) {
+        out.push(t('admin.activity.variantPrice', { sku: String(change[0]), from: formatPrice(Number(change[1]), locale), to: formatPrice(Number(change[2]), locale) }));
+      }
+    }
+  }
+  if (skus('variantsOff')) out.push(t('admin.activity.variantsOff', { skus: skus('variantsOff') }));
+  if (skus('variantsOn')) out.push(t('admin.activity.variantsOn', { skus: skus('variantsOn') }));
   for (const key of ['name', 'namePl'] as const) {
     const change = pair(key);
     if (change) out.push(t(`admin.activity.${key}`, { from: String(change[0]), to: String(change[1]) }));

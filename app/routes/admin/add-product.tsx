@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AddProductPage({ actionData }: Route.ComponentProps) {
   const t = useT();
   return (
-    <div className="mx-auto max-w-3xl">
+    <div className="mx-auto max-w-4xl">
       <h1 className="text-3xl font-semibold md:text-4xl">{t('admin.productForm.addHeading')}</h1>
       <p className="mt-2 text-muted">{t('admin.productForm.addIntro')}</p>
       <div className="mt-8">

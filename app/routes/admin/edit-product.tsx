@@ -85,7 +85,7 @@ export default function EditProductPage({ loaderData, actionData }: Route.Compon
   }
   const { product } = loaderData;
   return (
-    <div className="mx-auto max-w-3xl">
+    <div className="mx-auto max-w-4xl">
       <p className="eyebrow">{t('admin.productForm.editHeading')}</p>
       <h1 className="mt-2 text-3xl font-semibold md:text-4xl">{product.values.name}</h1>
       <p className="mt-2 text-muted">

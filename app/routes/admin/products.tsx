@@ -105,7 +105,17 @@ export default function AdminProductsPage({ loaderData }: Route.ComponentProps) 
                       {product.origin && <span className="block text-xs font-normal text-muted">{product.origin}</span>}
                     </th>
                     <td className="px-4 py-3 text-roast-600">{t(`categories.${product.category ?? 'uncategorized'}`)}</td>
-                    <td className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(product.priceCents, locale)}</td>
+                    <td className="px-4 py-3 text-right whitespace-nowrap tabular-nums">
+                      <span className="font-semibold">
+                        {product.priceFrom ? t('product.fromPrice', { price: formatPrice(product.priceCents, locale) }) : formatPrice(product.priceCents, locale)}
+                      </span>
+                      {product.variantCount > 1 && (
+                        <span className="block text-xs text-muted">
+                          {t('admin.products.variants', { count: product.variantCount })}
+                          {product.offSaleCount > 0 && ` · ${t('admin.products.offSale', { count: product.offSaleCount })}`}
+                        </span>
+                      )}
+                    </td>
                     <td className="px-4 py-3 whitespace-nowrap text-roast-600">
                       <time dateTime={product.updatedAt}>{formatDate(product.updatedAt, locale)}</time>
                     </td>
