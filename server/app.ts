@@ -17,7 +17,7 @@ import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.ser
 import { localePath } from '~/modules/i18n/paths';
 import { scaledLimits } from '~/modules/limits/index.server';
 import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
-import { paymentServices } from '~/modules/checkout/index.server';
+import { SWEEP_INTERVAL_MS, paymentServices, sweepPayments } from '~/modules/checkout/index.server';
 import { createPaymentProvider } from '~/modules/payments/index.server';
 import { createStorage } from '~/modules/storage/index.server';
 import { FORM_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '~/http/body.server';
@@ -78,6 +78,13 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const pruneTimer = setInterval(prune, 60 * 60 * 1000);
   pruneTimer.unref();
   void prune();
+  // Stock held for abandoned payments is let go, and refunds of orders paid too late are retried.
+  const sweep = () =>
+    sweepPayments({ ...paymentServices({ db: database.db, payments, kickMail: () => mailWorker.kick(), config }), log: logger }).catch((error) =>
+      logger.warn({ err: error }, 'payment sweep failed'),
+    );
+  const sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS);
+  sweepTimer.unref();
   const build = options.build ?? (await import('virtual:react-router/server-build'));
   const handleRequest = createRequestHandler(build as ServerBuild, config.env);
   const pageCache = new PageCache(catalogVersion);
@@ -301,6 +308,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     },
     close: async () => {
       clearInterval(pruneTimer);
+      clearInterval(sweepTimer);
       stopWatching();
       await mailWorker.stop();
       transport.close();

@@ -28,6 +28,7 @@ const envSchema = z
     MAIL_FROM: z.string().default('Kopi <hello@kopi.local>'),
     MAIL_CONCURRENCY: z.coerce.number().int('must be a whole number').min(1).max(32).default(4),
     CONTACT_TO: z.string().default('shop@kopi.local'),
+    STOCK_RESERVATION_MINUTES: z.coerce.number().int('must be a whole number').min(1).max(1440).default(15),
     PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_PUBLISHABLE_KEY: z.string().optional(),
@@ -107,6 +108,8 @@ export type Config = {
   /** Messages in flight at once per node (and pooled SMTP connections). */
   mailConcurrency: number;
   contactTo: string;
+  /** How long going to payment holds the order's coffee for it (docs/decisions/0020). */
+  stockReservationMinutes: number;
   payments: {
     provider: 'test' | 'stripe';
     stripeSecretKey?: string;
@@ -161,6 +164,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
     mailFrom: env.MAIL_FROM,
     mailConcurrency: env.MAIL_CONCURRENCY,
     contactTo: env.CONTACT_TO,
+    stockReservationMinutes: env.STOCK_RESERVATION_MINUTES,
     payments: {
       provider: env.PAYMENT_PROVIDER,
       stripeSecretKey: env.STRIPE_SECRET_KEY,

@@ -8,6 +8,12 @@ export interface Database {
   products: ProductsTable;
   product_translations: ProductTranslationsTable;
   variants: VariantsTable;
+  stock_settings: StockSettingsTable;
+  stock_variants: StockVariantsTable;
+  roast_batches: RoastBatchesTable;
+  stock_movements: StockMovementsTable;
+  stock_reservations: StockReservationsTable;
+  stock_alerts: StockAlertsTable;
   withdrawals: WithdrawalsTable;
   reviews: ReviewsTable;
   product_images: ProductImagesTable;
@@ -83,6 +89,83 @@ export interface VariantsTable {
   active: Generated<number>;
   created_at: string;
   updated_at: string;
+}
+
+/** How a product's stock is kept (migration 0018); a product without a row is not tracked. */
+export interface StockSettingsTable {
+  product_id: string;
+  /** batches | units | untracked */
+  mode: string;
+  /** Roast batches older than this many days stop counting as stock; null: no limit. */
+  sell_within_days: number | null;
+  /** What the pages last showed of its stock: a change empties the page caches. */
+  shown: Generated<string>;
+}
+
+/** What stock needs of a variant (kept by the catalogue): its weight, and its counted units (units mode). */
+export interface StockVariantsTable {
+  variant_id: string;
+  product_id: string;
+  net_weight_grams: number | null;
+  units: number | null;
+}
+
+/** A roast of one coffee: its day, the grams roasted and the grams left (migration 0018). */
+export interface RoastBatchesTable {
+  id: string;
+  product_id: string;
+  /** YYYY-MM-DD, the shop's calendar day. */
+  roasted_on: string;
+  grams_roasted: number;
+  grams_left: number;
+  note: Generated<string>;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** The stock ledger: every change, never rewritten (roasted, sold, returned, corrected). */
+export interface StockMovementsTable {
+  id: string;
+  product_id: string;
+  variant_id: string | null;
+  batch_id: string | null;
+  order_id: string | null;
+  kind: string;
+  /** Signed: + into stock, − out of it. */
+  grams: number | null;
+  units: number | null;
+  /** A correction's reason: count | damaged | sample | other. */
+  reason: string | null;
+  note: Generated<string>;
+  actor: string | null;
+  created_at: string;
+}
+
+/** Grams or units an order going to payment holds for a while. */
+export interface StockReservationsTable {
+  id: string;
+  order_id: string;
+  product_id: string;
+  variant_id: string;
+  quantity: number;
+  grams: number | null;
+  units: number | null;
+  /** live | taken | released */
+  status: string;
+  expires_at: string;
+  created_at: string;
+}
+
+/** "Tell me when it's back": one mail when the variant can be bought again. */
+export interface StockAlertsTable {
+  id: string;
+  variant_id: string;
+  email: string;
+  locale: string;
+  /** The random token of the unsubscribe link (it can only cancel this notice). */
+  token: string;
+  created_at: string;
+  notified_at: string | null;
 }
 
 export interface ProductTranslationsTable {
@@ -302,6 +385,8 @@ export interface OrdersTable {
   /** The sum of the refunds made for it (migration 0010). */
   refunded_cents: Generated<number>;
   cancelled_at: string | null;
+  /** Paid after its stock was gone: refunded in full and never shipped (migration 0018). */
+  stock_short_at: string | null;
 }
 
 export interface OrderLinesTable {
@@ -319,6 +404,8 @@ export interface OrderLinesTable {
   sku: string | null;
   variant_label: Generated<string>;
   net_weight_grams: number | null;
+  /** JSON [{ batchId, roastedOn, grams }]: the roast batches its coffee came from (migration 0018). */
+  batches: string | null;
 }
 
 export interface PaymentEventsTable {

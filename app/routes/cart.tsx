@@ -2,6 +2,7 @@ import { Lock, ShoppingBag } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, data, redirect, useFetchers } from 'react-router';
 import { CartLine } from '~/components/cart/cart-line';
+import { StockNotes } from '~/components/cart/stock-notes';
 import { track } from '~/lib/analytics';
 import { formatPrice } from '~/lib/format';
 import { focusQuietly, mainHeading } from '~/lib/navigation-focus';
@@ -10,7 +11,7 @@ import { useHydrated } from '~/lib/use-hydrated';
 import { cartFormSchema } from '~/modules/cart/cart.schema';
 import { readForm } from '~/http/body.server';
 import { keepGuestCart, shopperContext } from '~/http/shopper.server';
-import { addToCart, defaultVariantOf, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
+import { type StockRefusal, addToCart, defaultVariantOf, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
@@ -52,13 +53,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!variantId) return data({ ok: false as const, error: 'variant_not_found' }, { status: 404 });
     const target = user ? await ensureUserCart(app.db, user.id) : cartId;
     const result = await addToCart(app.db, target, variantId, input.quantity, input.requestKey);
-    if (!result.ok) return data({ ok: false as const, error: result.reason }, { status: 404 });
+    if (!result.ok) return refused(result);
     // A repeated add answers like the first one; a guest whose first answer (and cookie) was lost gets the
     // cart it went to, but a cart already in the cookie is never swapped for another.
     if (!user && result.cartId !== cartId && !(result.repeated && cartId)) keepGuestCart(shopper, result.cartId);
   } else if (cartId) {
     if (input.intent === 'remove') await removeFromCart(app.db, cartId, input.variantId);
-    else if (input.intent === 'set') await setLineQuantity(app.db, cartId, input.variantId, input.quantity);
+    else if (input.intent === 'set') {
+      const set = await setLineQuantity(app.db, cartId, input.variantId, input.quantity);
+      if (typeof set === 'object') return refused(set, input.variantId);
+    }
   }
 
   const redirectTo = form.get('redirectTo');
@@ -66,7 +70,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { ok: true as const };
 }
 
-export default function CartPage({ loaderData }: Route.ComponentProps) {
+/** Why an add or a quantity was refused: an unknown variant (404), or the stock (409: sold out, only `left`). */
+function refused(result: { reason: 'variant_not_found' } | StockRefusal, variantId?: string) {
+  if (result.reason === 'variant_not_found') return data({ ok: false as const, error: result.reason }, { status: 404 });
+  return data({ ok: false as const, error: result.reason, left: result.reason === 'not_enough' ? result.left : 0, variantId }, { status: 409 });
+}
+
+export default function CartPage({ loaderData, actionData }: Route.ComponentProps) {
   const path = useLocalePath();
   const { cart, checkoutAttempt, signedIn } = loaderData;
   const { t, locale } = useI18n();
@@ -93,6 +103,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
             {t('cart.removedUnavailable', { count: cart.removedVariantIds.length })}
           </p>
         )}
+        <StockNotes capped={cart.stockCapped} refused={actionData} />
         <Link to={path('/')} className="btn-primary mt-10">{t('cart.empty.back')}</Link>
       </section>
     );
@@ -112,6 +123,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
           {t('cart.removedUnavailable', { count: cart.removedVariantIds.length })}
         </p>
       )}
+      <StockNotes capped={cart.stockCapped} refused={actionData} />
 
       <div className="mt-8 grid gap-10 lg:grid-cols-[1fr_22rem]">
         <ul className="divide-y divide-sand border-y border-sand">
@@ -166,3 +178,4 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
+

@@ -7,6 +7,7 @@ import { LegalSentence } from '~/components/legal/legal-sentence';
 import { OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
 import { PaymentUnavailable } from '~/components/checkout/payment-unavailable';
 import { TestCardForm } from '~/components/checkout/test-card-form';
+import { StockNotes } from '~/components/cart/stock-notes';
 import { FormField } from '~/components/ui/form-field';
 import { consentedVisitorId } from '~/lib/analytics';
 import { useClientValidation } from '~/lib/use-client-validation';
@@ -103,10 +104,13 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       cartId,
       address: parsed.data,
       visitorId: visitor.success ? visitor.data : null,
+      reservationMinutes: app.config.stockReservationMinutes,
       log: app.log,
     });
     if (!result.ok) {
       if (result.reason === 'empty_cart') throw redirect(pathFor(shopper, '/cart'));
+      // The review shows the cart again, each line capped to what is left and said so.
+      if (result.reason === 'out_of_stock') return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.outOfStock', values }, { status: 409 });
       const formError = result.reason === 'address_incomplete' ? 'checkout.errors.addressIncomplete' : 'checkout.errors.cannotConnect';
       return data<ReviewErrors>({ step: 'review', formError, values }, { status: result.reason === 'unavailable' ? 503 : 400 });
     }
@@ -128,7 +132,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     });
     if (result.ok) throw redirect(pathFor(shopper, `/checkout?step=done&order=${result.orderId}`));
     if (result.code === 'already_paid') throw redirect(pathFor(shopper, `/checkout?step=done&order=${orderId}`));
-    return data(await paymentStep(orderId, { error: result.code }), { status: 402 });
+    return data(await paymentStep(orderId, { error: result.code }), { status: result.code === 'out_of_stock' ? 409 : 402 });
   }
   return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.generic' }, { status: 400 });
 }
@@ -187,6 +191,7 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
             {t('cart.removedUnavailable', { count: review.removedVariantIds.length })}
           </p>
         )}
+        <StockNotes capped={review.cart.stockCapped} />
         <div className="mt-4">
           <OrderLines lines={lines} totalCents={review.cart.totalCents} />
         </div>

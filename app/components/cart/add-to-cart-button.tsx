@@ -7,7 +7,7 @@ import { useHydrated } from '~/lib/use-hydrated';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 
 export const ADDED_LABEL_MS = 2000;
-type AddResult = { ok: true } | { ok: false; error: string };
+type AddResult = { ok: true } | { ok: false; error: string; left?: number };
 
 /**
  * Adds one of a variant to the cart. Without JavaScript it is a plain form post that comes back to this page;
@@ -54,6 +54,13 @@ export function AddToCartButton({
     return () => clearTimeout(timer);
   }, [fetcher.state, fetcher.data, productId, priceCents]);
 
+  // The stock's refusal says why; anything else is a plain failure.
+  const failure = (result: AddResult | undefined) =>
+    result && !result.ok && result.error === 'sold_out'
+      ? t('product.addSoldOut')
+      : result && !result.ok && result.error === 'not_enough'
+        ? t('product.notEnough', { count: result.left ?? 0 })
+        : t('product.addFailed');
   const busy = fetcher.state !== 'idle';
   const failed = fetcher.state === 'idle' && fetcher.data?.ok === false;
   // `large` and `stretch` buttons fill the width on phones (a product page, a half-width card).
@@ -83,7 +90,7 @@ export function AddToCartButton({
         <span>{added ? t('product.added') : t('product.addToCart')}</span>
       </button>
       <p role="status" className={failed ? 'mt-2 text-sm text-cherry' : 'sr-only'}>
-        {failed ? t('product.addFailed') : added ? t('product.addedToCart') : ''}
+        {failed ? failure(fetcher.data) : added ? t('product.addedToCart') : ''}
       </p>
     </fetcher.Form>
   );

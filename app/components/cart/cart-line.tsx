@@ -24,7 +24,9 @@ function focusAfterRemoving(line: HTMLElement | null) {
 export function CartLine({ line }: { line: Line }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
-  const fetcher = useFetcher({ key: `cart-line:${line.variantId}` });
+  const fetcher = useFetcher<{ ok: boolean; error?: string; left?: number }>({ key: `cart-line:${line.variantId}` });
+  // The stock refused more of it: said beside the line.
+  const refusal = fetcher.state === 'idle' && fetcher.data?.ok === false ? fetcher.data : null;
   const hydrated = useHydrated();
   // Two lines may hold one coffee (250 g and 1 kg): the controls' names say which.
   const name = lineName(line.name || t('product.unnamed'), line.label);
@@ -82,6 +84,9 @@ export function CartLine({ line }: { line: Line }) {
             {formatPrice(line.unitPriceCents, locale)}
           </p>
           <UnitPrice priceCents={line.unitPriceCents} netWeightGrams={line.netWeightGrams} withWeight className="mt-0.5 block text-xs text-muted" />
+          <p role="status" className={refusal ? 'mt-2 text-sm font-medium text-cherry' : 'sr-only'}>
+            {refusal?.error === 'not_enough' ? t('cart.stock.lineNotEnough', { count: refusal.left ?? 0 }) : refusal?.error === 'sold_out' ? t('product.addSoldOut') : ''}
+          </p>
         </div>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 sm:flex-col sm:flex-nowrap sm:items-end sm:gap-3">
           <div className="flex items-center rounded-full border border-sand-dark bg-paper" role="group" aria-label={t('cart.quantityOf', { name })}>

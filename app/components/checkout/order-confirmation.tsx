@@ -1,4 +1,4 @@
-import { CheckCircle2 } from 'lucide-react';
+import { CheckCircle2, CircleAlert } from 'lucide-react';
 import { Link } from 'react-router';
 import { formatDate, formatPrice } from '~/lib/format';
 import type { OrderView } from '~/modules/orders/orders.types';
@@ -30,16 +30,18 @@ export function OrderConfirmation({
 }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
+  // Paid after the coffee sold out: an apology, not a thank-you (the order is refunded in full).
+  const short = order?.stockShort === true;
   return (
     <div className="container-page py-12 md:py-20">
       <section className="mx-auto max-w-2xl rounded-3xl bg-paper p-6 ring-1 ring-sand sm:p-10" aria-labelledby="confirmation-title">
         <div className="text-center">
-          <span className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-leaf-light">
-            <CheckCircle2 aria-hidden="true" className="h-9 w-9 text-leaf" />
+          <span className={`mx-auto flex h-16 w-16 items-center justify-center rounded-full ${short ? 'bg-cherry-light' : 'bg-leaf-light'}`}>
+            {short ? <CircleAlert aria-hidden="true" className="h-9 w-9 text-cherry" /> : <CheckCircle2 aria-hidden="true" className="h-9 w-9 text-leaf" />}
           </span>
-          <h1 id="confirmation-title" className="mt-5 text-3xl font-semibold md:text-4xl">{title}</h1>
-          {heading && <h2 className="mt-3 text-xl font-semibold text-roast-800">{heading}</h2>}
-          <p className="mt-2 text-muted">{text}</p>
+          <h1 id="confirmation-title" className="mt-5 text-3xl font-semibold md:text-4xl">{short ? t('checkout.done.stockShortHeading') : title}</h1>
+          {heading && !short && <h2 className="mt-3 text-xl font-semibold text-roast-800">{heading}</h2>}
+          <p className="mt-2 text-muted" data-testid={short ? 'order-stock-short' : undefined}>{short ? t('checkout.done.stockShortText') : text}</p>
           {reference && !order && (
             <p className="mt-6 text-lg font-semibold tracking-wide" data-testid={labelTestId}>
               {t('checkout.success.reference', { ref: reference })}
@@ -62,7 +64,7 @@ export function OrderConfirmation({
                 aria-hidden="true"
                 className={`h-2 w-2 shrink-0 rounded-full ${order.paymentStatus === 'succeeded' ? 'bg-leaf' : 'bg-gold'}`}
               />
-              {order.paymentStatus === 'succeeded' ? t('checkout.success.paid') : t('checkout.success.processing')} ·{' '}
+              {short ? t('checkout.done.refunded') : order.paymentStatus === 'succeeded' ? t('checkout.success.paid') : t('checkout.success.processing')} ·{' '}
               {formatPrice(order.totalCents, locale)}
             </p>
           </div>

@@ -70,6 +70,11 @@ function OrderCard({ order, position, reviewed }: { order: OrderView; position: 
           placed
         />
       </div>
+      {order.stockShort && (
+        <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry" data-testid="order-stock-short">
+          {t('orders.stockShort')}
+        </p>
+      )}
       {order.parcel?.trackingNumber && <Parcel parcel={order.parcel} />}
       <p className="mt-4 text-sm text-muted">
         <span className="font-medium text-roast">{t('orders.shipTo')}</span> {order.shipping.fullName}, {order.shipping.address}, {order.shipping.zipCode} {order.shipping.city}

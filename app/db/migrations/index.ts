@@ -16,6 +16,7 @@ import * as withdrawals from './0014-withdrawals';
 import * as reviews from './0015-reviews';
 import * as searchWords from './0016-search-words';
 import * as variants from './0017-variants';
+import * as stock from './0018-stock';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-reviews': reviews,
   '0016-search-words': searchWords,
   '0017-variants': variants,
+  '0018-stock': stock,
 };

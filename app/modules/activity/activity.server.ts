@@ -21,7 +21,12 @@ export type ActivityAction =
   | 'message.deleted'
   | 'review.replied'
   | 'review.hidden'
-  | 'review.shown';
+  | 'review.shown'
+  | 'stock.mode'
+  | 'stock.batch'
+  | 'stock.corrected'
+  | 'stock.returned'
+  | 'order.stock_short';
 
 export type ActivityEntry = {
   id: string;

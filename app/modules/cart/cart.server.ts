@@ -4,9 +4,14 @@ import { newId } from '~/db/ids.server';
 import { choiceQuery, findVariants, getProductsByIds, isProductId, variantLabel, variantsOf } from '~/modules/catalog/index.server';
 import { type Locale, getT } from '~/modules/i18n/index.server';
 import type { Storage } from '~/modules/storage/index.server';
+import { stockOf, stockShortages } from '~/modules/stock/index.server';
+import { lineName } from '~/modules/catalog/variants';
 import { type Cart, type CartLine, MAX_LINE_QUANTITY } from './cart.schema';
 
-const emptyCart = (id: string | null): Cart => ({ id, lines: [], totalCents: 0, count: 0, removedVariantIds: [] });
+const emptyCart = (id: string | null): Cart => ({ id, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] });
+
+/** An add or a quantity the stock cannot serve: sold out, or only `left` of it (the cart's other lines counted). */
+export type StockRefusal = { ok: false; reason: 'sold_out' } | { ok: false; reason: 'not_enough'; left: number };
 
 /**
  * The cart priced from the current catalogue. Lines whose variant no longer exists or was switched off (or
@@ -55,9 +60,23 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
       lineTotalCents: variant.priceCents * quantity,
     });
   }
-  if (removedVariantIds.length > 0) {
+  // A line whose stock fell below it is capped to what is left (a sold-out one leaves), and the shopper told.
+  const short = await stockShortages(db, lines, { cartId });
+  const stockCapped: Cart['stockCapped'] = [];
+  for (const { variantId, left } of short) {
+    const index = lines.findIndex((l) => l.variantId === variantId);
+    const line = lines[index];
+    stockCapped.push({ variantId, name: lineName(line.name || t('product.unnamed'), line.label), left });
+    if (left > 0) lines[index] = { ...line, quantity: left, lineTotalCents: line.unitPriceCents * left };
+    else lines.splice(index, 1);
+  }
+  if (removedVariantIds.length > 0 || stockCapped.length > 0) {
     await inTransaction(db, async (trx) => {
-      await trx.deleteFrom('cart_lines').where('cart_id', '=', cartId).where('variant_id', 'in', removedVariantIds).execute();
+      const gone = [...removedVariantIds, ...stockCapped.filter((c) => c.left === 0).map((c) => c.variantId)];
+      if (gone.length > 0) await trx.deleteFrom('cart_lines').where('cart_id', '=', cartId).where('variant_id', 'in', gone).execute();
+      for (const capped of stockCapped.filter((c) => c.left > 0)) {
+        await trx.updateTable('cart_lines').set({ quantity: capped.left }).where('cart_id', '=', cartId).where('variant_id', '=', capped.variantId).execute();
+      }
       await touch(trx, cartId);
     });
   }
@@ -67,7 +86,33 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
     totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0),
     count: lines.reduce((sum, l) => sum + l.quantity, 0),
     removedVariantIds,
+    stockCapped,
   };
+}
+
+/**
+ * Whether the cart may hold `quantity` of the variant, its other lines of the same coffee drawing first (they
+ * share the grams of its batches). Null when it may.
+ */
+async function stockRefusal(db: Executor, cartId: string | null, variant: { id: string; productId: string }, quantity: number): Promise<StockRefusal | null> {
+  const others = cartId
+    ? await db
+        .selectFrom('cart_lines')
+        .innerJoin('variants', 'variants.id', 'cart_lines.variant_id')
+        .select(['cart_lines.variant_id', 'cart_lines.quantity'])
+        .where('cart_lines.cart_id', '=', cartId)
+        .where('variants.product_id', '=', variant.productId)
+        .where('cart_lines.variant_id', '<>', variant.id)
+        .orderBy('cart_lines.added_at')
+        .execute()
+    : [];
+  const lines = [
+    ...others.map((o) => ({ productId: variant.productId, variantId: o.variant_id, quantity: o.quantity })),
+    { productId: variant.productId, variantId: variant.id, quantity },
+  ];
+  const mine = (await stockShortages(db, lines, { cartId })).find((s) => s.variantId === variant.id);
+  if (!mine) return null;
+  return mine.left === 0 ? { ok: false, reason: 'sold_out' } : { ok: false, reason: 'not_enough', left: mine.left };
 }
 
 /** Sum of quantities, for the header badge on every page (one indexed query; deleted products count until getCart drops them). */
@@ -89,6 +134,7 @@ export async function countCartItems(db: Executor, cartId: string | null): Promi
  * With a `requestKey` (one per click, or per rendered page and product without JavaScript) the add happens
  * once: the key is recorded in the same transaction, and a request carrying a key already applied changes
  * nothing and answers with the cart it went to (so a retry whose first answer was lost still finds the cart).
+ * More than the stock leaves is refused (the cart's line stays as it was).
  */
 export async function addToCart(
   db: Executor,
@@ -96,7 +142,7 @@ export async function addToCart(
   variantId: string,
   quantity = 1,
   requestKey?: string,
-): Promise<{ ok: true; cartId: string; repeated: boolean } | { ok: false; reason: 'variant_not_found' }> {
+): Promise<{ ok: true; cartId: string; repeated: boolean } | { ok: false; reason: 'variant_not_found' } | StockRefusal> {
   const variant = (await findVariants(db, [variantId])).get(variantId);
   if (!variant?.active) return { ok: false, reason: 'variant_not_found' };
   const amount = clamp(quantity, 1);
@@ -117,6 +163,13 @@ export async function addToCart(
         return { ok: true as const, cartId: applied.cart_id, repeated: true };
       }
     }
+    const held = existing ? await trx.selectFrom('cart_lines').select('quantity').where('cart_id', '=', id).where('variant_id', '=', variantId).executeTakeFirst() : undefined;
+    const refusal = await stockRefusal(trx, existing ? id : null, variant, Math.min(MAX_LINE_QUANTITY, (held?.quantity ?? 0) + amount));
+    if (refusal) {
+      // Nothing was added, so a retry with this key is judged afresh.
+      if (key) await trx.deleteFrom('cart_requests').where('request_key', '=', key).execute();
+      return refusal;
+    }
     if (!existing) await createCart(trx, null, id);
     await trx
       .insertInto('cart_lines')
@@ -130,11 +183,13 @@ export async function addToCart(
   });
 }
 
-/** The variant a product's card adds: its cheapest on sale (the first of equals); null for an unknown product. */
+/** The variant a product's card adds: its cheapest on sale not sold out (else its cheapest); null for an unknown product. */
 export async function defaultVariantOf(db: Executor, productId: string): Promise<string | null> {
   if (!isProductId(productId)) return null;
-  const variants = (await variantsOf(db, [productId])).get(productId) ?? [];
-  return [...variants].sort((a, b) => a.priceCents - b.priceCents)[0]?.id ?? null;
+  const [variants, stock] = await Promise.all([variantsOf(db, [productId]), stockOf(db, [productId])]);
+  const byPrice = [...(variants.get(productId) ?? [])].sort((a, b) => a.priceCents - b.priceCents);
+  const left = stock.get(productId)?.variants;
+  return (byPrice.find((v) => left?.[v.id] !== 0) ?? byPrice[0])?.id ?? null;
 }
 
 /** Forgets applied "Add to cart" keys older than a day (a browser retries within seconds). */
@@ -144,11 +199,18 @@ export async function pruneCartRequests(db: Executor, now = new Date()): Promise
   return Number(result.numDeletedRows);
 }
 
-/** Sets a line's quantity (capped at 99); 0 removes the line. Returns false when the cart has no such line. */
-export async function setLineQuantity(db: Executor, cartId: string, variantId: string, quantity: number): Promise<boolean> {
+/**
+ * Sets a line's quantity (capped at 99); 0 removes the line. False when the cart has no such line; a refusal
+ * (nothing changed) when the stock does not leave that many.
+ */
+export async function setLineQuantity(db: Executor, cartId: string, variantId: string, quantity: number): Promise<boolean | StockRefusal> {
   const amount = clamp(quantity, 0);
   if (amount === 0) return removeFromCart(db, cartId, variantId);
   return inTransaction(db, async (trx) => {
+    const line = await trx.selectFrom('cart_lines').select('quantity').where('cart_id', '=', cartId).where('variant_id', '=', variantId).executeTakeFirst();
+    const variant = line && amount > line.quantity ? (await findVariants(trx, [variantId])).get(variantId) : undefined;
+    const refusal = variant ? await stockRefusal(trx, cartId, variant, amount) : null;
+    if (refusal) return refusal;
     const result = await trx
       .updateTable('cart_lines')
       .set({ quantity: amount })

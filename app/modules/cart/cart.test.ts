@@ -57,7 +57,7 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
   const lines = async (cartId: string) => (await getCart(db, storage, cartId, 'en')).lines.map((l) => [l.name, l.quantity]);
 
   it('reads no cart as an empty cart', async () => {
-    const empty = { id: null, lines: [], totalCents: 0, count: 0, removedVariantIds: [] };
+    const empty = { id: null, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] };
     expect(await getCart(db, storage, null, 'en')).toEqual(empty);
     expect(await getCart(db, storage, 'AAAAAAAAAAAAAAAAAAAAAA', 'en')).toEqual(empty);
     expect(await countCartItems(db, null)).toBe(0);
@@ -93,7 +93,7 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
     const cartId = await newCart(db, gayo, 3);
     await addToCart(db, cartId, v(java));
     const cart = await getCart(db, storage, cartId, 'pl');
-    expect(cart).toMatchObject({ id: cartId, totalCents: 3 * 1250 + 899, count: 4, removedVariantIds: [] });
+    expect(cart).toMatchObject({ id: cartId, totalCents: 3 * 1250 + 899, count: 4, removedVariantIds: [], stockCapped: [] });
     expect(cart.lines).toEqual([
       {
         variantId: v(gayo),
@@ -188,7 +188,7 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
     expect(await removeFromCart(db, cartId, v(gayo))).toBe(true);
     expect(await removeFromCart(db, cartId, v(gayo))).toBe(false);
     const cart = await getCart(db, storage, cartId, 'en');
-    expect(cart).toEqual({ id: cartId, lines: [], totalCents: 0, count: 0, removedVariantIds: [] });
+    expect(cart).toEqual({ id: cartId, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] });
   });
 
   it('bumps updated_at on every write', async () => {

@@ -35,4 +35,6 @@ export type Cart = {
   count: number;
   /** Variants that were in the cart but are no longer sold; their lines have been removed. */
   removedVariantIds: string[];
+  /** Lines the stock no longer covered: capped to what is left (`left` 0: sold out, the line removed). */
+  stockCapped: { variantId: string; name: string; left: number }[];
 };

@@ -11,5 +11,6 @@ export {
   pruneCartRequests,
   removeFromCart,
   setLineQuantity,
+  type StockRefusal,
 } from './cart.server';
 export * from './cart.schema';

@@ -20,6 +20,7 @@ import { bumpStoredCatalogVersion, markCatalogChanged } from './catalog-version.
 import { productRows, productSearchText } from './product-rows.server';
 import { searchTerms } from './search';
 import { planSearch, recordSearchText } from './vocabulary.server';
+import { type ProductStock, stockOf, syncStockVariants } from '~/modules/stock/index.server';
 import { parseOptions, variantsOf, writeVariants } from './variants.server';
 import type { OptionKind, Variant } from './variants';
 
@@ -93,16 +94,19 @@ export async function getProduct(db: Executor, storage: Storage, id: string, loc
     .where('products.id', '=', id)
     .executeTakeFirst();
   if (!row) return null;
-  const [rows, variants] = await Promise.all([
+  const [rows, variants, stock] = await Promise.all([
     db.selectFrom('product_images').select(['path', 'width', 'height']).where('product_id', '=', id).orderBy('position').execute(),
     variantsOf(db, [id]),
+    stockOf(db, [id]),
   ]);
   const images = rows.map((image) => productImage(storage, image.path, image));
-  const summary = toSummary(row, images[0] ?? null, variants.get(id) ?? []);
+  const withStock = withLeft(variants.get(id) ?? [], stock.get(id));
+  const summary = toSummary(row, images[0] ?? null, withStock);
   if (!summary) return null;
   return {
     ...summary,
-    variants: variants.get(id) ?? [],
+    variants: withStock,
+    roastedOn: stock.get(id)?.roastedOn ?? null,
     description: row.loc_description || row.en_description || '',
     altitudeMin: row.altitude_min,
     altitudeMax: row.altitude_max,
@@ -207,6 +211,7 @@ export async function deleteProduct(
     await trx.deleteFrom('product_translations').where('product_id', '=', id).execute();
     // Carts holding its variants keep their lines until read: the shopper is then told (getCart).
     await trx.deleteFrom('variants').where('product_id', '=', id).execute();
+    await syncStockVariants(trx, id, []);
     const deleted = await trx.deleteFrom('products').where('id', '=', id).returning('search_text').executeTakeFirst();
     if (deleted) await recordSearchText(trx, [{ before: deleted.search_text }]);
     await bumpStoredCatalogVersion(trx);
@@ -339,17 +344,22 @@ async function firstImages(db: Executor, productIds: string[]): Promise<Map<stri
 async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[]): Promise<ProductSummary[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [first, variants] = await Promise.all([firstImages(db, ids), variantsOf(db, ids)]);
+  const [first, variants, stock] = await Promise.all([firstImages(db, ids), variantsOf(db, ids), stockOf(db, ids)]);
   return rows.flatMap((row) => {
     const image = first.get(row.id);
-    const summary = toSummary(row, image === undefined ? null : productImage(storage, image.path, image), variants.get(row.id) ?? []);
+    const summary = toSummary(row, image === undefined ? null : productImage(storage, image.path, image), withLeft(variants.get(row.id) ?? [], stock.get(row.id)));
     return summary ? [summary] : [];
   });
 }
 
+/** Each variant with what can be bought of it now (null: not tracked). */
+const withLeft = (variants: Variant[], stock: ProductStock | undefined): Variant[] => variants.map((v) => ({ ...v, left: stock?.variants[v.id] ?? null }));
+
 /** The product as a card shows it; null for one without a variant on sale (the owner switched them all off). */
 function toSummary(row: SummaryRow, image: ProductImage | null, variants: Variant[]): ProductSummary | null {
-  const cheapest = [...variants].sort((a, b) => a.priceCents - b.priceCents)[0];
+  const byPrice = [...variants].sort((a, b) => a.priceCents - b.priceCents);
+  // The card adds the cheapest that can be bought; a coffee sold out shows its cheapest.
+  const cheapest = byPrice.find((v) => v.left !== 0) ?? byPrice[0];
   if (!cheapest) return null;
   const notes = splitNotes(row.loc_notes);
   return {
@@ -361,6 +371,7 @@ function toSummary(row: SummaryRow, image: ProductImage | null, variants: Varian
     netWeightGrams: cheapest.netWeightGrams,
     options: parseOptions(row.options),
     defaultVariant: cheapest,
+    soldOut: variants.every((v) => v.left === 0),
     rating: Number(row.rating),
     reviewCount: row.review_count,
     origin: row.loc_origin || row.origin,

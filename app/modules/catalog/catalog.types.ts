@@ -32,9 +32,11 @@ export type ProductSummary = {
   priceFrom: boolean;
   /** The net weight of that cheapest variant, for the price per kilogram; null when not set. */
   netWeightGrams: number | null;
-  /** What its variants vary by, and the variant a card's "Add to cart" adds (the cheapest). */
+  /** What its variants vary by, and the variant a card's "Add to cart" adds (the cheapest that can be bought). */
   options: OptionKind[];
   defaultVariant: Variant;
+  /** No variant can be bought now. */
+  soldOut: boolean;
   rating: number;
   reviewCount: number;
   origin: string | null;
@@ -47,8 +49,10 @@ export type ProductSummary = {
 };
 
 export type ProductDetail = ProductSummary & {
-  /** Its variants on sale, in the owner's order. */
+  /** Its variants on sale, in the owner's order, each with what is left of it. */
   variants: Variant[];
+  /** The day the coffee that ships next was roasted (a product kept in roast batches); null otherwise. */
+  roastedOn: string | null;
   description: string;
   altitudeMin: number | null;
   altitudeMax: number | null;

@@ -11,6 +11,7 @@ import type { ProductImagesTable, ProductTranslationsTable, ProductsTable, Varia
 import { type ProductInput, productInputSchema } from './catalog.schema';
 import { bumpStoredCatalogVersion, markCatalogChanged } from './catalog-version.server';
 import { productRows } from './product-rows.server';
+import { addStockVariants } from '~/modules/stock/index.server';
 import { recordSearchText } from './vocabulary.server';
 
 const BATCH = 500;
@@ -51,6 +52,7 @@ export async function importProducts(db: Executor, items: ReadonlyArray<{ input:
       await trx.insertInto('product_translations').values(translations).execute();
       if (images.length > 0) await trx.insertInto('product_images').values(images).execute();
       await trx.insertInto('variants').values(variants).execute();
+      await addStockVariants(trx, variants.map((v) => ({ id: v.id, productId: v.product_id, netWeightGrams: v.net_weight_grams ?? null })));
       await recordSearchText(
         trx,
         products.map((product) => ({ after: product.search_text })),

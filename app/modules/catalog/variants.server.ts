@@ -5,6 +5,7 @@
  */
 import { type Executor, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
+import { syncStockVariants } from '~/modules/stock/index.server';
 import type { ParsedVariantInput } from './catalog.schema';
 import { type Grind, type OptionKind, type Variant, isGrind, isOptionKind, optionValue } from './variants';
 
@@ -104,6 +105,7 @@ export async function writeVariants(trx: Executor, productId: string, name: stri
   const added = rows.filter((row) => !kept.has(row.id));
   if (added.length > 0) await trx.insertInto('variants').values(added).execute();
   await refreshFromPrice(trx, productId);
+  await syncStockVariants(trx, productId, rows.map((row) => ({ id: row.id, netWeightGrams: row.net_weight_grams })));
   return rows.map((row) => toVariant(row));
 }
 

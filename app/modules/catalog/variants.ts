@@ -31,6 +31,8 @@ export type Variant = {
   packCount: number | null;
   priceCents: number;
   active: boolean;
+  /** On the shop's pages: how many can be bought now (bags or units); null when its stock is not tracked. */
+  left?: number | null;
 };
 
 export type VariantValues = Pick<Variant, 'netWeightGrams' | 'grind' | 'packCount'>;

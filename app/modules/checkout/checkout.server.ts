@@ -14,14 +14,21 @@ import {
   findOrderRecord,
   getOrderRecordLines,
   orderConfirmationMail,
+  orderLabel,
+  type OrderRecord,
+  type OrderRecordLine,
   setOrderPaid,
   shopOrderNotificationMail,
   type NewOrderLine,
 } from '~/modules/orders/index.server';
 import { recordEvent } from '~/modules/analytics/index.server';
-import { type RefundEventOutcome, recordRefundEvent } from '~/modules/fulfilment/index.server';
+import { recordActivity } from '~/modules/activity/index.server';
+import { lineName } from '~/modules/catalog/variants';
+import { type RefundEventOutcome, recordRefundEvent, refundStockShortOrders } from '~/modules/fulfilment/index.server';
 import type { CardDetails, CardErrorCode, PaymentEvent, PaymentProvider } from '~/modules/payments/index.server';
 import type { Storage } from '~/modules/storage/index.server';
+import { RESERVATION_MINUTES, type Shortage, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
+import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
 import { type ShippingAddress, isAddressComplete, shippingAddressSchema } from './checkout.schema';
 
 /** Where the shop's copy of each paid order goes, and the shop's address for links in the mail. */
@@ -63,11 +70,21 @@ export type StartPaymentResult =
       /** True when `expectedTotalCents` was given and today's prices make a different total (today's wins). */
       pricesChanged: boolean;
     }
-  | { ok: false; reason: 'empty_cart' | 'address_incomplete' | 'unavailable' };
+  | { ok: false; reason: 'empty_cart' | 'address_incomplete' | 'unavailable' }
+  /** Some of the cart cannot be had any more (nothing was reserved, no order made): how many of each are left. */
+  | { ok: false; reason: 'out_of_stock'; short: Shortage[] };
+
+/** Thrown inside the payment's transaction to undo it when the stock is not there. */
+class OutOfStock extends Error {
+  constructor(readonly short: Shortage[]) {
+    super('out of stock');
+  }
+}
 
 /**
  * Creates (or reuses) the pending order for exactly this cart, priced now on the server, and its payment.
- * The address is saved back to the profile. Two concurrent calls for the same cart get one order and one
+ * The order's coffee is reserved for it (the cart's other pending orders let theirs go); when some of it cannot
+ * be had nothing is done and the shortages are returned. The address is saved back to the profile. Two concurrent calls for the same cart get one order and one
  * payment: the partial unique index keeps one pending order per cart fingerprint, and the payment is created
  * with an idempotency key derived from the order id.
  */
@@ -84,6 +101,8 @@ export async function startPayment(
     expectedTotalCents?: number;
     /** The analytics visitor id of a shopper who consented (the purchase is recorded with it when paid). */
     visitorId?: string | null;
+    /** How long the stock is held for the payment. */
+    reservationMinutes?: number;
     log?: Logger;
   },
 ): Promise<StartPaymentResult> {
@@ -93,6 +112,8 @@ export async function startPayment(
 
   const prepared = await inTransaction(db, async (trx) => {
     const cart = await getCart(trx, noImages, input.cartId, input.locale);
+    // The stock fell below the cart since the shopper saw it: they see it capped before paying.
+    if (cart.stockCapped.length > 0) throw new OutOfStock(cart.stockCapped.map(({ variantId, left }) => ({ variantId, left })));
     if (cart.lines.length === 0) return null;
     await saveShippingAddress(trx, input.userId, address);
     const images = await firstImageKeys(
@@ -122,8 +143,16 @@ export async function startPayment(
       address,
       lines,
     });
+    const released = await releaseCartHolds(trx, cart.id!, order.id);
+    const reserved = await reserveStock(trx, order.id, stockLines(lines), { minutes: input.reservationMinutes ?? RESERVATION_MINUTES });
+    if (!reserved.ok) throw new OutOfStock(reserved.short);
+    if (released || reserved.shownChanged) await bumpStoredCatalogVersion(trx);
     return { order, removedVariantIds: cart.removedVariantIds };
+  }).catch((error: unknown) => {
+    if (error instanceof OutOfStock) return error;
+    throw error;
   });
+  if (prepared instanceof OutOfStock) return { ok: false, reason: 'out_of_stock', short: prepared.short };
   if (!prepared) return { ok: false, reason: 'empty_cart' };
   const { order, removedVariantIds } = prepared;
 
@@ -165,6 +194,8 @@ export type PaymentServices = OrderMailSettings & {
   payments: PaymentProvider;
   /** Wakes the mail worker; called after a commit that queued mails. */
   kickMail: () => void;
+  /** How long the stock is held for a payment. */
+  reservationMinutes?: number;
   log?: Logger;
 };
 
@@ -174,12 +205,20 @@ export function paymentServices(app: {
   payments: PaymentProvider;
   kickMail: () => void;
   log?: Logger;
-  config: { contactTo: string; publicUrl: URL };
+  config: { contactTo: string; publicUrl: URL; stockReservationMinutes: number };
 }): PaymentServices {
-  return { db: app.db, payments: app.payments, kickMail: app.kickMail, log: app.log, contactTo: app.config.contactTo, publicUrl: app.config.publicUrl.href };
+  return {
+    db: app.db,
+    payments: app.payments,
+    kickMail: app.kickMail,
+    log: app.log,
+    contactTo: app.config.contactTo,
+    publicUrl: app.config.publicUrl.href,
+    reservationMinutes: app.config.stockReservationMinutes,
+  };
 }
 
-export type MarkOrderPaidResult = { ok: true; orderId: string; alreadyPaid: boolean } | { ok: false; reason: 'not_found' };
+export type MarkOrderPaidResult = { ok: true; orderId: string; alreadyPaid: boolean; stockShort?: boolean } | { ok: false; reason: 'not_found' };
 type MarkPaid = (paymentId: string) => Promise<MarkOrderPaidResult>;
 
 /**
@@ -188,16 +227,26 @@ type MarkPaid = (paymentId: string) => Promise<MarkOrderPaidResult>;
  * it confirmed: the first call marks the order paid, takes the ordered quantities out of the cart, queues the
  * customer's and the shop's mails and records the purchase for analytics, all in that transaction; later
  * calls change nothing. After the commit the mail worker is woken.
+ *
+ * Paying takes the order's coffee out of stock in that transaction. A payment that arrives after the coffee is
+ * gone (its reservation lapsed and others bought it) still marks the order paid, but it is never shipped: it
+ * is marked short, its timeline says why, and once the transaction is done it is refunded in full
+ * (`refundStockShortOrders`; each node's sweep retries one the provider did not take).
  */
 export async function settlePayment<R>(services: PaymentServices, work: (trx: Executor, markPaid: MarkPaid) => Promise<R>): Promise<R> {
   let paidNow = false;
+  const short: string[] = [];
   const result = await inTransaction(services.db, (trx) =>
     work(trx, async (paymentId) => {
       const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl });
       if (marked.ok && !marked.alreadyPaid) paidNow = true;
+      if (marked.ok && marked.stockShort) short.push(marked.orderId);
       return marked;
     }),
   );
+  if (short.length > 0) {
+    await refundStockShortOrders(services, short).catch((error: unknown) => services.log?.error({ err: error, orders: short }, 'refunding an order paid after its stock was gone failed; the sweep retries'));
+  }
   if (paidNow) services.kickMail();
   return result;
 }
@@ -211,6 +260,13 @@ async function markOrderPaid(
   if (!(await setOrderPaid(trx, order.id))) return { ok: true, orderId: order.id, alreadyPaid: true };
 
   const lines = await getOrderRecordLines(trx, order.id);
+  const taken = await takeStock(trx, order.id, stockLines(lines));
+  if (taken.shownChanged) await bumpStoredCatalogVersion(trx);
+  if (!taken.ok) {
+    // Paid for coffee that is gone: refunded in full right after this transaction, never shipped.
+    await markStockShort(trx, order, lines, taken.short);
+    return { ok: true, orderId: order.id, alreadyPaid: false, stockShort: true };
+  }
   if (order.cartId) {
     for (const line of lines) if (line.variantId) await changeLineQuantity(trx, order.cartId, line.variantId, -line.quantity);
   }
@@ -239,7 +295,7 @@ async function markOrderPaid(
 
 export type PayWithCardResult =
   | { ok: true; orderId: string }
-  | { ok: false; code: CardErrorCode | 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' };
+  | { ok: false; code: CardErrorCode | 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' | 'out_of_stock' };
 
 /**
  * A card typed into the shop's form: checks the order is the customer's and pending, has the provider charge
@@ -255,8 +311,19 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
     if (order.paymentStatus === 'succeeded') return { ok: false, code: 'already_paid' } as const;
     if (order.paymentStatus !== 'pending' || order.paymentProvider !== payments.name) return { ok: false, code: 'not_pending' } as const;
     if (!order.paymentId) return { ok: false, code: 'payment_not_found' } as const;
+    // The hold may have lapsed while the customer typed: it is renewed, or the card is not charged.
+    const lines = stockLines(await getOrderRecordLines(trx, order.id));
+    const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
+    if (!held.ok) {
+      await bumpStoredCatalogVersion(trx);
+      return { ok: false, code: 'out_of_stock' } as const;
+    }
     const charged = await payments.confirmCard!(trx, { paymentId: order.paymentId, card: input.card });
-    if (!charged.ok) return charged;
+    if (!charged.ok) {
+      // A declined card lets the coffee go; trying again holds it again.
+      if (await releaseStock(trx, order.id)) await bumpStoredCatalogVersion(trx);
+      return charged;
+    }
     await markPaid(order.paymentId);
     return { ok: true, orderId: order.id } as const;
   });
@@ -356,7 +423,8 @@ export async function handlePaymentEvent(services: PaymentServices, event: Payme
       return outcome;
     }
     if (event.kind === 'payment_failed') {
-      log?.info({ orderId: order.id, eventId: event.id }, 'payment failed; the order stays pending');
+      log?.info({ orderId: order.id, eventId: event.id }, 'payment failed; the order stays pending and its stock is released');
+      if (order.paymentStatus === 'pending' && (await releaseStock(trx, order.id))) await bumpStoredCatalogVersion(trx);
       return 'payment_failed';
     }
     if (event.amountCents !== order.totalCents || event.currency.toLowerCase() !== order.currency.toLowerCase()) {
@@ -374,6 +442,20 @@ export async function handlePaymentEvent(services: PaymentServices, event: Payme
 }
 
 // --- helpers ------------------------------------------------------------------------------------
+
+/** An order's (or a new order's) lines as stock counts them. */
+const stockLines = (lines: ReadonlyArray<{ productId: string; variantId: string | null; quantity: number; position?: number }>) =>
+  lines.flatMap((line, index) => (line.variantId ? [{ productId: line.productId, variantId: line.variantId, quantity: line.quantity, position: line.position ?? index }] : []));
+
+/** The order cannot be served: it is marked so (never shipped) and its timeline says which lines were gone. */
+async function markStockShort(trx: Executor, order: OrderRecord, lines: OrderRecordLine[], short: Shortage[]): Promise<void> {
+  await trx.updateTable('orders').set({ stock_short_at: now() }).where('id', '=', order.id).execute();
+  const gone = short.map((s) => {
+    const line = lines.find((l) => l.variantId === s.variantId);
+    return { sku: line?.sku ?? null, name: line ? lineName(line.title, line.label) : s.variantId, ordered: line?.quantity ?? 0, left: s.left };
+  });
+  await recordActivity(trx, { id: null, email: 'Kopi' }, { action: 'order.stock_short', subjectType: 'order', subjectId: order.id, subjectLabel: orderLabel(order.id), details: { lines: gone } });
+}
 
 /** getCart's pictures are not needed to price an order; the lines keep the storage key instead. */
 const noImages: Storage = { ...nullStorage, url: () => '' };

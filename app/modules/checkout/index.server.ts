@@ -18,3 +18,4 @@ export {
   type StartPaymentResult,
 } from './checkout.server';
 export * from './checkout.schema';
+export { SWEEP_INTERVAL_MS, sweepPayments } from './sweep.server';

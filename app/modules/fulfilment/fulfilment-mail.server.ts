@@ -74,3 +74,30 @@ export function cancellationMail(order: OrderRecord, refundedCents: number, { pu
     html: htmlMail(locale, lines),
   };
 }
+
+/**
+ * The customer's apology when their payment arrived after the coffee was gone: the order is cancelled and
+ * refunded in full, with what sold out, in the language they ordered in.
+ */
+export function stockShortMail(order: OrderRecord, refundedCents: number, soldOut: string[], { publicUrl }: { publicUrl?: string } = {}): OutgoingMail {
+  const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
+  const t = getT(locale);
+  const label = orderLabel(order.id);
+  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
+  const lines = [
+    t('orders.mail.greeting', { name: order.shipping.fullName }),
+    '',
+    t('orders.stockShortMail.intro'),
+    ...(soldOut.length > 0 ? ['', t('orders.stockShortMail.lines'), ...soldOut.map((name) => `- ${name}`)] : []),
+    '',
+    t('orders.mail.order', { label }),
+    ...(refundedCents > 0 ? ['', t('orders.cancelMail.refund', { amount: formatPrice(refundedCents, locale) })] : []),
+    '',
+    t('orders.stockShortMail.again'),
+    '',
+    ...(ordersUrl ? [t('orders.mail.viewOrders', { url: ordersUrl }), ''] : []),
+    t('orders.mail.footer'),
+    '',
+  ];
+  return { to: order.userEmail, subject: t('orders.stockShortMail.subject', { label }), text: lines.join('\n'), html: htmlMail(locale, lines) };
+}

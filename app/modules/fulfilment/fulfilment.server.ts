@@ -266,9 +266,10 @@ export async function moveOrder(
   const from = movesFrom[move.to];
   return inTransaction(services.db, async (trx) => {
     const at = clock();
-    const current = await trx.selectFrom('orders').select(['shipping_status', 'payment_status', 'shipped_at']).where('id', '=', id).executeTakeFirst();
+    const current = await trx.selectFrom('orders').select(['shipping_status', 'payment_status', 'shipped_at', 'stock_short_at']).where('id', '=', id).executeTakeFirst();
     if (!current || current.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' } as const;
-    if (current.shipping_status !== from) return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
+    // Paid after its coffee was gone: it is refunded, never shipped.
+    if (current.shipping_status !== from || current.stock_short_at !== null) return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
     if (move.to === 'delivered' && current.shipped_at && deliveredOn < shopDayOf(new Date(current.shipped_at), SHOP_TIME_ZONE)) {
       return { ok: false, reason: 'delivered_before_shipping' } as const;
     }

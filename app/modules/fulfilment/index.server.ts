@@ -1,4 +1,4 @@
 /** The owner's orders: listing, one order's page, and moving orders on (processing → shipped → delivered). */
 export { OWNER_ORDERS_PAGE_SIZE, canMove, deliveryMoment, getOwnerOrder, listOwnerOrders, moveOrder, type Move, type MoveOutcome, type OwnerOrder, type OwnerOrderRow, type TimelineEntry } from './fulfilment.server';
 export * from './carriers';
-export { cancelOrder, canCancel, listRefunds, recordRefundEvent, refundWithdrawal, type CancelOutcome, type RefundEventOutcome, type RefundServices, type WithdrawalRefundOutcome } from './refunds.server';
+export { cancelOrder, canCancel, listRefunds, refundStockShortOrders, shopActor, type CancelOptions, recordRefundEvent, refundWithdrawal, type CancelOutcome, type RefundEventOutcome, type RefundServices, type WithdrawalRefundOutcome } from './refunds.server';

@@ -14,7 +14,9 @@ import { queueMail } from '~/modules/mail/index.server';
 import { findOrderRecord, orderLabel } from '~/modules/orders/index.server';
 import { type PaymentProvider, PaymentUnavailableError, type ProviderRefund } from '~/modules/payments/index.server';
 import { getWithdrawal, withdrawalRefundMail } from '~/modules/withdrawals/index.server';
-import { cancellationMail } from './fulfilment-mail.server';
+import { returnToStock } from '~/modules/stock/index.server';
+import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
+import { cancellationMail, stockShortMail } from './fulfilment-mail.server';
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 /** The statuses an order can be cancelled from. */
@@ -29,16 +31,27 @@ export type CancelOutcome =
 
 export type RefundServices = { db: Executor; payments: PaymentProvider; publicUrl?: string; log?: Logger };
 
-export async function cancelOrder(services: RefundServices, actor: Actor, id: string): Promise<CancelOutcome> {
+export type CancelOptions = {
+  /** The goods go back to stock (the owner is asked; an order never packed always does). */
+  backToStock?: boolean;
+  /** 'stock_short': the order was paid after its coffee was gone (the customer gets an apology). */
+  reason?: 'stock_short';
+};
+
+/** Who cancels an order paid after its coffee was gone. */
+export const shopActor: Actor = { id: null, email: 'Kopi' };
+
+export async function cancelOrder(services: RefundServices, actor: Actor, id: string, options: CancelOptions = {}): Promise<CancelOutcome> {
   if (!idPattern.test(id)) return { ok: false, reason: 'not_found' };
   const { db, payments, log } = services;
   const order = await db
     .selectFrom('orders')
-    .select(['payment_status', 'shipping_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents'])
+    .select(['payment_status', 'shipping_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents', 'stock_short_at'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!order || order.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' };
   if (!canCancel(order.shipping_status)) return { ok: false, reason: 'not_allowed', from: order.shipping_status };
+  if (options.reason === 'stock_short' && !order.stock_short_at) return { ok: false, reason: 'not_allowed', from: order.shipping_status };
 
   const amountCents = order.total_cents - order.refunded_cents;
   let refund: ProviderRefund | null = null;
@@ -63,6 +76,7 @@ export async function cancelOrder(services: RefundServices, actor: Actor, id: st
     }
   }
 
+  let stockShown = false;
   return inTransaction(db, async (trx) => {
     const at = now();
     const updated = await trx
@@ -79,17 +93,70 @@ export async function cancelOrder(services: RefundServices, actor: Actor, id: st
       return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
     }
     if (refund) await insertRefund(trx, { orderId: id, provider: payments.name, refund, createdBy: actor.id, at });
+    const restocked = options.backToStock === true && order.stock_short_at === null;
+    if (restocked && (await returnToStock(trx, id, { actor: actor.email }))) {
+      await bumpStoredCatalogVersion(trx);
+      stockShown = true;
+    }
     await recordActivity(trx, actor, {
       action: 'order.cancelled',
       subjectType: 'order',
       subjectId: id,
       subjectLabel: orderLabel(id),
-      details: { from: order.shipping_status, to: 'cancelled', refundCents: refund?.amountCents ?? 0, refundId: refund?.id ?? null },
+      details: {
+        from: order.shipping_status,
+        to: 'cancelled',
+        refundCents: refund?.amountCents ?? 0,
+        refundId: refund?.id ?? null,
+        ...(options.reason ? { reason: options.reason } : { backToStock: restocked }),
+      },
     });
     const record = (await findOrderRecord(trx, id))!;
-    await queueMail(trx, cancellationMail(record, refund?.amountCents ?? 0, { publicUrl: services.publicUrl }));
-    return { ok: true, refundedCents: refund?.amountCents ?? 0 } as const;
+    const refunded = refund?.amountCents ?? 0;
+    await queueMail(
+      trx,
+      options.reason === 'stock_short'
+        ? stockShortMail(record, refunded, await soldOutNames(trx, id), { publicUrl: services.publicUrl })
+        : cancellationMail(record, refunded, { publicUrl: services.publicUrl }),
+    );
+    return { ok: true, refundedCents: refunded } as const;
+  }).finally(() => {
+    if (stockShown) markCatalogChanged();
   });
+}
+
+/** What sold out under an order paid too late, as its timeline recorded it. */
+async function soldOutNames(trx: Executor, orderId: string): Promise<string[]> {
+  const row = await trx.selectFrom('activity_log').select('details').where('subject_id', '=', orderId).where('action', '=', 'order.stock_short').orderBy('created_at', 'desc').executeTakeFirst();
+  try {
+    const details = JSON.parse(row?.details ?? '{}') as { lines?: { name?: unknown }[] };
+    return (details.lines ?? []).flatMap((line) => (typeof line.name === 'string' ? [line.name] : []));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Refunds in full, and cancels, every order paid after its coffee was gone that is not refunded yet (right
+ * after such a payment, and by each node's sweep when the provider did not answer). Returns how many were.
+ */
+export async function refundStockShortOrders(services: RefundServices, orderIds?: string[]): Promise<number> {
+  const due = await services.db
+    .selectFrom('orders')
+    .select('id')
+    .where('stock_short_at', 'is not', null)
+    .where('payment_status', '=', 'succeeded')
+    .where('shipping_status', '=', 'processing')
+    .$if(orderIds !== undefined, (qb) => qb.where('id', 'in', orderIds!.length ? orderIds! : ['']))
+    .limit(100)
+    .execute();
+  let refunded = 0;
+  for (const { id } of due) {
+    const outcome = await cancelOrder(services, shopActor, id, { reason: 'stock_short' });
+    if (outcome.ok) refunded += 1;
+    else services.log?.warn({ orderId: id, outcome }, 'an order paid after its stock was gone is not refunded yet');
+  }
+  return refunded;
 }
 
 export type RefundEventOutcome = 'refund_confirmed' | 'refund_recorded' | 'order_cancelled';

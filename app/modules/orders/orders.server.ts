@@ -26,6 +26,7 @@ type OrderRow = {
   tracking_number: string | null;
   refunded_cents: number;
   delivered_at: string | null;
+  stock_short_at: string | null;
 };
 
 const orderColumns = [
@@ -43,6 +44,7 @@ const orderColumns = [
   'tracking_number',
   'refunded_cents',
   'delivered_at',
+  'stock_short_at',
 ] as const;
 
 /**
@@ -133,6 +135,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     refundedCents: row.refunded_cents,
     deliveredAt: row.delivered_at,
     withdrawnPositions: withdrawn.get(row.id) ?? [],
+    stockShort: row.stock_short_at !== null,
     shipping: {
       fullName: row.shipping_full_name,
       address: row.shipping_address,

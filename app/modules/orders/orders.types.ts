@@ -46,6 +46,8 @@ export type OrderView = {
   deliveredAt: string | null;
   /** The positions of the lines the customer has withdrawn from (through /withdraw). */
   withdrawnPositions: number[];
+  /** Paid after its coffee sold out: never shipped, refunded in full (docs/decisions/0020). */
+  stockShort: boolean;
 };
 
 /** Days a consumer has to withdraw from a contract, from delivery (Directive 2011/83/EU, art. 9). */

@@ -1,0 +1,22 @@
+/**
+ * What each node does now and then for payments (docs/decisions/0020): stock held for payments that were
+ * abandoned is let go once its time is up, and an order paid after its coffee was gone, whose refund the
+ * provider did not take at once, is refunded again. Both are safe on every node at once.
+ */
+import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
+import { refundStockShortOrders } from '~/modules/fulfilment/index.server';
+import { releaseExpiredReservations } from '~/modules/stock/index.server';
+import type { PaymentServices } from './checkout.server';
+
+export const SWEEP_INTERVAL_MS = 30_000;
+
+export async function sweepPayments(services: PaymentServices, now = new Date()): Promise<{ released: boolean; refunded: number }> {
+  const released = await releaseExpiredReservations(services.db, now);
+  if (released) {
+    await bumpStoredCatalogVersion(services.db);
+    markCatalogChanged();
+  }
+  const refunded = await refundStockShortOrders(services);
+  if (refunded > 0) services.kickMail();
+  return { released, refunded };
+}

@@ -1,0 +1,259 @@
+/**
+ * Never a bag sold twice (docs/decisions/0020). Going to payment reserves an order's grams or units for a while;
+ * paying takes them, in the transaction that marks the order paid, by guarded updates that can never take stock
+ * below zero; a failed, declined or abandoned payment releases them (expired ones are released by a sweep).
+ * Every stock change of a product runs with its row locked (PostgreSQL) or inside SQLite's single writer.
+ * Each function says whether what the pages show changed (`shownChanged`): the caller then empties the caches.
+ */
+import { type Executor, inTransaction } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
+import type { ProductStock } from './stock.types';
+import { lockProducts, refreshShownStock, sellableBatches, stockOf } from './levels.server';
+
+/** A line of an order as stock sees it. `position` names the order line (for its batches). */
+export type StockLine = { productId: string; variantId: string; quantity: number; position?: number };
+/** A line that cannot be had in full: how many of its variant are left. */
+export type Shortage = { variantId: string; left: number };
+
+export const RESERVATION_MINUTES = 15;
+
+type Weights = Map<string, number | null>;
+
+async function weightsOf(db: Executor, variantIds: readonly string[]): Promise<Weights> {
+  if (variantIds.length === 0) return new Map();
+  const rows = await db.selectFrom('stock_variants').select(['variant_id', 'net_weight_grams']).where('variant_id', 'in', [...new Set(variantIds)]).execute();
+  return new Map(rows.map((row) => [row.variant_id, row.net_weight_grams]));
+}
+
+/** The lines `stock` cannot serve, the grams of a product pooled across its variants in the lines' order. */
+function shortages(lines: readonly StockLine[], stock: Map<string, ProductStock>, weights: Weights): Shortage[] {
+  const grams = new Map<string, number>();
+  const units = new Map<string, number>();
+  const short: Shortage[] = [];
+  for (const line of lines) {
+    const product = stock.get(line.productId);
+    const left = product?.variants[line.variantId];
+    if (!product || left === null || left === undefined) continue;
+    if (product.mode === 'batches') {
+      const weight = weights.get(line.variantId) ?? 0;
+      const pool = grams.get(line.productId) ?? product.grams ?? 0;
+      const need = line.quantity * weight;
+      // A short line takes what there is (the cart caps it so), and the lines after it share the rest.
+      const take = Math.min(line.quantity, weight > 0 ? Math.floor(pool / weight) : 0);
+      if (take < line.quantity) short.push({ variantId: line.variantId, left: take });
+      grams.set(line.productId, pool - take * weight);
+    } else {
+      const pool = units.get(line.variantId) ?? left;
+      const take = Math.min(line.quantity, pool);
+      if (take < line.quantity) short.push({ variantId: line.variantId, left: take });
+      units.set(line.variantId, pool - take);
+    }
+  }
+  return short;
+}
+
+/** Which of `lines` cannot be had now (without reserving anything), for cart `cartId` (its own payment's hold is its own). */
+export async function stockShortages(db: Executor, lines: readonly StockLine[], { cartId, now = new Date() }: { cartId?: string | null; now?: Date } = {}): Promise<Shortage[]> {
+  const stock = await stockOf(db, lines.map((l) => l.productId), { now, except: cartId ? { cart: cartId } : {} });
+  if (stock.size === 0) return [];
+  return shortages(lines, stock, await weightsOf(db, lines.map((l) => l.variantId)));
+}
+
+/**
+ * Reserves the order's lines for `minutes` (its earlier reservations are replaced, so going back to payment
+ * extends them). Refused, reserving nothing, when a line cannot be had.
+ */
+export async function reserveStock(
+  trx: Executor,
+  orderId: string,
+  lines: readonly StockLine[],
+  { now = new Date(), minutes = RESERVATION_MINUTES }: { now?: Date; minutes?: number } = {},
+): Promise<{ ok: true; shownChanged: boolean } | { ok: false; short: Shortage[] }> {
+  const productIds = lines.map((l) => l.productId);
+  await lockProducts(trx, productIds);
+  await trx.updateTable('stock_reservations').set({ status: 'released' }).where('order_id', '=', orderId).where('status', '=', 'live').execute();
+  const stock = await stockOf(trx, productIds, { now });
+  const weights = await weightsOf(trx, lines.map((l) => l.variantId));
+  const short = shortages(lines, stock, weights);
+  if (short.length > 0) return { ok: false, short };
+  const expires = new Date(now.getTime() + minutes * 60_000).toISOString();
+  const rows = lines.flatMap((line) => {
+    const product = stock.get(line.productId);
+    if (!product || product.variants[line.variantId] === null || product.variants[line.variantId] === undefined) return [];
+    const batches = product.mode === 'batches';
+    return [
+      {
+        id: newId(),
+        order_id: orderId,
+        product_id: line.productId,
+        variant_id: line.variantId,
+        quantity: line.quantity,
+        grams: batches ? line.quantity * (weights.get(line.variantId) ?? 0) : null,
+        units: batches ? null : line.quantity,
+        status: 'live',
+        expires_at: expires,
+        created_at: now.toISOString(),
+      },
+    ];
+  });
+  if (rows.length > 0) await trx.insertInto('stock_reservations').values(rows).execute();
+  return { ok: true, shownChanged: await refreshShownStock(trx, productIds, now) };
+}
+
+/**
+ * Takes the order's lines out of stock as it is paid: grams from the oldest sellable batches first (each line
+ * keeps the batches it came from), units from the variant's count, every change in the ledger and guarded so
+ * stock never goes below zero; the order's reservations are taken. What the order reserved is its own even after
+ * it expired, as long as nobody else took it; when a line cannot be had any more, nothing is taken and its
+ * reservations are released.
+ */
+export async function takeStock(
+  trx: Executor,
+  orderId: string,
+  lines: readonly (StockLine & { position: number })[],
+  now = new Date(),
+): Promise<{ ok: true; shownChanged: boolean } | { ok: false; short: Shortage[]; shownChanged: boolean }> {
+  const productIds = lines.map((l) => l.productId);
+  await lockProducts(trx, productIds);
+  const stock = await stockOf(trx, productIds, { now, except: { order: orderId } });
+  const weights = await weightsOf(trx, lines.map((l) => l.variantId));
+  const short = shortages(lines, stock, weights);
+  if (short.length > 0) {
+    await releaseStock(trx, orderId);
+    return { ok: false, short, shownChanged: await refreshShownStock(trx, productIds, now) };
+  }
+  const settings = await trx.selectFrom('stock_settings').select(['product_id', 'mode', 'sell_within_days']).where('product_id', 'in', productIds).execute();
+  const batches = await sellableBatches(trx, settings, now);
+  const at = now.toISOString();
+  for (const line of lines) {
+    const product = stock.get(line.productId);
+    if (!product || product.variants[line.variantId] === null || product.variants[line.variantId] === undefined) continue;
+    if (product.mode === 'units') {
+      const taken = await trx
+        .updateTable('stock_variants')
+        .set((eb) => ({ units: eb('units', '-', line.quantity) }))
+        .where('variant_id', '=', line.variantId)
+        .where('units', '>=', line.quantity)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) throw new Error(`stock of ${line.variantId} would go below zero`);
+      await movement(trx, { productId: line.productId, variantId: line.variantId, orderId, kind: 'sold', units: -line.quantity, at });
+      continue;
+    }
+    let need = line.quantity * (weights.get(line.variantId) ?? 0);
+    const drawn: { batchId: string; roastedOn: string; grams: number }[] = [];
+    for (const batch of batches.filter((b) => b.productId === line.productId && b.gramsLeft > 0)) {
+      if (need <= 0) break;
+      const grams = Math.min(need, batch.gramsLeft);
+      const taken = await trx
+        .updateTable('roast_batches')
+        .set((eb) => ({ grams_left: eb('grams_left', '-', grams) }))
+        .where('id', '=', batch.id)
+        .where('grams_left', '>=', grams)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) throw new Error(`batch ${batch.id} would go below zero`);
+      batch.gramsLeft -= grams;
+      need -= grams;
+      drawn.push({ batchId: batch.id, roastedOn: batch.roastedOn, grams });
+      await movement(trx, { productId: line.productId, variantId: line.variantId, batchId: batch.id, orderId, kind: 'sold', grams: -grams, at });
+    }
+    if (need > 0) throw new Error(`the batches of ${line.productId} would go below zero`);
+    await trx.updateTable('order_lines').set({ batches: JSON.stringify(drawn) }).where('order_id', '=', orderId).where('position', '=', line.position).execute();
+  }
+  await trx.updateTable('stock_reservations').set({ status: 'taken' }).where('order_id', '=', orderId).where('status', '=', 'live').execute();
+  return { ok: true, shownChanged: await refreshShownStock(trx, productIds, now) };
+}
+
+/**
+ * A cart's other pending orders give their holds up as it goes to payment again (a changed cart is a new
+ * order): one cart holds stock once. True when the pages' stock changed.
+ */
+export async function releaseCartHolds(trx: Executor, cartId: string, keepOrderId: string, now = new Date()): Promise<boolean> {
+  const released = await trx
+    .updateTable('stock_reservations')
+    .set({ status: 'released' })
+    .where('status', '=', 'live')
+    .where('order_id', '<>', keepOrderId)
+    .where('order_id', 'in', (eb) => eb.selectFrom('orders').select('id').where('cart_id', '=', cartId).where('payment_status', '=', 'pending'))
+    .returning('product_id')
+    .execute();
+  return refreshShownStock(trx, released.map((r) => r.product_id), now);
+}
+
+/** Releases the order's live reservations (a declined or failed payment); true when the pages' stock changed. */
+export async function releaseStock(trx: Executor, orderId: string, now = new Date()): Promise<boolean> {
+  const released = await trx.updateTable('stock_reservations').set({ status: 'released' }).where('order_id', '=', orderId).where('status', '=', 'live').returning('product_id').execute();
+  return refreshShownStock(trx, released.map((r) => r.product_id), now);
+}
+
+/** Releases every reservation past its time (each node sweeps now and then); true when the pages' stock changed. */
+export async function releaseExpiredReservations(db: Executor, now = new Date()): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const released = await trx
+      .updateTable('stock_reservations')
+      .set({ status: 'released' })
+      .where('status', '=', 'live')
+      .where('expires_at', '<=', now.toISOString())
+      .returning('product_id')
+      .execute();
+    return refreshShownStock(trx, released.map((r) => r.product_id), now);
+  });
+}
+
+/**
+ * Puts an order's lines back in stock (a cancellation or a withdrawal whose goods the owner resells): grams to the
+ * batches they came from, units to the variant's count, each in the ledger. `positions`: only those lines.
+ */
+export async function returnToStock(trx: Executor, orderId: string, { positions, actor, now = new Date() }: { positions?: number[]; actor: string; now?: Date }): Promise<boolean> {
+  const lines = await trx
+    .selectFrom('order_lines')
+    .select(['position', 'product_id', 'variant_id', 'quantity', 'batches'])
+    .where('order_id', '=', orderId)
+    .$if(positions !== undefined, (qb) => qb.where('position', 'in', positions!.length ? positions! : [-1]))
+    .execute();
+  const at = now.toISOString();
+  const productIds = lines.map((l) => l.product_id);
+  await lockProducts(trx, productIds);
+  // What was sold of each line, from the ledger (a line is returned once).
+  const sold = await trx.selectFrom('stock_movements').select(['variant_id', 'batch_id', 'kind', 'grams', 'units']).where('order_id', '=', orderId).execute();
+  for (const line of lines) {
+    if (!line.variant_id) continue;
+    const ofLine = sold.filter((m) => m.variant_id === line.variant_id);
+    const soldUnits = -ofLine.reduce((sum, m) => sum + (m.units ?? 0), 0);
+    if (soldUnits > 0) {
+      await trx.updateTable('stock_variants').set((eb) => ({ units: eb('units', '+', soldUnits) })).where('variant_id', '=', line.variant_id).execute();
+      await movement(trx, { productId: line.product_id, variantId: line.variant_id, orderId, kind: 'returned', units: soldUnits, actor, at });
+    }
+    const byBatch = new Map<string, number>();
+    for (const m of ofLine) if (m.batch_id && m.grams) byBatch.set(m.batch_id, (byBatch.get(m.batch_id) ?? 0) - m.grams);
+    for (const [batchId, grams] of byBatch) {
+      if (grams <= 0) continue;
+      await trx.updateTable('roast_batches').set((eb) => ({ grams_left: eb('grams_left', '+', grams) })).where('id', '=', batchId).execute();
+      await movement(trx, { productId: line.product_id, variantId: line.variant_id, batchId, orderId, kind: 'returned', grams, actor, at });
+    }
+  }
+  return refreshShownStock(trx, productIds, now);
+}
+
+/** One row of the ledger. */
+export async function movement(
+  trx: Executor,
+  m: { productId: string; variantId?: string | null; batchId?: string | null; orderId?: string | null; kind: 'roasted' | 'sold' | 'returned' | 'corrected'; grams?: number | null; units?: number | null; reason?: string | null; note?: string; actor?: string | null; at: string },
+): Promise<void> {
+  await trx
+    .insertInto('stock_movements')
+    .values({
+      id: newId(),
+      product_id: m.productId,
+      variant_id: m.variantId ?? null,
+      batch_id: m.batchId ?? null,
+      order_id: m.orderId ?? null,
+      kind: m.kind,
+      grams: m.grams ?? null,
+      units: m.units ?? null,
+      reason: m.reason ?? null,
+      note: m.note ?? '',
+      actor: m.actor ?? null,
+      created_at: m.at,
+    })
+    .execute();
+}
