@@ -19,6 +19,7 @@ const storefront = (prefix: '' | 'pl') => {
     page('contact', 'routes/contact.tsx'),
     page('legal/:page', 'routes/legal.tsx'),
     page('withdraw', 'routes/withdraw.tsx'),
+    page('back-in-stock', 'routes/back-in-stock.tsx'),
     page('review', 'routes/review.tsx'),
     page('auth', 'routes/auth.tsx'),
     page('auth/reset', 'routes/auth.reset.tsx'),

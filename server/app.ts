@@ -13,6 +13,7 @@ import { migrateToLatest, openDatabase } from '~/db/database.server';
 import { seedDemoCatalogue } from '~/demo/seed.server';
 import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.server';
 import { pruneCartRequests } from '~/modules/cart/index.server';
+import { pruneRestockAlerts } from '~/modules/alerts/index.server';
 import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';
 import { localePath } from '~/modules/i18n/paths';
 import { scaledLimits } from '~/modules/limits/index.server';
@@ -72,9 +73,9 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const payments = createPaymentProvider(config, database.db);
   const transport = createMailTransport(config, logger);
   const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger, concurrency: config.mailConcurrency });
-  // Expired sessions, used reset links, old rate-limit records and day-old cart request keys are removed hourly.
+  // Expired sessions, used reset links, old rate-limit records, day-old cart request keys and spent back-in-stock notices are removed hourly.
   const prune = () =>
-    Promise.all([pruneAccountData(database.db), pruneCartRequests(database.db)]).catch((error) => logger.warn({ err: error }, 'clean-up failed'));
+    Promise.all([pruneAccountData(database.db), pruneCartRequests(database.db), pruneRestockAlerts(database.db)]).catch((error) => logger.warn({ err: error }, 'clean-up failed'));
   const pruneTimer = setInterval(prune, 60 * 60 * 1000);
   pruneTimer.unref();
   void prune();

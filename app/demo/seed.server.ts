@@ -5,6 +5,7 @@ import { generateDemoImages } from '~/demo/demo-images.server';
 import { countProducts, createProduct, variantsOf } from '~/modules/catalog/index.server';
 import { type DemoMade, seedDemoReviews } from '~/demo/reviews.server';
 import type { Storage } from '~/modules/storage/index.server';
+import { seedDemoStock } from '~/demo/stock.server';
 import { type DB, databaseKind } from '~/db/database.server';
 
 /** The advisory lock nodes take turns on while seeding (any constant the shop uses for nothing else). */
@@ -25,6 +26,7 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
     if ((await countProducts(trx)) > 0) return false;
     const images = await Promise.all(products.map((product) => generateDemoImages(storage, product, product.key)));
     const made: DemoMade = new Map();
+    const stocked: Parameters<typeof seedDemoStock>[1][number][] = [];
     for (const [i, product] of products.entries()) {
       const id = await createProduct(
         trx,
@@ -46,11 +48,15 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
         },
         { createdAt: new Date(Date.now() - product.daysAgo * 86_400_000).toISOString() },
       );
-      const [variant] = (await variantsOf(trx, [id])).get(id) ?? [];
+      const variants = (await variantsOf(trx, [id])).get(id) ?? [];
+      const [variant] = variants;
+      stocked.push({ demo: product, id, variants });
       made.set(product.key, { id, priceCents: product.priceCents, name: product.en.name, image: images[i]?.[0] ?? null, variant, options: demoOptions(product) });
     }
     // The demo customers' delivered orders and their reviews, through the path every review takes.
     await seedDemoReviews(trx, made);
+    // Its stock: roast batches for beans and ground coffee, counted packs for the rest.
+    await seedDemoStock(trx, stocked);
     return true;
   });
   if (!seeded) return 0;

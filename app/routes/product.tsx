@@ -2,6 +2,8 @@ import { Flame, Truck } from 'lucide-react';
 import { Link, type ShouldRevalidateFunction, data, isRouteErrorResponse, useNavigate, useRouteError, useSearchParams } from 'react-router';
 import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { BuyBox } from '~/components/catalog/buy-box';
+import { NotifyMe, type NotifyResult } from '~/components/catalog/notify-me';
+import { StockNote } from '~/components/catalog/stock-note';
 import { ProductName } from '~/components/catalog/product-name';
 import { UnitPrice } from '~/components/catalog/unit-price';
 import { ProductGallery } from '~/components/catalog/product-gallery';
@@ -20,6 +22,8 @@ import { useI18n, useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/product';
 import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
+import { field, readForm } from '~/http/body.server';
+import { parseAlertForm, subscribeToRestock } from '~/modules/alerts/index.server';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
@@ -45,6 +49,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     jsonLd: productJsonLd(product, name, url, app.config.publicUrl, locale, t),
     messages: getMessages(locale, 'product', 'reviews'),
   };
+}
+
+/** "Notify me when it's back" on a sold-out variant: an email address and consent (rate-limited like the other public forms). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
+  const { locale } = context.get(shopperContext);
+  const form = await readForm(request);
+  const email = field(form, 'email').slice(0, 254);
+  if (field(form, 'intent') !== 'notify') return data<NotifyResult>({ notify: 'not_found', email }, { status: 400 });
+  const parsed = parseAlertForm(form);
+  if (!parsed.ok) return data<NotifyResult>({ notify: 'invalid', fieldErrors: parsed.fieldErrors, email }, { status: 400 });
+  const result = await subscribeToRestock(app.db, { input: parsed.data, productId: params.id, locale, ip: app.clientIp, publicUrl: app.config.publicUrl.href }, app.limits);
+  if (!result.ok) {
+    const status = { not_found: 404, available: 409, rate_limited: 429 }[result.reason];
+    return data<NotifyResult>({ notify: result.reason === 'rate_limited' ? 'limited' : result.reason, email }, { status });
+  }
+  app.kickMail();
+  return data<NotifyResult>({ notify: 'subscribed', email: parsed.data.email });
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
@@ -85,7 +107,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
   return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
 };
 
-export default function ProductPage({ loaderData }: Route.ComponentProps) {
+export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const path = useLocalePath();
   const { product, reviews } = loaderData;
   const { t, locale } = useI18n();
@@ -147,6 +169,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 <p className="mt-1">
                   <UnitPrice priceCents={selected.priceCents} netWeightGrams={selected.netWeightGrams} withWeight className="text-sm text-muted" />
                 </p>
+                <StockNote left={selected.left ?? null} roastedOn={product.roastedOn} />
               </>
             ) : (
               <p className="mt-6 text-lg font-medium text-cherry" data-testid="not-offered">{t('variant.notOffered')}</p>
@@ -162,7 +185,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           {product.description && <p className="mt-6 text-lg leading-relaxed text-roast-800">{product.description}</p>}
 
           <VariantPicker options={product.options} variants={product.variants} chosen={choice} onChoose={choose} />
-          {selected && (
+          {selected?.left === 0 ? (
+            <NotifyMe key={selected.id} variantId={selected.id} result={actionData as NotifyResult | undefined} />
+          ) : selected && (
             <BuyBox
               productId={product.id}
               variant={selected}

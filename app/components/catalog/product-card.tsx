@@ -53,9 +53,16 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
             </span>
             <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} />
             {/* What "Add to cart" here adds; the product page offers the other sizes and grinds. */}
-            {choice && <span className="text-xs text-muted" data-testid="card-variant">{choice}</span>}
+            {choice && !product.soldOut && <span className="text-xs text-muted" data-testid="card-variant">{choice}</span>}
           </p>
-          <AddToCartButton productId={product.id} variantId={product.defaultVariant.id} priceCents={product.priceCents} label={lineName(name, choice)} stretch />
+          {product.soldOut ? (
+            // Nothing to add: the product page offers "notify me when it's back".
+            <span className="inline-flex items-center justify-center rounded-full bg-cherry-light px-3 py-2 text-sm font-semibold whitespace-nowrap text-cherry sm:px-4" data-testid="card-sold-out">
+              {t('product.soldOut')}
+            </span>
+          ) : (
+            <AddToCartButton productId={product.id} variantId={product.defaultVariant.id} priceCents={product.priceCents} label={lineName(name, choice)} stretch />
+          )}
         </div>
         <ProductAdminActions productId={product.id} name={name} className="relative z-10 border-t border-sand pt-3" />
       </div>

@@ -31,7 +31,10 @@ export function VariantPicker({ options, variants, chosen, onChoose }: { options
           <legend className="text-sm font-semibold text-roast">{optionLabel(kind, t)}</legend>
           <div className="mt-2 flex flex-wrap gap-2">
             {optionValues(variants, kind).map((value) => {
-              const combines = findVariant(variants, options, { ...chosen, [kind]: value }) !== undefined;
+              const match = findVariant(variants, options, { ...chosen, [kind]: value });
+              const combines = match !== undefined;
+              // Marked only when others can be had (a coffee sold out altogether says so once, above).
+              const soldOut = match?.left === 0 && variants.some((v) => v.left !== 0);
               const id = `option-${kind}-${value}`;
               return (
                 <div key={value}>
@@ -52,6 +55,7 @@ export function VariantPicker({ options, variants, chosen, onChoose }: { options
                     }`}
                   >
                     <span className="inline-block first-letter:uppercase">{optionValueLabel(kind, value, t, locale)}</span>
+                    {soldOut && <span className="ml-1.5 text-xs font-normal opacity-80">· {t('product.soldOut')}</span>}
                   </label>
                   {!combines && (
                     <span id={`${id}-note`} className="sr-only">

@@ -20,7 +20,7 @@ import { bumpStoredCatalogVersion, markCatalogChanged } from './catalog-version.
 import { productRows, productSearchText } from './product-rows.server';
 import { searchTerms } from './search';
 import { planSearch, recordSearchText } from './vocabulary.server';
-import { type ProductStock, stockOf, syncStockVariants } from '~/modules/stock/index.server';
+import { LOW_STOCK, type ProductStock, stockOf, syncStockVariants } from '~/modules/stock/index.server';
 import { parseOptions, variantsOf, writeVariants } from './variants.server';
 import type { OptionKind, Variant } from './variants';
 
@@ -352,8 +352,16 @@ async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[]): 
   });
 }
 
-/** Each variant with what can be bought of it now (null: not tracked). */
-const withLeft = (variants: Variant[], stock: ProductStock | undefined): Variant[] => variants.map((v) => ({ ...v, left: stock?.variants[v.id] ?? null }));
+/**
+ * Each variant with what can be bought of it now (null: not tracked), as far as the pages say it: a count above
+ * the "only N left" threshold is LOW_STOCK + 1 (a shop does not show its stock to everyone, and a cached page then
+ * changes only when what it says changes).
+ */
+const withLeft = (variants: Variant[], stock: ProductStock | undefined): Variant[] =>
+  variants.map((v) => {
+    const left = stock?.variants[v.id] ?? null;
+    return { ...v, left: left === null ? null : Math.min(left, LOW_STOCK + 1) };
+  });
 
 /** The product as a card shows it; null for one without a variant on sale (the owner switched them all off). */
 function toSummary(row: SummaryRow, image: ProductImage | null, variants: Variant[]): ProductSummary | null {

@@ -1,6 +1,9 @@
 import type { Locale, T } from '~/modules/i18n/translate';
 import type { ProductDetail } from './catalog.schema';
+import { type StockState, stockState } from '~/modules/stock/stock.types';
 import { unitPriceCents } from './unit-price';
+
+const availability: Record<StockState, string> = { inStock: 'InStock', low: 'LimitedAvailability', soldOut: 'OutOfStock' };
 import { type Variant, choiceQuery, lineName, optionLabel, optionValue, optionValueLabel, variantLabel } from './variants';
 
 /**
@@ -28,7 +31,7 @@ export function productJsonLd(product: ProductDetail, name: string, url: string,
               referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode: 'KGM' },
             },
           }),
-      availability: 'https://schema.org/InStock',
+      availability: `https://schema.org/${availability[stockState(variant.left ?? null)]}`,
       url: at,
     };
   };

@@ -6,17 +6,19 @@
 import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
 import { refundStockShortOrders } from '~/modules/fulfilment/index.server';
 import { releaseExpiredReservations } from '~/modules/stock/index.server';
+import { notifyRestocked } from '~/modules/alerts/index.server';
 import type { PaymentServices } from './checkout.server';
 
 export const SWEEP_INTERVAL_MS = 30_000;
 
-export async function sweepPayments(services: PaymentServices, now = new Date()): Promise<{ released: boolean; refunded: number }> {
+export async function sweepPayments(services: PaymentServices, now = new Date()): Promise<{ released: boolean; refunded: number; notified: number }> {
   const released = await releaseExpiredReservations(services.db, now);
   if (released) {
     await bumpStoredCatalogVersion(services.db);
     markCatalogChanged();
   }
   const refunded = await refundStockShortOrders(services);
-  if (refunded > 0) services.kickMail();
-  return { released, refunded };
+  const notified = services.publicUrl ? await notifyRestocked(services.db, { publicUrl: services.publicUrl, log: services.log }) : 0;
+  if (refunded > 0 || notified > 0) services.kickMail();
+  return { released, refunded, notified };
 }

@@ -7,7 +7,7 @@ import { newId } from '~/db/ids.server';
  * attempt is recorded BEFORE the work it guards (a password check, a mail) and counted together with the
  * earlier ones, so a burst of parallel requests cannot all slip through before the first is written.
  */
-export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal';
+export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal' | 'stockAlert';
 
 /** A counted scope; without `limit` it is only counted (the login's per-email slow-down). */
 export type Scope = { key: string; limit?: number };
@@ -24,6 +24,8 @@ export type Scope = { key: string; limit?: number };
  * signup: 3 attempts per email, 50 per address, 200 in the whole shop an hour;
  * reset: 3 requests per email, 30 per address, 100 in the whole shop an hour (each may send a mail);
  * contact: 3 messages per email, 20 per address, 50 in the whole shop in 10 minutes (each is a mail to the shop);
+ * stockAlert: 5 "notify me" requests per email, 20 per address, 200 in the whole shop in 10 minutes (a new one
+ *   sends a confirmation to the address given);
  * withdrawal: 10 look-ups or confirmations per email and 50 per address in 10 minutes (an order number cannot
  *   be guessed by trying them all); no shop-wide ceiling: a look-up needs an order's number and email, writes
  *   nothing without them, and a ceiling would let anyone shut the statutory withdrawal function for everyone;
@@ -41,6 +43,7 @@ export const LIMITS = {
   signup: { perEmail: 3, perAddress: 50, shopWide: 200, windowMs: 60 * 60_000 },
   contact: { perEmail: 3, perAddress: 20, shopWide: 50, windowMs: 10 * 60_000 },
   withdrawal: { perEmail: 10, perAddress: 50, windowMs: 10 * 60_000 },
+  stockAlert: { perEmail: 5, perAddress: 20, shopWide: 200, windowMs: 10 * 60_000 },
 } as const;
 export type Limits = { [K in keyof typeof LIMITS]: { [F in keyof (typeof LIMITS)[K]]: number } };
 
@@ -48,7 +51,14 @@ export type Limits = { [K in keyof typeof LIMITS]: { [F in keyof (typeof LIMITS)
 export function scaledLimits(factor: number): Limits {
   const scale = <T extends Record<string, number>>(rule: T): T =>
     Object.fromEntries(Object.entries(rule).map(([k, v]) => [k, k === 'windowMs' ? v : Math.max(1, Math.round(v * factor))])) as T;
-  return { login: scale(LIMITS.login), reset: scale(LIMITS.reset), signup: scale(LIMITS.signup), contact: scale(LIMITS.contact), withdrawal: scale(LIMITS.withdrawal) };
+  return {
+    login: scale(LIMITS.login),
+    reset: scale(LIMITS.reset),
+    signup: scale(LIMITS.signup),
+    contact: scale(LIMITS.contact),
+    withdrawal: scale(LIMITS.withdrawal),
+    stockAlert: scale(LIMITS.stockAlert),
+  };
 }
 
 const MAX_WINDOW_MS = Math.max(...Object.values(LIMITS).map((rule) => rule.windowMs));
