@@ -18,6 +18,7 @@ import {
   stockOf,
   takeStock,
 } from './index.server';
+import { LOW_STOCK } from './stock.types';
 
 const owner = { id: null, email: 'owner@kopi.test' };
 const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
@@ -93,9 +94,9 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     const stock = (await stockOf(db, [coffee.id])).get(coffee.id)!;
     expect(stock).toMatchObject({ mode: 'batches', grams: 2600, roastedOn: daysAgo(3) });
     expect(stock.variants).toEqual({ [coffee.small]: 10, [coffee.large]: 2 });
-    // The product page and cards read the same numbers.
+    // The product page and cards read the same numbers, never showing a count above the "only N left" threshold.
     const product = await getProduct(db, storage, coffee.id, 'en');
-    expect(product?.variants.map((v) => v.left)).toEqual([10, 2]);
+    expect(product?.variants.map((v) => v.left)).toEqual([LOW_STOCK + 1, 2]);
     expect(product?.roastedOn).toBe(daysAgo(3));
     expect(product?.soldOut).toBe(false);
   });
