@@ -1,5 +1,6 @@
 /**
- * Completed checkouts per second with the `test` payment provider: 50 customers, each signed up over HTTP,
+ * Completed checkouts per second with the `test` payment provider, stock kept and reserved as the shop does
+ * (each payment holds its coffee, paying takes it; the demo shop is stocked up first): 50 customers, each signed up over HTTP,
  * check out over and over for BENCH_SECONDS, concurrently, with the plain form posts a browser without
  * JavaScript sends: add a product (POST /cart), Proceed to Payment with an address (POST /checkout
  * intent=proceed, whose page carries the order id), and Pay with 4242 4242 4242 4242 (POST /checkout
@@ -16,6 +17,7 @@ import pg from 'pg';
 import { openDatabase } from '~/db/database.server';
 import { percentile, startShop, stopShop } from './http';
 import { printTable } from './report';
+import { stockUp } from './stock';
 import { type Customer, checkOutOnce, productIdsIn, signUpCustomers } from './shopper';
 
 export type CheckoutRow = {
@@ -40,6 +42,7 @@ const CUSTOMERS = 50;
 
 /** The figures for the running SQLite shop at `base` whose DATA_DIR is `dataDir`. */
 export async function sqliteCheckouts(base: string, dataDir: string, options: Options): Promise<CheckoutRow> {
+  await stockUp({ kind: 'sqlite', file: path.join(dataDir, 'kopi.db') });
   const run = await checkoutLoad(base, options);
   const counts = await countOrders({ kind: 'sqlite', file: path.join(dataDir, 'kopi.db') }, run.emailPrefix);
   return row('sqlite', run, counts);
@@ -60,6 +63,7 @@ export async function postgresCheckouts(port: number, dataDir: string, options: 
   try {
     const shop = await startShop(port, dataDir, { DATABASE_URL: fresh.url });
     try {
+      await stockUp({ kind: 'postgres', url: fresh.url });
       const run = await checkoutLoad(`http://127.0.0.1:${port}`, options);
       const counts = await countOrders({ kind: 'postgres', url: fresh.url }, run.emailPrefix);
       return row('postgres', run, counts);

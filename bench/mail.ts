@@ -16,6 +16,7 @@ import { openDatabase } from '~/db/database.server';
 import { freshDatabase } from './checkout';
 import { percentile, startShop, stopShop } from './http';
 import { type Customer, checkOutOnce, productIdsIn, signUpCustomers } from './shopper';
+import { stockUp } from './stock';
 
 export type MailRow = {
   database: 'sqlite' | 'postgres';
@@ -57,6 +58,7 @@ async function mailAtPeak(database: MailRow['database'], { seconds, rate, port, 
   const problems = new Map<string, number>();
   const problem = (what: string) => problems.set(what, (problems.get(what) ?? 0) + 1);
   try {
+    await stockUp(databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: path.join(dataDir, 'kopi.db') });
     const home = await (await fetch(`${base}/`)).text();
     const productIds = productIdsIn(home);
     const customers = await signUpCustomers(base, `bench-mail-${Date.now()}-`, 60);

@@ -10,7 +10,10 @@
  *   - the back office's dashboard and order list with 10,000 orders and 100,000 analytics events (SQLite, and
  *     PostgreSQL on a second shop when one of those is set), p50 / p95 / max per page;
  *   - completed test-provider checkouts per second with 50 concurrent customers (SQLite, and PostgreSQL on a
- *     second shop when one of those is set), with paid orders and charges counted afterwards;
+ *     second shop when one of those is set), with paid orders and charges counted afterwards; each payment
+ *     holds its coffee and paying takes it (the demo shop is stocked up first);
+ *   - never a bag sold twice: 50 customers going to payment at once for the last bag of a coffee, and for one
+ *     batch two sizes draw on (SQLite, and PostgreSQL with two app nodes);
  *   - a node's first 30 s after /readyz said ready next to its next 30 s, at 40 requests/s from shoppers with
  *     cookies and first visitors (p99 within 2×);
  *   - mail at peak: 10 checkouts/s for MAIL_BENCH_SECONDS (default 60) against a local SMTP server, paid →
@@ -21,6 +24,7 @@ import { chromium } from '@playwright/test';
 import { authFigures } from './auth';
 import { backofficeFigures } from './backoffice';
 import { type CheckoutRow, postgresCheckouts, printCheckouts, sqliteCheckouts } from './checkout';
+import { printRaces, raceFigures } from './race';
 import { budgets, printTable } from './report';
 import { firstVisitAssets } from './first-visit';
 import { imageFigures } from './images';
@@ -39,6 +43,7 @@ const postgresShopPort = 3213;
 const backofficePorts = { sqlitePort: 3214, postgresPort: 3215 };
 const mailPorts = { sqlitePort: 3216, postgresPort: 3217 };
 const warmPort = 3218;
+const racePorts: [number, number] = [3220, 3221];
 const mailSeconds = Number(process.env.MAIL_BENCH_SECONDS ?? 60);
 
 async function main() {
@@ -125,6 +130,7 @@ async function main() {
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--disable-gpu'],
     });
     const assets = await firstVisitAssets(browser, `${base}/`);
+    const productAssets = await firstVisitAssets(browser, base + paths.product);
     await browser.close();
     console.log('\nFirst visit to / in Chromium (bytes on the wire, gzip)');
     printTable(
@@ -132,6 +138,7 @@ async function main() {
       [
         ['JavaScript', String(assets.js.files), `${(assets.js.bytes / 1024).toFixed(1)} kB`],
         ['CSS files (the stylesheet itself is inside the HTML)', String(assets.css.files), `${(assets.css.bytes / 1024).toFixed(1)} kB`],
+        ['JavaScript of a product page with variants (first visit)', String(productAssets.js.files), `${(productAssets.js.bytes / 1024).toFixed(1)} kB`],
       ],
     );
 
@@ -150,6 +157,9 @@ async function main() {
     const onPostgres = await postgresCheckouts(postgresShopPort, here('test-results', 'bench-data-pg'), { seconds });
     if (onPostgres) checkouts.push(onPostgres);
     printCheckouts(checkouts, seconds);
+
+    const races = await raceFigures({ sqlite: { base, dataDir: shopData }, postgresPorts: racePorts, dataDir: here('test-results', 'bench-race') });
+    printRaces(races);
 
     const backoffice = await backofficeFigures({ ...backofficePorts, dataDir: here('test-results', 'bench-backoffice') });
     console.log(`\nBack office pages for an admin (20 requests each, one at a time, after one warm-up)`);
@@ -215,6 +225,20 @@ async function main() {
         rendered.withCookie.every((r) => r.ratio >= 0.04 && r.app.p99 <= 100 && r.app.errors === 0 && r.app.non2xx === 0),
       ],
       [`orders = charges = completed checkouts (${checkouts.map((c) => c.database).join(', ')})`, checkouts.every((c) => c.ok)],
+      [
+        `checkouts with stock reservations: ≥ 100/s on SQLite, ≥ 50/s on PostgreSQL (${checkouts.map((c) => `${c.database} ${c.perSecond.toFixed(0)}/s`).join(', ')})`,
+        checkouts.every((c) => c.perSecond >= (c.database === 'sqlite' ? 100 : 50)),
+      ],
+      [`the product page with variants, cookie-less (the page cache), at ≥ 40% of the floor (${(ratios.product * 100).toFixed(1)}%)`, ratios.product >= 0.4],
+      [
+        'the product page with variants rendered (guest with a cart, signed in) at ≥ 8% of the floor, p99 ≤ 100 ms',
+        rendered.withCookie.filter((r) => r.page === 'product').every((r) => r.ratio >= 0.08 && r.app.p99 <= 100),
+      ],
+      [`a product page's first-visit JavaScript ≤ 140 kB gzip (${(productAssets.js.bytes / 1024).toFixed(1)} kB)`, productAssets.js.bytes <= 140 * 1024],
+      [
+        `never a bag sold twice: one paid order for the last bag, the others told before paying, never below zero (${[...new Set(races.map((r) => r.database))].join('; ')})`,
+        races.every((r) => r.ok),
+      ],
     ]);
     process.exitCode = ok ? 0 : 1;
   } finally {

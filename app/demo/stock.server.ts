@@ -14,7 +14,7 @@ import type { DemoProduct } from './products';
 const demo = { id: null, email: 'Kopi demo' };
 
 /** The coffee that has sold out, and the pack running low. */
-export const DEMO_SOLD_OUT = 'sembalun-anaerobic';
+export const DEMO_SOLD_OUT = 'mollo-timor-ground-aeropress';
 export const DEMO_LOW = 'lintong-ese-pods';
 
 export async function seedDemoStock(
