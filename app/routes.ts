@@ -40,6 +40,7 @@ export default [
     route('edit-product/:id', 'routes/admin/edit-product.tsx'),
     route('admin/products', 'routes/admin/products.tsx'),
     route('admin/products/:id/delete', 'routes/admin/delete-product.tsx'),
+    route('admin/products/:id/stock', 'routes/admin/product-stock.tsx'),
     route('admin/orders', 'routes/admin/orders.tsx'),
     route('admin/orders/export', 'routes/admin/orders-export.ts'),
     route('admin/orders/:id', 'routes/admin/order.tsx'),

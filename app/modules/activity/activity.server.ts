@@ -25,7 +25,6 @@ export type ActivityAction =
   | 'stock.mode'
   | 'stock.batch'
   | 'stock.corrected'
-  | 'stock.returned'
   | 'order.stock_short';
 
 export type ActivityEntry = {

@@ -2,3 +2,4 @@
 export { addProduct, changeProduct, removeProduct, type BackofficeServices, type SaveOutcome } from './products.server';
 export { checkImage, storeUploadedImages } from './uploads.server';
 export * from './product-form';
+export { changeStock, type StockChangeOutcome, type StockServices } from './stock.server';

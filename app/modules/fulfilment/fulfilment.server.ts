@@ -97,7 +97,7 @@ export async function listOwnerOrders(
 
 export type TimelineEntry = {
   at: string;
-  kind: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded' | 'refund_confirmed' | 'mail' | 'withdrawal';
+  kind: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded' | 'refund_confirmed' | 'mail' | 'withdrawal' | 'stock_short';
   by?: string;
   detail?: string;
   amountCents?: number;
@@ -109,7 +109,13 @@ export type TimelineEntry = {
   deliveredAt?: string;
 };
 
-const activityKinds = { 'order.shipped': 'shipped', 'order.delivered': 'delivered', 'order.cancelled': 'cancelled', 'order.refunded': 'refunded' } as const;
+const activityKinds = {
+  'order.shipped': 'shipped',
+  'order.delivered': 'delivered',
+  'order.cancelled': 'cancelled',
+  'order.refunded': 'refunded',
+  'order.stock_short': 'stock_short',
+} as const;
 
 export type OwnerOrder = {
   id: string;
@@ -117,7 +123,10 @@ export type OwnerOrder = {
   locale: string;
   customer: { name: string; email: string };
   shipping: { fullName: string; address: string; city: string; zipCode: string };
-  lines: (Omit<OrderRecordLine, 'image'> & { image: ReturnType<typeof productImage> | null })[];
+  /** Each line with the roast days of the batches its coffee was drawn from (for packing), oldest first. */
+  lines: (Omit<OrderRecordLine, 'image'> & { image: ReturnType<typeof productImage> | null; roastedOn: string[] })[];
+  /** Paid after its coffee sold out: refunded in full, never shipped. */
+  stockShort: boolean;
   totalCents: number;
   paymentProvider: string;
   paymentReference: string | null;
@@ -135,16 +144,29 @@ export type OwnerOrder = {
   timeline: TimelineEntry[];
 };
 
+/** The roast days of the batches a line was drawn from (stored as JSON by stock's takeStock), oldest first. */
+function roastDays(batches: string | null): string[] {
+  if (!batches) return [];
+  try {
+    const parsed: unknown = JSON.parse(batches);
+    if (!Array.isArray(parsed)) return [];
+    return [...new Set(parsed.map((b: { roastedOn?: unknown }) => b?.roastedOn).filter((day): day is string => typeof day === 'string'))].sort();
+  } catch {
+    return [];
+  }
+}
+
 /** One paid order with everything the owner needs, and its timeline (oldest first). */
 export async function getOwnerOrder(db: Executor, storage: Storage, id: string): Promise<OwnerOrder | null> {
   if (!idPattern.test(id)) return null;
   const [record, row] = await Promise.all([
     findOrderRecord(db, id),
-    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at']).where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
-  const [lines, activity, mails, refunds, withdrawals] = await Promise.all([
+  const [lines, drawn, activity, mails, refunds, withdrawals] = await Promise.all([
     getOrderRecordLines(db, id),
+    db.selectFrom('order_lines').select(['position', 'batches']).where('order_id', '=', id).execute(),
     listActivity(db, { subjectType: 'order', subjectId: id }),
     db
       .selectFrom('mail_outbox')
@@ -171,6 +193,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
           detail: typeof d.trackingNumber === 'string' ? `${d.carrier ?? ''} ${d.trackingNumber}`.trim() : undefined,
           deliveredAt: typeof d.deliveredAt === 'string' ? d.deliveredAt : undefined,
           amountCents: typeof d.refundCents === 'number' ? d.refundCents : undefined,
+          ...(Array.isArray(d.lines) ? { detail: d.lines.map(String).join(', ') } : {}),
         },
       ];
     }),
@@ -193,7 +216,12 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     locale: record.locale,
     customer: { name: record.shipping.fullName, email: record.userEmail },
     shipping: record.shipping,
-    lines: lines.map((line) => ({ ...line, image: line.image ? productImage(storage, line.image) : null })),
+    lines: lines.map((line) => ({
+      ...line,
+      image: line.image ? productImage(storage, line.image) : null,
+      roastedOn: roastDays(drawn.find((d) => d.position === line.position)?.batches ?? null),
+    })),
+    stockShort: row.stock_short_at !== null,
     totalCents: record.totalCents,
     paymentProvider: record.paymentProvider,
     paymentReference: record.paymentId,

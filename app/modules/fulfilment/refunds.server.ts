@@ -266,7 +266,13 @@ export type WithdrawalRefundOutcome =
  * withdrawal is marked refunded in the same transaction that records the refund and queues the mail. The
  * order keeps its status (a delivered order stays delivered, partly or fully refunded).
  */
-export async function refundWithdrawal(services: RefundServices, actor: Actor, orderId: string, withdrawalId: string): Promise<WithdrawalRefundOutcome> {
+export async function refundWithdrawal(
+  services: RefundServices,
+  actor: Actor,
+  orderId: string,
+  withdrawalId: string,
+  { backToStock = false }: { backToStock?: boolean } = {},
+): Promise<WithdrawalRefundOutcome> {
   if (!idPattern.test(orderId) || !idPattern.test(withdrawalId)) return { ok: false, reason: 'not_found' };
   const { db, payments, log } = services;
   const [withdrawal, order] = await Promise.all([
@@ -292,6 +298,7 @@ export async function refundWithdrawal(services: RefundServices, actor: Actor, o
       return { ok: false, reason: 'refund_unavailable' };
     }
   }
+  let stockShown = false;
   return inTransaction(db, async (trx) => {
     const at = now();
     const marked = await trx
@@ -310,15 +317,24 @@ export async function refundWithdrawal(services: RefundServices, actor: Actor, o
         .execute();
       await insertRefund(trx, { orderId, provider: payments.name, refund, createdBy: actor.id, at });
     }
+    // The goods came back and the owner resells them: those lines, that many of each.
+    const returned = withdrawal.lines.filter((line) => line.position !== undefined).map((line) => ({ position: line.position!, quantity: line.quantity }));
+    const restocked = backToStock && returned.length > 0;
+    if (restocked && (await returnToStock(trx, orderId, { lines: returned, actor: actor.email }))) {
+      await bumpStoredCatalogVersion(trx);
+      stockShown = true;
+    }
     await recordActivity(trx, actor, {
       action: 'order.refunded',
       subjectType: 'order',
       subjectId: orderId,
       subjectLabel: orderLabel(orderId),
-      details: { withdrawalId, refundCents: refund?.amountCents ?? 0, refundId: refund?.id ?? null },
+      details: { withdrawalId, refundCents: refund?.amountCents ?? 0, refundId: refund?.id ?? null, backToStock: restocked },
     });
     const record = (await findOrderRecord(trx, orderId))!;
     await queueMail(trx, withdrawalRefundMail(withdrawal, record, refund?.amountCents ?? 0, { publicUrl: services.publicUrl }));
     return { ok: true, refundedCents: refund?.amountCents ?? 0 } as const;
+  }).finally(() => {
+    if (stockShown) markCatalogChanged();
   });
 }

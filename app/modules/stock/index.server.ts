@@ -3,3 +3,5 @@ export { addStockVariants, lockProducts, refreshShownStock, stockOf, syncStockVa
 export { RESERVATION_MINUTES, releaseCartHolds, releaseExpiredReservations, releaseStock, reserveStock, returnToStock, stockShortages, takeStock, type Shortage, type StockLine } from './reservations.server';
 export { addBatch, correctStock, getStockOverview, getStockSettings, setStockMode, type BatchView, type Correction, type MovementView, type StockOverview, type StockSettings } from './admin.server';
 export * from './stock.types';
+export * from './stock-form';
+export { LOW_STOCK_DAYS, lowStock, type LowStockRow } from './report.server';

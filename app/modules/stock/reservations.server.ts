@@ -200,35 +200,48 @@ export async function releaseExpiredReservations(db: Executor, now = new Date())
 }
 
 /**
- * Puts an order's lines back in stock (a cancellation or a withdrawal whose goods the owner resells): grams to the
- * batches they came from, units to the variant's count, each in the ledger. `positions`: only those lines.
+ * Puts an order's goods back in stock (a cancellation, or a withdrawal whose goods the owner resells): grams to the
+ * batches they came from, units to the variant's count, each in the ledger. `lines`: only these lines, and only
+ * this many of each (a withdrawal of 2 of 3 bags). What the ledger shows as already returned is not returned
+ * again. True when the pages' stock changed.
  */
-export async function returnToStock(trx: Executor, orderId: string, { positions, actor, now = new Date() }: { positions?: number[]; actor: string; now?: Date }): Promise<boolean> {
+export async function returnToStock(
+  trx: Executor,
+  orderId: string,
+  { lines: only, actor, now = new Date() }: { lines?: readonly { position: number; quantity: number }[]; actor: string; now?: Date },
+): Promise<boolean> {
+  const positions = only?.map((l) => l.position);
   const lines = await trx
     .selectFrom('order_lines')
-    .select(['position', 'product_id', 'variant_id', 'quantity', 'batches'])
+    .select(['position', 'product_id', 'variant_id', 'quantity', 'net_weight_grams'])
     .where('order_id', '=', orderId)
     .$if(positions !== undefined, (qb) => qb.where('position', 'in', positions!.length ? positions! : [-1]))
     .execute();
   const at = now.toISOString();
   const productIds = lines.map((l) => l.product_id);
   await lockProducts(trx, productIds);
-  // What was sold of each line, from the ledger (a line is returned once).
-  const sold = await trx.selectFrom('stock_movements').select(['variant_id', 'batch_id', 'kind', 'grams', 'units']).where('order_id', '=', orderId).execute();
+  // What is still out of stock for each line: sold less already returned, from the ledger.
+  const moved = await trx.selectFrom('stock_movements').select(['variant_id', 'batch_id', 'kind', 'grams', 'units', 'created_at']).where('order_id', '=', orderId).orderBy('created_at').execute();
   for (const line of lines) {
     if (!line.variant_id) continue;
-    const ofLine = sold.filter((m) => m.variant_id === line.variant_id);
-    const soldUnits = -ofLine.reduce((sum, m) => sum + (m.units ?? 0), 0);
-    if (soldUnits > 0) {
-      await trx.updateTable('stock_variants').set((eb) => ({ units: eb('units', '+', soldUnits) })).where('variant_id', '=', line.variant_id).execute();
-      await movement(trx, { productId: line.product_id, variantId: line.variant_id, orderId, kind: 'returned', units: soldUnits, actor, at });
+    const quantity = Math.min(line.quantity, only?.find((l) => l.position === line.position)?.quantity ?? line.quantity);
+    if (quantity <= 0) continue;
+    const ofLine = moved.filter((m) => m.variant_id === line.variant_id);
+    const outUnits = -ofLine.reduce((sum, m) => sum + (m.units ?? 0), 0);
+    const units = Math.min(outUnits, quantity);
+    if (units > 0) {
+      await trx.updateTable('stock_variants').set((eb) => ({ units: eb('units', '+', units) })).where('variant_id', '=', line.variant_id).execute();
+      await movement(trx, { productId: line.product_id, variantId: line.variant_id, orderId, kind: 'returned', units, actor, at });
     }
     const byBatch = new Map<string, number>();
     for (const m of ofLine) if (m.batch_id && m.grams) byBatch.set(m.batch_id, (byBatch.get(m.batch_id) ?? 0) - m.grams);
-    for (const [batchId, grams] of byBatch) {
-      if (grams <= 0) continue;
-      await trx.updateTable('roast_batches').set((eb) => ({ grams_left: eb('grams_left', '+', grams) })).where('id', '=', batchId).execute();
-      await movement(trx, { productId: line.product_id, variantId: line.variant_id, batchId, orderId, kind: 'returned', grams, actor, at });
+    let grams = line.net_weight_grams ? quantity * line.net_weight_grams : Infinity;
+    for (const [batchId, out] of byBatch) {
+      const back = Math.min(out, grams);
+      if (back <= 0) continue;
+      grams -= back;
+      await trx.updateTable('roast_batches').set((eb) => ({ grams_left: eb('grams_left', '+', back) })).where('id', '=', batchId).execute();
+      await movement(trx, { productId: line.product_id, variantId: line.variant_id, batchId, orderId, kind: 'returned', grams: back, actor, at });
     }
   }
   return refreshShownStock(trx, productIds, now);

@@ -2,12 +2,13 @@ import { Link } from 'react-router';
 import { Pagination } from '~/components/admin/pagination';
 import { appContext } from '~/context';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
-import { formatDateTime, formatPrice } from '~/lib/format';
+import { formatDate, formatDateTime, formatNumber, formatPrice } from '~/lib/format';
 import { type ActivityEntry, countActivity, listActivity } from '~/modules/activity/index.server';
 import { sellingWayOf } from '~/modules/backoffice/product-form';
 import { isOptionKind } from '~/modules/catalog/variants';
 import { carrierNames, isCarrier } from '~/modules/fulfilment/carriers';
 import { getT } from '~/modules/i18n/index.server';
+import { isStockMode } from '~/modules/stock/stock.types';
 import { useI18n } from '~/modules/i18n/react';
 import type { T } from '~/modules/i18n/translate';
 import type { Locale } from '~/modules/i18n/translate';
@@ -78,9 +79,34 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   if (entry.action === 'order.shipped' && typeof d.trackingNumber === 'string') {
     out.push(t('admin.activity.parcel', { carrier: isCarrier(d.carrier) ? carrierNames[d.carrier] : '', number: d.trackingNumber }).trim());
   }
+  if (entry.action.startsWith('stock.') || entry.action === 'order.stock_short' || d.backToStock === true) out.push(...describeStock(entry, t, locale));
   if ((entry.action === 'review.hidden' || entry.action === 'review.shown') && typeof d.reason === 'string') {
     out.push(t('admin.activity.reason', { reason: t(`reviews.reasons.${d.reason}`) }));
   }
+  return out;
+}
+
+/** Stock's entries: the way stock is kept, a batch, a correction; an order's goods back in stock; what sold out under a late payment. */
+function describeStock(entry: ActivityEntry, t: T, locale: Locale): string[] {
+  const d = entry.details as Record<string, unknown>;
+  const kg = (grams: number) => `${formatNumber(grams / 1000, locale)} kg`;
+  const signed = (text: string, n: number) => (n > 0 ? `+${text}` : text);
+  const out: string[] = [];
+  if (entry.action === 'stock.mode' && Array.isArray(d.mode)) {
+    const [from, to] = d.mode as unknown[];
+    if (from !== to) out.push(t('admin.activity.stockMode', { from: t(`admin.stock.modes.${isStockMode(from) ? from : 'untracked'}`), to: t(`admin.stock.modes.${isStockMode(to) ? to : 'untracked'}`) }));
+    const within = Array.isArray(d.sellWithinDays) ? (d.sellWithinDays as unknown[])[1] : null;
+    if (typeof within === 'number') out.push(t('admin.activity.sellWithin', { days: within }));
+  }
+  if (entry.action === 'stock.batch' && typeof d.grams === 'number' && typeof d.roastedOn === 'string') {
+    out.push(t('admin.activity.batch', { date: formatDate(d.roastedOn, locale), weight: kg(d.grams) }));
+  }
+  if (entry.action === 'stock.corrected' && typeof d.reason === 'string') {
+    const change = typeof d.grams === 'number' ? signed(kg(d.grams), d.grams) : typeof d.units === 'number' ? signed(formatNumber(d.units, locale), d.units) : '';
+    out.push(t('admin.activity.correctedGrams', { change, reason: t(`admin.stock.reasons.${d.reason}`) }));
+  }
+  if (entry.action === 'order.stock_short' && Array.isArray(d.lines)) out.push(t('admin.activity.soldOutLines', { lines: (d.lines as unknown[]).map(String).join(', ') }));
+  if (d.backToStock === true) out.push(t('admin.activity.backToStock'));
   return out;
 }
 
@@ -90,6 +116,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
   const subjectLink = (entry: ActivityEntry) => {
     if (entry.subjectType === 'order' && entry.subjectId) return `/admin/orders/${entry.subjectId}`;
     if (entry.subjectType === 'message' && entry.action !== 'message.deleted') return '/admin/messages?show=all';
+    if (entry.subjectType === 'product' && entry.subjectId && entry.action.startsWith('stock.')) return `/admin/products/${entry.subjectId}/stock`;
     if (entry.subjectType === 'product' && entry.subjectId && entry.action !== 'product.deleted') return `/edit-product/${entry.subjectId}`;
     if (entry.subjectType === 'review') return entry.action === 'review.hidden' ? '/admin/reviews?show=hidden' : '/admin/reviews';
     return null;

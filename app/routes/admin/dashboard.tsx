@@ -1,4 +1,4 @@
-import { Download, Receipt, ShoppingBag, TrendingUp, Undo2 } from 'lucide-react';
+import { Download, PackageOpen, Receipt, ShoppingBag, TrendingUp, Undo2 } from 'lucide-react';
 import { Form, Link } from 'react-router';
 import { RevenueChart } from '~/components/admin/revenue-chart';
 import { appContext } from '~/context';
@@ -8,6 +8,8 @@ import { getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import { addDays, getDashboard, isPeriod } from '~/modules/reports/index.server';
 import { periods } from '~/modules/reports/periods';
+import { isGrind, isOptionKind, variantLabel } from '~/modules/catalog/variants';
+import { lowStock } from '~/modules/stock/index.server';
 import type { Route } from './+types/dashboard';
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -16,10 +18,14 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(shopper);
   const requested = url.searchParams.get('period');
   const period = isPeriod(requested) ? requested : '7d';
-  const dashboard = await getDashboard(app.db, app.storage, { period, timeZone: SHOP_TIME_ZONE, locale: shopper.locale });
+  const [dashboard, low] = await Promise.all([
+    getDashboard(app.db, app.storage, { period, timeZone: SHOP_TIME_ZONE, locale: shopper.locale }),
+    lowStock(app.db, { locale: shopper.locale }),
+  ]);
   return {
     title: getT(shopper.locale)('admin.meta.dashboardTitle'),
     dashboard,
+    low,
     // The export form starts at the first of this month.
     exportFrom: `${dashboard.to.slice(0, 8)}01`,
     exportMin: addDays(dashboard.to, -3 * 366),
@@ -32,7 +38,7 @@ const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole
 
 export default function AdminDashboardPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useI18n();
-  const { dashboard: d, exportFrom, exportMin } = loaderData;
+  const { dashboard: d, low, exportFrom, exportMin } = loaderData;
   const percent = (value: number | null) => (value === null ? '—' : formatNumber(value, locale, { style: 'percent', maximumFractionDigits: 1 }));
   const tiles = [
     { key: 'revenue', Icon: TrendingUp, value: formatPrice(d.revenueCents, locale), note: t('admin.dashboard.paid', { amount: formatPrice(d.paidCents, locale) }) },
@@ -171,6 +177,48 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
           )}
         </section>
       </div>
+
+      <section aria-labelledby="low-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
+        <h2 id="low-heading" className="flex items-center gap-2 text-lg font-semibold">
+          <PackageOpen aria-hidden="true" className="h-5 w-5 text-leaf" />
+          {t('admin.dashboard.lowHeading')}
+        </h2>
+        <p className="mt-1 text-sm text-muted">{t('admin.dashboard.lowIntro')}</p>
+        {low.length === 0 ? (
+          <p className="mt-4 text-sm text-muted" data-testid="low-stock-none">{t('admin.dashboard.lowNone')}</p>
+        ) : (
+          <div className="relative mt-4 overflow-x-auto">
+            <table className="w-full min-w-[28rem] text-left text-sm">
+              <thead className="text-xs tracking-wide text-muted uppercase">
+                <tr>
+                  <th scope="col" className="py-2">{t('admin.products.name')}</th>
+                  <th scope="col" className="py-2 pl-3 text-right">{t('admin.dashboard.lowLeft')}</th>
+                  <th scope="col" className="py-2 pl-3 text-right">{t('admin.dashboard.lowDays')}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-sand" data-testid="low-stock">
+                {low.map((row) => {
+                  const label = variantLabel({ ...row, grind: isGrind(row.grind) ? row.grind : null }, row.options.split(',').filter(isOptionKind), t, locale);
+                  return (
+                    <tr key={row.variantId} data-testid="low-stock-row">
+                      <th scope="row" className="py-2 font-medium">
+                        <Link to={`/admin/products/${row.productId}/stock`} className="hover:text-leaf hover:underline">{row.name || t('product.unnamed')}</Link>
+                        <span className="block text-xs font-normal text-muted">{label ? `${label} · ` : ''}<span className="font-mono">{row.sku}</span></span>
+                      </th>
+                      <td className={`py-2 pl-3 text-right font-semibold tabular-nums ${row.left === 0 ? 'text-cherry' : ''}`}>
+                        {row.left === 0 ? t('product.soldOut') : formatNumber(row.left, locale)}
+                      </td>
+                      <td className="py-2 pl-3 text-right whitespace-nowrap tabular-nums">
+                        {row.days === null ? '—' : t('admin.dashboard.days', { count: row.days })}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
 
       <section aria-labelledby="export-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
         <h2 id="export-heading" className="text-lg font-semibold">{t('admin.dashboard.exportHeading')}</h2>

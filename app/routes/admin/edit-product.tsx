@@ -91,6 +91,8 @@ export default function EditProductPage({ loaderData, actionData }: Route.Compon
       <p className="mt-2 text-muted">
         {t('admin.productForm.editIntro')}{' '}
         <Link to={`/product/${product.id}`} className="font-medium text-leaf underline underline-offset-4">{t('admin.productForm.viewProduct')}</Link>
+        {' · '}
+        <Link to={`/admin/products/${product.id}/stock`} className="font-medium text-leaf underline underline-offset-4" data-testid="stock-page-link">{t('admin.productForm.stockLink')}</Link>
       </p>
       <div className="mt-8">
         <ProductForm key={product.id} mode="edit" action={`/edit-product/${product.id}`} values={product.values} images={product.images} result={actionData} />

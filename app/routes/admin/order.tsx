@@ -25,8 +25,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     /** The shop's calendar day now (the delivery date's default and latest), and the shipping day (its earliest). */
     today: shopDayOf(new Date(), SHOP_TIME_ZONE),
     shippedOn: order.shippedAt ? shopDayOf(new Date(order.shippedAt), SHOP_TIME_ZONE) : null,
-    canShip: canMove(order.shippingStatus, 'shipped'),
-    canDeliver: canMove(order.shippingStatus, 'delivered'),
+    // An order paid after its coffee sold out is refunded, never shipped.
+    canShip: canMove(order.shippingStatus, 'shipped') && !order.stockShort,
+    canDeliver: canMove(order.shippingStatus, 'delivered') && !order.stockShort,
     canCancel: canCancel(order.shippingStatus),
   };
 }
@@ -43,8 +44,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireAdmin(context.get(shopperContext));
   const form = await readForm(request);
   const intent = field(form, 'intent');
-  if (intent === 'cancel') return cancel(app, user, params.id);
-  if (intent === 'refund-withdrawal') return refundTheWithdrawal(app, user, params.id, field(form, 'withdrawalId'));
+  const backToStock = field(form, 'backToStock') === 'on';
+  if (intent === 'cancel') return cancel(app, user, params.id, backToStock);
+  if (intent === 'refund-withdrawal') return refundTheWithdrawal(app, user, params.id, field(form, 'withdrawalId'), backToStock);
   if (intent !== 'ship' && intent !== 'deliver') return data<Result>({ ok: false, error: 'failed' }, { status: 400 });
   try {
     const outcome = await moveOrder(
@@ -65,9 +67,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-async function cancel(app: AppContext, user: { id: string; email: string }, id: string) {
+async function cancel(app: AppContext, user: { id: string; email: string }, id: string, backToStock: boolean) {
   try {
-    const outcome = await cancelOrder({ db: app.db, payments: app.payments, publicUrl: app.config.publicUrl.href, log: app.log }, user, id);
+    const outcome = await cancelOrder({ db: app.db, payments: app.payments, publicUrl: app.config.publicUrl.href, log: app.log }, user, id, { backToStock });
     if (outcome.ok) {
       app.kickMail();
       return data<Result>({ ok: true, moved: 'cancelled', refundedCents: outcome.refundedCents });
@@ -81,9 +83,9 @@ async function cancel(app: AppContext, user: { id: string; email: string }, id: 
   }
 }
 
-async function refundTheWithdrawal(app: AppContext, user: { id: string; email: string }, id: string, withdrawalId: string) {
+async function refundTheWithdrawal(app: AppContext, user: { id: string; email: string }, id: string, withdrawalId: string, backToStock: boolean) {
   try {
-    const outcome = await refundWithdrawal({ db: app.db, payments: app.payments, publicUrl: app.config.publicUrl.href, log: app.log }, user, id, withdrawalId);
+    const outcome = await refundWithdrawal({ db: app.db, payments: app.payments, publicUrl: app.config.publicUrl.href, log: app.log }, user, id, withdrawalId, { backToStock });
     if (outcome.ok) {
       app.kickMail();
       return data<Result>({ ok: true, moved: 'withdrawalRefunded', refundedCents: outcome.refundedCents });
@@ -117,6 +119,11 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
         <StatusBadge status={order.status} size="sm" testId="admin-order-status" />
         {order.partlyWithdrawn && <span className="rounded-full bg-gold/20 px-3 py-1 text-sm font-semibold text-roast">{t('orders.withdrawn')}</span>}
       </div>
+      {order.stockShort && (
+        <p role="note" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20" data-testid="order-stock-short">
+          {t('admin.orders.stockShort')}
+        </p>
+      )}
       {order.withdrawals.length > 0 && (
         <section aria-labelledby="order-withdrawals" className="rounded-3xl bg-gold/10 p-6 ring-1 ring-gold/40" data-testid="order-withdrawals">
           <h2 id="order-withdrawals" className="flex items-center gap-2 text-lg font-semibold">
@@ -138,9 +145,10 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                     {t('admin.orders.withdrawalRefunded', { amount: formatPrice(w.refundedCents ?? 0, locale), date: formatDate(w.refundedAt, locale) })}
                   </p>
                 ) : (
-                  <Form method="post" className="shrink-0 text-right">
+                  <Form method="post" className="grid shrink-0 justify-items-end gap-2 text-right">
                     <input type="hidden" name="intent" value="refund-withdrawal" />
                     <input type="hidden" name="withdrawalId" value={w.id} />
+                    <BackToStock id={`back-${w.id}`} hint={t('admin.orders.backToStockReturnedHint')} />
                     <button type="submit" className="btn-primary" disabled={busy}>
                       {t('admin.orders.refundWithdrawal', { amount: formatPrice(w.amountCents, locale) })}
                     </button>
@@ -191,6 +199,11 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                     {line.title || t('product.unnamed')}
                     {line.label && <span className="block text-sm font-normal text-roast-600">{line.label}</span>}
                     {line.sku && <span className="block font-mono text-xs font-normal text-muted">{line.sku}</span>}
+                    {line.roastedOn.length > 0 && (
+                      <span className="block text-xs font-normal text-leaf-dark" data-testid="line-roasted-on">
+                        {t('admin.orders.roastedOn', { dates: line.roastedOn.map((day) => formatDate(day, locale)).join(', ') })}
+                      </span>
+                    )}
                     {/* On a phone the unit price column gives way: it is said here instead. */}
                     <span className="block text-xs font-normal text-muted tabular-nums sm:hidden">{formatPrice(line.unitPriceCents, locale)}</span>
                   </td>
@@ -281,8 +294,9 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 <p className="mt-3 text-sm leading-relaxed text-roast-800">
                   {t('admin.orders.cancelExplain', { amount: formatPrice(order.totalCents - order.refundedCents, locale), language: t(`admin.orders.languages.${order.locale}`) })}
                 </p>
-                <Form method="post" className="mt-4">
+                <Form method="post" className="mt-4 grid gap-3">
                   <input type="hidden" name="intent" value="cancel" />
+                  {order.shippingStatus === 'paid' && <BackToStock id="cancel-back-to-stock" defaultChecked hint={t('admin.orders.backToStockHint')} />}
                   <button type="submit" className="btn w-full bg-cherry text-white hover:bg-cherry/90" disabled={busy}>
                     <Ban aria-hidden="true" className="h-4 w-4" />
                     {t('admin.orders.confirmCancel', { amount: formatPrice(order.totalCents - order.refundedCents, locale) })}
@@ -329,11 +343,25 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               <span className="font-medium">
                 {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind === 'delivered' && entry.deliveredAt ? 'deliveredOn' : entry.kind}`, { by: entry.by ?? '', date: entry.deliveredAt ? formatDate(entry.deliveredAt, locale) : '', detail: entry.detail ?? '', status: entry.mailStatus ? t(`admin.orders.mailStatus.${entry.mailStatus}`) : '', amount: entry.amountCents ? formatPrice(entry.amountCents, locale) : '', due: entry.dueAt ? formatDate(entry.dueAt, locale) : '' })}
               </span>
-              {entry.detail && entry.kind !== 'mail' && entry.kind !== 'withdrawal' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
+              {entry.detail && entry.kind !== 'mail' && entry.kind !== 'withdrawal' && entry.kind !== 'stock_short' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
             </li>
           ))}
         </ol>
       </section>
+    </div>
+  );
+}
+
+/** Whether the goods go back to stock (a cancellation before shipping: yes by default; returned goods: the owner's call). */
+function BackToStock({ id, hint, defaultChecked = false }: { id: string; hint: string; defaultChecked?: boolean }) {
+  const { t } = useI18n();
+  return (
+    <div className="flex items-start gap-2 text-left text-sm">
+      <input id={id} name="backToStock" type="checkbox" defaultChecked={defaultChecked} aria-describedby={`${id}-hint`} className="mt-1 h-4 w-4 accent-leaf" />
+      <div>
+        <label htmlFor={id} className="font-medium">{t('admin.orders.backToStock')}</label>
+        <p id={`${id}-hint`} className="text-xs text-muted">{hint}</p>
+      </div>
     </div>
   );
 }

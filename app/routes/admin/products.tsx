@@ -8,6 +8,8 @@ import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { formatDate, formatPrice } from '~/lib/format';
 import { MAX_QUERY_LENGTH, listOwnerProducts } from '~/modules/catalog/index.server';
 import { getT } from '~/modules/i18n/index.server';
+import { stockOf } from '~/modules/stock/index.server';
+import { LOW_STOCK } from '~/modules/stock/stock.types';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/products';
 
@@ -22,15 +24,23 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const page = Number.isInteger(requested) && requested >= 1 && requested <= 10_000 ? requested : 1;
   const { items, total } = await listOwnerProducts(app.db, app.storage, { locale: shopper.locale, q, limit: PER_PAGE, offset: (page - 1) * PER_PAGE });
   const deleted = url.searchParams.get('deleted');
+  const stock = await stockOf(app.db, items.map((item) => item.id));
   return {
     title: getT(shopper.locale)('admin.meta.productsTitle'),
     q,
     page,
     pages: Math.max(1, Math.ceil(total / PER_PAGE)),
     total,
-    items,
+    items: items.map((item) => ({ ...item, stock: stockSummary(stock.get(item.id)) })),
     deleted: deleted ? deleted.slice(0, 120) : null,
   };
+}
+
+/** The stock column: not tracked, or how many variants are sold out or low. */
+function stockSummary(stock: { variants: Record<string, number | null> } | undefined) {
+  if (!stock) return { tracked: false as const, soldOut: 0, low: 0, variants: 0 };
+  const counts = Object.values(stock.variants).filter((left): left is number => left !== null);
+  return { tracked: true as const, soldOut: counts.filter((n) => n <= 0).length, low: counts.filter((n) => n > 0 && n <= LOW_STOCK).length, variants: counts.length };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
@@ -86,6 +96,7 @@ export default function AdminProductsPage({ loaderData }: Route.ComponentProps) 
                 <th scope="col" className="px-4 py-3 font-semibold">{t('admin.products.name')}</th>
                 <th scope="col" className="px-4 py-3 font-semibold">{t('admin.products.category')}</th>
                 <th scope="col" className="px-4 py-3 text-right font-semibold">{t('admin.products.price')}</th>
+                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.products.stock')}</th>
                 <th scope="col" className="px-4 py-3 font-semibold">{t('admin.products.changed')}</th>
                 <th scope="col" className="px-4 py-3 font-semibold"><span className="sr-only">{t('admin.products.actions')}</span></th>
               </tr>
@@ -115,6 +126,22 @@ export default function AdminProductsPage({ loaderData }: Route.ComponentProps) 
                           {product.offSaleCount > 0 && ` · ${t('admin.products.offSale', { count: product.offSaleCount })}`}
                         </span>
                       )}
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      <Link to={`/admin/products/${product.id}/stock`} className="relative inline-block font-medium text-leaf hover:underline" data-testid="stock-link">
+                        <span className="sr-only">{t('admin.products.stockOf', { name })}: </span>
+                        <span className={product.stock.soldOut > 0 ? 'text-cherry' : product.stock.tracked ? '' : 'text-roast-600'}>
+                          {!product.stock.tracked
+                            ? t('admin.stock.modes.untracked')
+                            : product.stock.soldOut > 0
+                              ? product.stock.soldOut === product.stock.variants
+                                ? t('product.soldOut')
+                                : t('admin.products.soldOutOf', { count: product.stock.soldOut, total: product.stock.variants })
+                              : product.stock.low > 0
+                                ? t('admin.stock.low')
+                                : t('product.stock.inStock')}
+                        </span>
+                      </Link>
                     </td>
                     <td className="px-4 py-3 whitespace-nowrap text-roast-600">
                       <time dateTime={product.updatedAt}>{formatDate(product.updatedAt, locale)}</time>

@@ -1,0 +1,234 @@
+/**
+ * Stock in the browser, as a shopper and the owner meet it: the demo's sold-out coffee shows as sold out and the
+ * server refuses to add it; a shopper asks to be told when it is back (the confirmation arrives over SMTP); the
+ * owner finds the coffee's stock page from the product list, adds a roast batch, and the waiting shopper's mail
+ * arrives; the product page then says In stock with the batch's roast day and sells it. The owner's corrections
+ * and bad input, the activity log, the dashboard's low-stock list, and axe on the stock page and the notify-me
+ * stop page in both languages.
+ *
+ * In the back-office project (it changes the demo's stock after the storefront journeys ran) and it binds the
+ * SMTP catcher's port, so its tests run one after another.
+ */
+import type { Browser, Page, TestInfo } from '@playwright/test';
+import { byKey, productName } from '../fixtures/catalogue';
+import { type Locale, t } from '../fixtures/i18n';
+import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
+import { kopi, newAccount, signUp } from './accounts';
+import { signedCookie } from './cookies';
+import { expect, test } from './fixtures';
+import { addToCart, addToCartButton, expectCartCount, waitForHydration } from './helpers';
+
+const en = t('en');
+const MOLLO = byKey('mollo-timor-ground-aeropress');
+const LOW = byKey('lintong-ese-pods');
+
+test.describe.configure({ mode: 'serial' });
+
+let mail: MailCatcher;
+test.beforeAll(async () => {
+  mail = await startMailCatcher();
+});
+test.afterAll(async () => {
+  await mail?.close();
+});
+
+async function ownerPage(browser: Browser, testInfo: TestInfo, language: Locale = 'en'): Promise<Page> {
+  const baseURL = testInfo.project.use.baseURL!;
+  const context = await browser.newContext({ baseURL, locale: language === 'pl' ? 'pl-PL' : 'en-GB', timezoneId: 'Europe/Warsaw' });
+  await context.addInitScript(() => window.localStorage.setItem('cookiesAccepted', 'false'));
+  await context.addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL }]);
+  const page = await context.newPage();
+  const account = newAccount(testInfo, 'owner', 'Owner');
+  await signUp(page, account);
+  expect(await kopi('grant-admin', '--email', account.email)).toContain('is now an admin');
+  return page;
+}
+
+/** The owner's way to a coffee's stock page: the product list, searched, and its Stock column. */
+async function openStockPage(page: Page, name: string): Promise<string> {
+  await page.goto(`/admin/products?q=${encodeURIComponent(name)}`);
+  const row = page.getByTestId('admin-product-row').filter({ has: page.getByRole('link', { name, exact: true }) });
+  await row.getByTestId('stock-link').click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await waitForHydration(page);
+  return new URL(page.url()).pathname;
+}
+
+/** A shop day as the date input takes it, `days` from today in Warsaw. */
+function shopDay(days: number): string {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() + days * 86_400_000));
+  return day;
+}
+const longDate = (day: string, locale: Locale) => {
+  const [y, m, d] = day.split('-').map(Number);
+  const months = locale === 'pl'
+    ? ['stycznia', 'lutego', 'marca', 'kwietnia', 'maja', 'czerwca', 'lipca', 'sierpnia', 'września', 'października', 'listopada', 'grudnia']
+    : ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  return `${d} ${months[m - 1]} ${y}`;
+};
+
+test('a sold-out coffee is refused, and the shopper who asked hears when the owner adds a batch', async ({ page, browser, productPath }, testInfo) => {
+  test.setTimeout(90_000);
+  const owner = await ownerPage(browser, testInfo);
+  const stockPath = await openStockPage(owner, MOLLO.en.name);
+
+  // Sold out, also when this test runs again: every batch with coffee left is corrected to nothing.
+  for (;;) {
+    const full = owner.locator('[data-testid="stock-batch"]:not([data-grams-left="0"])');
+    if ((await full.count()) === 0) break;
+    const batch = full.first();
+    await batch.getByText(en('admin.stock.correct'), { exact: true }).click();
+    await batch.getByLabel(en('admin.stock.kilogramsLeft')).fill('0');
+    await batch.getByRole('button', { name: en('admin.stock.saveCorrection') }).click();
+    await expect(owner.getByTestId('stock-saved')).toHaveText(en('admin.stock.saved.correct-batch'));
+  }
+  await expect(owner.getByTestId('stock-variant').first()).toContainText(en('product.soldOut'));
+
+  // The shopper: sold out on the page, and the server refuses an add all the same.
+  const path = productPath(MOLLO);
+  await page.goto(path);
+  await waitForHydration(page);
+  await expect(page.getByTestId('availability')).toHaveText(en('product.soldOut'));
+  await expect(addToCartButton(page, MOLLO.en.name)).toHaveCount(0);
+  const refused = await page.request.post('/cart', { form: { intent: 'add', productId: path.split('/').pop()!, quantity: '1' }, maxRedirects: 0 });
+  expect(refused.status()).toBe(409);
+  expect(await refused.text()).toContain(en('product.addSoldOut'));
+
+  // "Notify me": an address and consent; the confirmation arrives with a link to stop it.
+  const email = `waiting-${testInfo.testId.slice(-6)}-${testInfo.retry}-${Date.now().toString(36)}@example.com`;
+  await page.getByLabel(en('product.notify.email')).fill(email);
+  await page.getByLabel(en('product.notify.consent')).check();
+  await page.getByRole('button', { name: en('product.notify.submit') }).click();
+  await expect(page.getByRole('status').filter({ hasText: email })).toBeVisible();
+  const confirmation = await mail.waitFor((m) => m.envelope.to.includes(email), 15_000);
+  expect(confirmation.subject).toContain(MOLLO.en.name);
+  expect(confirmation.text).toMatch(/\/back-in-stock\?token=[\w-]+/);
+
+  // The owner roasts again: 4.5 kg yesterday.
+  const yesterday = shopDay(-1);
+  await owner.goto(stockPath);
+  await waitForHydration(owner);
+  await owner.getByLabel(en('admin.stock.roastedOnLabel')).fill(yesterday);
+  await owner.getByLabel(en('admin.stock.kilograms')).fill('4,5');
+  await owner.getByRole('button', { name: en('admin.stock.addBatchButton') }).click();
+  await expect(owner.getByTestId('stock-saved')).toContainText(en('admin.stock.saved.batch'));
+  await expect(owner.getByTestId('stock-saved')).toContainText(/told it is back/);
+  await expect(owner.getByTestId('stock-grams')).toContainText('4.5 kg');
+  await expect(owner.getByTestId('stock-roasted-on')).toContainText(longDate(yesterday, 'en'));
+  await expect(owner.getByTestId('ledger-row').first()).toContainText(en('admin.stock.kinds.roasted'));
+
+  // The waiting shopper hears, once, with the way to the coffee.
+  const back = await mail.waitFor((m) => m.envelope.to.includes(email) && m.subject === en('product.notify.mail.backSubject', { name: confirmation.subject.match(/when (.+) is back/)?.[1] ?? '' }), 15_000);
+  expect(back.text).toContain(path);
+
+  // The page (cookie-less, from the shared cache, which the change emptied) sells it, with the roast day.
+  const guest = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const fresh = await guest.newPage();
+  await fresh.goto(path);
+  await expect(fresh.getByTestId('availability')).toHaveText(en('product.stock.inStock'));
+  await expect(fresh.getByTestId('roasted-on')).toHaveText(en('product.stock.roastedOn', { date: longDate(yesterday, 'en') }));
+  await guest.close();
+  await page.reload();
+  await waitForHydration(page);
+  await addToCart(page.getByRole('main'), MOLLO.en.name);
+  await expectCartCount(page, 1);
+
+  // The activity log says what the owner did.
+  await owner.goto('/admin/activity');
+  const entry = owner.getByTestId('activity-row').filter({ hasText: en('admin.activity.actions.stockBatch', { subject: MOLLO.en.name }) }).first();
+  await expect(entry).toContainText(en('admin.activity.batch', { date: longDate(yesterday, 'en'), weight: '4.5 kg' }));
+  await owner.context().close();
+});
+
+test('the owner’s bad input is refused with a message and changes nothing; corrections keep a reason', async ({ browser }, testInfo) => {
+  const owner = await ownerPage(browser, testInfo);
+  const stockPath = await openStockPage(owner, MOLLO.en.name);
+  const before = await owner.getByTestId('stock-grams').textContent();
+  const origin = new URL(testInfo.project.use.baseURL!).origin;
+  const post = (form: Record<string, string>) => owner.request.post(stockPath, { form, headers: { Origin: origin }, maxRedirects: 0 });
+
+  for (const [form, message] of [
+    [{ intent: 'batch', roastedOn: shopDay(0), kilograms: '-2' }, en('admin.stock.errors.kilograms')],
+    [{ intent: 'batch', roastedOn: shopDay(0), kilograms: '5000' }, en('admin.stock.errors.kilograms')],
+    [{ intent: 'batch', roastedOn: shopDay(3), kilograms: '2' }, en('admin.stock.errors.roastedInFuture')],
+    [{ intent: 'batch', roastedOn: '2026-02-30', kilograms: '2' }, en('admin.stock.errors.roastedOn')],
+    [{ intent: 'correct-batch', batchId: 'NoSuchBatch0000000000', kilogramsLeft: '1', reason: 'count' }, en('admin.stock.errors.notFound')],
+    [{ intent: 'mode', mode: 'plenty' }, en('admin.stock.errors.mode')],
+  ] as const) {
+    const response = await post(form);
+    expect(response.status(), JSON.stringify(form)).toBe(400);
+    expect(await response.text()).toContain(message);
+  }
+  await owner.reload();
+  await expect(owner.getByTestId('stock-grams')).toHaveText(before!);
+
+  // With the browser: the form's own checks stop a negative weight before it is sent.
+  await owner.getByLabel(en('admin.stock.kilograms')).fill('-2');
+  await owner.getByRole('button', { name: en('admin.stock.addBatchButton') }).click();
+  expect(await owner.getByLabel(en('admin.stock.kilograms')).evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(false);
+
+  // A damaged bag: 0.25 kg less, with the reason in the ledger.
+  const batch = owner.getByTestId('stock-batch').first();
+  await batch.getByText(en('admin.stock.correct'), { exact: true }).click();
+  const left = batch.getByLabel(en('admin.stock.kilogramsLeft'));
+  const now = Number((await left.inputValue()).replace(',', '.'));
+  await left.fill(String(Math.round((now - 0.25) * 1000) / 1000));
+  await batch.getByLabel(en('admin.stock.reason')).selectOption('damaged');
+  await batch.getByLabel(en('admin.stock.noteOptional')).fill('Torn bag');
+  await batch.getByRole('button', { name: en('admin.stock.saveCorrection') }).click();
+  await expect(owner.getByTestId('stock-saved')).toHaveText(en('admin.stock.saved.correct-batch'));
+  const row = owner.getByTestId('ledger-row').first();
+  await expect(row).toContainText(`${en('admin.stock.kinds.corrected')} (${en('admin.stock.reasons.damaged')})`);
+  await expect(row).toContainText('Torn bag');
+  await expect(row).toContainText('-0.25 kg');
+
+  // Everyone else is refused, page and action.
+  const stranger = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const response = await stranger.request.post(stockPath, { form: { intent: 'batch', roastedOn: shopDay(0), kilograms: '2' }, headers: { Origin: origin }, maxRedirects: 0 });
+  expect(response.status()).toBeGreaterThanOrEqual(300);
+  expect(response.status()).toBeLessThan(500);
+  await stranger.close();
+  await owner.reload();
+  await expect(owner.getByTestId('ledger-row').first()).toContainText('Torn bag');
+  await owner.context().close();
+});
+
+test('the dashboard lists what runs low, and counted packs are corrected by count', async ({ browser }, testInfo) => {
+  const owner = await ownerPage(browser, testInfo);
+  await owner.goto('/admin');
+  const low = owner.getByTestId('low-stock-row').filter({ hasText: LOW.en.name });
+  await expect(low.first()).toBeVisible();
+  await low.first().getByRole('link', { name: LOW.en.name }).click();
+  await expect(owner.getByRole('heading', { level: 1, name: LOW.en.name })).toBeVisible();
+  await waitForHydration(owner);
+  const pack = owner.getByTestId('stock-count').first();
+  await pack.getByText(en('admin.stock.correct'), { exact: true }).click();
+  await pack.getByLabel(en('admin.stock.unitsCounted')).fill('40');
+  await pack.getByRole('button', { name: en('admin.stock.saveCorrection') }).click();
+  await expect(owner.getByTestId('stock-saved')).toHaveText(en('admin.stock.saved.correct-units'));
+  await expect(owner.getByTestId('stock-count').first()).toContainText(en('admin.stock.counted', { count: 40 }));
+  await owner.context().close();
+});
+
+for (const language of ['en', 'pl'] as const) {
+  test(`axe: the stock page and the notify-me stop page (${language})`, async ({ browser, expectNoSeriousA11yViolations }, testInfo) => {
+    const owner = await ownerPage(browser, testInfo, language);
+    await openStockPage(owner, productName(MOLLO, language));
+    await expect(owner.getByText(t(language)('admin.stock.eyebrow'), { exact: true })).toBeVisible();
+    await owner.getByTestId('stock-batch').first().getByText(t(language)('admin.stock.correct'), { exact: true }).click();
+    await expectNoSeriousA11yViolations(owner, { label: `stock page (${language})` });
+    // A refused form: its messages and invalid fields.
+    await owner.getByLabel(t(language)('admin.stock.sellWithinDays')).evaluate((input: HTMLInputElement) => input.removeAttribute('max'));
+    await owner.getByLabel(t(language)('admin.stock.sellWithinDays')).fill('999');
+    await owner.getByRole('button', { name: t(language)('admin.stock.saveMode'), exact: true }).click();
+    await expect(owner.getByText(t(language)('admin.stock.errors.sellWithinDays'))).toBeVisible();
+    await expectNoSeriousA11yViolations(owner, { label: `stock page with an error (${language})` });
+
+    const stop = mail.messages.map((m) => m.text.match(/\/back-in-stock\?token=[\w-]+/)?.[0]).find(Boolean);
+    expect(stop, 'a notify-me confirmation from the first test').toBeTruthy();
+    await owner.goto(language === 'pl' ? `/pl${stop}` : stop!);
+    await expect(owner.locator('html')).toHaveAttribute('lang', language);
+    await expectNoSeriousA11yViolations(owner, { label: `back-in-stock page (${language})` });
+    await owner.context().close();
+  });
+}
