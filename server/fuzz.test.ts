@@ -179,6 +179,53 @@ function endpoints(productId: string): Endpoint[] {
       as: 'admin',
     },
     {
+      name: 'POST /admin/products/:id/stock (as an admin)',
+      path: `/admin/products/${productId}/stock`,
+      fields: {
+        intent: (r) => r.pick(['mode', 'batch', 'correct-batch', 'correct-units']),
+        mode: (r) => r.pick(['batches', 'units', 'untracked']),
+        sellWithinDays: (r) => r.pick(['', '7', '30']),
+        roastedOn: () => '2026-11-20',
+        kilograms: (r) => r.pick(['12', '12,5', '0.25']),
+        batchId: unknownId,
+        variantId: unknownId,
+        kilogramsLeft: (r) => r.pick(['0', '3,25']),
+        units: (r) => r.pick(['0', '40']),
+        reason: (r) => r.pick(['count', 'damaged', 'sample', 'other']),
+        note: () => 'Counted on Monday',
+      },
+      // Each makes the chosen form invalid (a batch or variant that is not the product's changes nothing either).
+      defects: [
+        (f, r) => void (f.intent = r.pick(['', 'delete', 'BATCH', '\u0000', 'x'.repeat(300)])),
+        (f, r) => void Object.assign(f, { intent: 'mode', mode: r.pick(['', 'plenty', 'BATCHES', '\u0000', 'x'.repeat(300)]) }),
+        (f, r) => void Object.assign(f, { intent: 'mode', sellWithinDays: r.pick(['0', '366', '-1', '1.5', '1e2', 'x', '\u0000']) }),
+        (f, r) => void Object.assign(f, { intent: 'batch', kilograms: r.pick(['', '-1', '0', '1e3', 'abc', '1000.0001', '1000001', '1,2345', '\u0000']) }),
+        (f, r) => void Object.assign(f, { intent: 'batch', roastedOn: r.pick(['', '2999-01-01', '2026-02-30', '1999-01-01', '26-11-20', '\u0000']) }),
+        (f, r) => void Object.assign(f, { intent: 'batch', note: r.pick(['x'.repeat(201), 'a\u0000b', 'line\nbreak']) }),
+        (f, r) => void Object.assign(f, { intent: r.pick(['correct-batch', 'correct-units']), reason: r.pick(['', 'theft', '\u0000']) }),
+        (f, r) => void Object.assign(f, { intent: 'correct-batch', kilogramsLeft: r.pick(['', '-1', 'x', '1000.5']) }),
+        (f, r) => void Object.assign(f, { intent: 'correct-units', units: r.pick(['', '-1', '2.5', '100001', 'x']) }),
+        (f) => void (f.intent = 'correct-batch'),
+        (f) => void (f.intent = 'correct-units'),
+      ],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
+      name: 'POST /admin/products/:id/stock (as a customer)',
+      path: `/admin/products/${productId}/stock`,
+      fields: { intent: () => 'batch', roastedOn: () => '2026-11-20', kilograms: () => '12' },
+      defects: [breakField('note')],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /product/:id (notify me, unknown variants or no consent)',
+      path: `/product/${productId}`,
+      fields: { intent: () => 'notify', variantId: unknownId, email: () => plausible.email(), consent: () => 'on' },
+      defects: [breakField('email'), (f) => void delete f.consent, (f, r) => void (f.variantId = unknownId(r)), (f, r) => void (f.intent = r.pick(['', 'buy', '\u0000']))],
+      signedIn: 'sometimes',
+    },
+    {
       name: 'POST /admin/products/:id/delete (as a customer)',
       path: `/admin/products/${productId}/delete`,
       fields: { redirectTo: () => '/' },
@@ -378,7 +425,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/review', '/withdraw', '/legal/reviews'];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock'];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';

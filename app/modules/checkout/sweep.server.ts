@@ -1,11 +1,11 @@
 /**
  * What each node does now and then for payments (docs/decisions/0020): stock held for payments that were
- * abandoned is let go once its time is up, and an order paid after its coffee was gone, whose refund the
+ * abandoned is let go once its time is up, batches past their days to sell leave the pages, and an order paid after its coffee was gone, whose refund the
  * provider did not take at once, is refunded again. Both are safe on every node at once.
  */
 import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
 import { refundStockShortOrders } from '~/modules/fulfilment/index.server';
-import { releaseExpiredReservations } from '~/modules/stock/index.server';
+import { refreshAgingStock, releaseExpiredReservations } from '~/modules/stock/index.server';
 import { notifyRestocked } from '~/modules/alerts/index.server';
 import type { PaymentServices } from './checkout.server';
 
@@ -13,7 +13,9 @@ export const SWEEP_INTERVAL_MS = 30_000;
 
 export async function sweepPayments(services: PaymentServices, now = new Date()): Promise<{ released: boolean; refunded: number; notified: number }> {
   const released = await releaseExpiredReservations(services.db, now);
-  if (released) {
+  // A batch past its days to sell stops counting without anyone changing anything.
+  const aged = await refreshAgingStock(services.db, now);
+  if (released || aged) {
     await bumpStoredCatalogVersion(services.db);
     markCatalogChanged();
   }

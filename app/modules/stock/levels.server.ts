@@ -149,6 +149,16 @@ export async function refreshShownStock(trx: Executor, productIds: readonly stri
   return changed;
 }
 
+/**
+ * Batches age out of stock by themselves (a product sold within N days of roasting): what the pages show of such
+ * products is refreshed now and then (each node's sweep); true when it changed.
+ */
+export async function refreshAgingStock(db: Executor, now = new Date()): Promise<boolean> {
+  const aging = await db.selectFrom('stock_settings').select('product_id').where('mode', '=', 'batches').where('sell_within_days', 'is not', null).execute();
+  if (aging.length === 0) return false;
+  return refreshShownStock(db, aging.map((row) => row.product_id), now);
+}
+
 /** A product's stock as its pages show it, as text: each variant's state (with the count when low) and the roast day. */
 function shownOf(stock: ProductStock | undefined): string {
   if (!stock) return '';

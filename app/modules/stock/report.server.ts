@@ -56,17 +56,14 @@ export async function lowStock(db: Executor, { locale, now = new Date(), limit =
     const product = stock.get(v.product_id);
     const left = product?.variants[v.id];
     if (!product || left === null || left === undefined) continue;
-    let perDay: number;
     if (product.mode === 'batches') {
       const grams = -sold.filter((s) => s.product_id === v.product_id).reduce((sum, s) => sum + Number(s.grams ?? 0), 0);
-      perDay = grams / WINDOW_DAYS;
       // The pool lasts as long for every variant: its grams at the product's pace.
-      const days = perDay > 0 ? Math.floor((product.grams ?? 0) / perDay) : null;
+      const days = grams > 0 ? Math.floor(((product.grams ?? 0) * WINDOW_DAYS) / grams) : null;
       if (left <= LOW_STOCK || (days !== null && days <= LOW_STOCK_DAYS)) rows.push(row(v, left, days));
     } else {
       const units = -sold.filter((s) => s.variant_id === v.id).reduce((sum, s) => sum + Number(s.units ?? 0), 0);
-      perDay = units / WINDOW_DAYS;
-      const days = perDay > 0 ? Math.floor(left / perDay) : null;
+      const days = units > 0 ? Math.floor((left * WINDOW_DAYS) / units) : null;
       if (left <= LOW_STOCK || (days !== null && days <= LOW_STOCK_DAYS)) rows.push(row(v, left, days));
     }
   }

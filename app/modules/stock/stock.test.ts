@@ -4,16 +4,21 @@ import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { addToCart, ensureUserCart, getCart, setLineQuantity } from '~/modules/cart/index.server';
 import { createProduct, getProduct, variantsOf } from '~/modules/catalog/index.server';
 import { type PaymentServices, payWithCard, settlePayment, startPayment } from '~/modules/checkout/index.server';
-import { cancelOrder } from '~/modules/fulfilment/index.server';
+import { changeStock } from '~/modules/backoffice/index.server';
+import { storedCatalogVersion } from '~/modules/catalog/index.server';
+import { cancelOrder, getOwnerOrder } from '~/modules/fulfilment/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { address, createUser, mails, storage } from '../../../tests/fixtures/shop';
 import {
   addBatch,
   correctStock,
   getStockOverview,
+  lowStock,
   releaseExpiredReservations,
   releaseStock,
   reserveStock,
+  refreshAgingStock,
+  returnToStock,
   setStockMode,
   stockOf,
   takeStock,
@@ -345,5 +350,82 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     const taken = await db.transaction().execute((trx) => takeStock(trx, order, [{ ...lines[0], quantity: 5 }]));
     expect(taken).toMatchObject({ ok: false, short: [{ variantId: coffee.small, left: 4 }] });
     expect(await gramsLeft(coffee.id)).toBe(1000);
+  });
+
+  it('a withdrawal puts back only its lines and quantities, once; the owner’s order page shows the roast days', async () => {
+    const coffee = await beans('Returned', [[daysAgo(9), 600], [daysAgo(2), 2000]]);
+    const buyer = await customer([[coffee.small, 3]]);
+    const started = await start(buyer);
+    if (!started.ok) throw new Error('not started');
+    await payWithCard(services, { userId: buyer.id, orderId: started.orderId, card });
+    expect(await gramsLeft(coffee.id)).toBe(1850);
+    const order = await getOwnerOrder(db, storage, started.orderId);
+    expect(order?.lines[0].roastedOn).toEqual([daysAgo(9), daysAgo(2)]);
+    expect(order?.stockShort).toBe(false);
+    // Two of the three bags come back and are resold; asking again returns only what is still out (one bag), then nothing.
+    await db.transaction().execute((trx) => returnToStock(trx, started.orderId, { lines: [{ position: 0, quantity: 2 }], actor: owner.email }));
+    expect(await gramsLeft(coffee.id)).toBe(2350);
+    await db.transaction().execute((trx) => returnToStock(trx, started.orderId, { lines: [{ position: 0, quantity: 3 }], actor: owner.email }));
+    expect(await gramsLeft(coffee.id)).toBe(2600);
+    await db.transaction().execute((trx) => returnToStock(trx, started.orderId, { actor: owner.email }));
+    expect(await gramsLeft(coffee.id)).toBe(2600);
+    const returned = await db.selectFrom('stock_movements').select('grams').where('order_id', '=', started.orderId).where('kind', '=', 'returned').execute();
+    expect(returned.map((m) => m.grams)).toEqual(expect.arrayContaining([500, 100, 150]));
+    expect(returned).toHaveLength(3);
+  });
+
+  it('the dashboard lists what runs low: bags left and the days they last at the last 30 days’ sales', async () => {
+    const pods = await capsules('Running low', [4, 200]);
+    const coffee = await beans('Selling fast', [[daysAgo(1), 3000]]);
+    const buyer = await customer([[coffee.large, 2]]);
+    const started = await start(buyer);
+    if (!started.ok) throw new Error('not started');
+    await payWithCard(services, { userId: buyer.id, orderId: started.orderId, card });
+    const low = await lowStock(db, { locale: 'en', limit: 500 });
+    // 4 packs left, nothing sold: listed for its count, no pace.
+    expect(low.find((row) => row.variantId === pods.ten)).toMatchObject({ name: 'Running low', left: 4, days: null });
+    expect(low.find((row) => row.variantId === pods.fifty)).toBeUndefined();
+    // 1 kg left of a coffee that sold 2 kg in 30 days: 15 days at that pace, for each of its bags.
+    expect(low.find((row) => row.variantId === coffee.large)).toMatchObject({ left: 1, days: 15 });
+    expect(low.find((row) => row.variantId === coffee.small)).toMatchObject({ left: 4, days: 15 });
+    // Plenty of a coffee nobody bought lately is not listed.
+    const plenty = await beans('Plenty', [[daysAgo(1), 30000]]);
+    expect((await lowStock(db, { locale: 'en', limit: 500 })).some((row) => row.productId === plenty.id)).toBe(false);
+  });
+
+  it('the owner’s stock form: a change the pages show moves the catalogue version, bad input changes nothing, the waiting are told', async () => {
+    const coffee = await beans('Through the form');
+    const log = { error: () => {}, info: () => {}, warn: () => {} } as never;
+    const form = { db, log, publicUrl: 'https://kopi.test', kickMail: () => {} };
+    const before = await storedCatalogVersion(db);
+    const refused = await changeStock(form, owner, coffee.id, { intent: 'batch', roastedOn: daysAgo(-2), kilograms: '2' });
+    expect(refused).toEqual({ ok: false, reason: 'invalid', intent: 'batch', errors: { roastedOn: 'roastedInFuture' } });
+    expect(await changeStock(form, owner, coffee.id, { intent: 'batch', roastedOn: daysAgo(1), kilograms: '-1' })).toMatchObject({ ok: false, errors: { kilograms: 'kilograms' } });
+    expect(await changeStock(form, owner, 'NoSuchProduct000000000', { intent: 'batch', roastedOn: daysAgo(1), kilograms: '1' })).toEqual({ ok: false, reason: 'not_found' });
+    expect(await gramsLeft(coffee.id)).toBe(0);
+    expect(await storedCatalogVersion(db)).toBe(before);
+    // Sold out → in stock: the pages change, so the version moves.
+    expect(await changeStock(form, owner, coffee.id, { intent: 'batch', roastedOn: daysAgo(1), kilograms: '2,5', note: 'Lot 7' })).toMatchObject({ ok: true, intent: 'batch' });
+    expect(await gramsLeft(coffee.id)).toBe(2500);
+    const after = await storedCatalogVersion(db);
+    expect(after).not.toBe(before);
+    // A correction that changes nothing shoppers see (still more than "only N left") leaves it.
+    const batch = await db.selectFrom('roast_batches').select('id').where('product_id', '=', coffee.id).executeTakeFirstOrThrow();
+    expect(await changeStock(form, owner, coffee.id, { intent: 'correct-batch', batchId: batch.id, kilogramsLeft: '2,4', reason: 'sample' })).toMatchObject({ ok: true });
+    expect(await storedCatalogVersion(db)).toBe(after);
+    // Another product's batch is refused as not found.
+    const other = await beans('Not this one');
+    expect(await changeStock(form, owner, other.id, { intent: 'correct-batch', batchId: batch.id, kilogramsLeft: '0', reason: 'count' })).toMatchObject({ ok: false, errors: { batchId: 'notFound' } });
+    expect(await gramsLeft(coffee.id)).toBe(2400);
+  });
+
+  it('a batch past its days to sell leaves the pages by itself (each node’s sweep refreshes what they show)', async () => {
+    const coffee = await beans('Aging', [[daysAgo(10), 5000]]);
+    await setStockMode(db, owner, coffee.subject, { mode: 'batches', sellWithinDays: 14 });
+    expect(await refreshAgingStock(db)).toBe(false);
+    const later = new Date(Date.now() + 5 * 86_400_000);
+    expect(await refreshAgingStock(db, later)).toBe(true);
+    expect((await stockOf(db, [coffee.id], { now: later })).get(coffee.id)?.variants[coffee.small]).toBe(0);
+    expect(await refreshAgingStock(db, later)).toBe(false);
   });
 });
