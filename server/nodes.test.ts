@@ -1,6 +1,7 @@
 /**
- * Two app nodes (two `node server.js` processes) on one database: a price changed through one reaches a
- * cookie-less visitor of the other within a second, although that node had the page in its page cache.
+ * Two app nodes (two `node server.js` processes) on one database: a price changed through one, and the stock a
+ * shopper holds, lets go and buys through one, reach a cookie-less visitor of the other within a second, although
+ * that node had the page in its page cache.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,7 +12,11 @@ import { loadConfig } from '~/config/env.server';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '~/db/database.server';
 import { createKopiCookies } from '~/http/cookies.server';
 import { createSession, setAdmin, signUp } from '~/modules/accounts/index.server';
+import { defaultVariantOf } from '~/modules/cart/index.server';
 import { createProduct } from '~/modules/catalog/index.server';
+import { TEST_CARDS } from '~/modules/payments/index.server';
+import { correctStock, setStockMode } from '~/modules/stock/index.server';
+import { ADDRESS, CARD_EXPIRY } from '../bench/shopper';
 
 const SECRET = 'two-nodes-share-this-session-secret-value';
 
@@ -31,20 +36,69 @@ async function startNode(env: Record<string, string>): Promise<{ child: ChildPro
   throw new Error(`the node did not start:\n${text}`);
 }
 
+/** The form posts of a signed-in shopper's browser to one node, keeping the cookies it is given (sent without an Origin, as the price test's). */
+function browserOf(base: string, sessionCookie: string) {
+  const cookies = new Map<string, string>();
+  const keep = (pair: string) => {
+    const eq = pair.indexOf('=');
+    if (pair.slice(eq + 1) === '') cookies.delete(pair.slice(0, eq));
+    else cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+  };
+  keep(sessionCookie);
+  return async (path: string, fields: Record<string, string>) => {
+    const response = await fetch(base + path, {
+      method: 'POST',
+      body: new URLSearchParams(fields),
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      redirect: 'manual',
+    });
+    for (const cookie of response.headers.getSetCookie()) keep(cookie.split(';')[0]);
+    return { status: response.status, location: response.headers.get('location') ?? '', body: await response.text() };
+  };
+}
+
+/** What a product page says of its variant's stock: inStock, low, soldOut (null when it says nothing). */
+const availabilityIn = (html: string) => /data-testid="availability" data-state="(\w+)"/.exec(html)?.[1] ?? null;
+
 describe('two nodes on one database', () => {
   let dir: string;
   let database: DatabaseHandle;
   const nodes: ChildProcess[] = [];
+  let a: { child: ChildProcess; base: string };
+  let b: { child: ChildProcess; base: string };
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kopi-nodes-'));
     database = openDatabase({ kind: 'sqlite', file: path.join(dir, 'kopi.db') });
     await migrateToLatest(database.db);
+    const env = { DATABASE_URL: `file:${path.join(dir, 'kopi.db')}`, PUBLIC_URL: 'http://127.0.0.1:1' };
+    a = await startNode({ ...env, DATA_DIR: path.join(dir, 'a') });
+    nodes.push(a.child);
+    b = await startNode({ ...env, DATA_DIR: path.join(dir, 'b') });
+    nodes.push(b.child);
   });
   afterAll(async () => {
     for (const child of nodes) child.kill('SIGTERM');
     await database?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  /**
+   * Node A's page once it is in node A's page cache to stay: answered from the cache, and still after node A has
+   * read the stored catalogue version again (every 500 ms), so the writes that made the test's data cannot empty
+   * it later.
+   */
+  async function cachedOnA(page: string): Promise<string> {
+    let hitSince = 0;
+    for (const giveUp = Date.now() + 5000; Date.now() < giveUp; ) {
+      const response = await fetch(`${a.base}${page}`);
+      const body = await response.text();
+      if (response.headers.get('x-page-cache') !== 'hit') hitSince = 0;
+      else if (hitSince === 0) hitSince = Date.now();
+      else if (Date.now() - hitSince > 600) return body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`node A does not keep ${page} in its page cache`);
+  }
 
   it('a price changed on node B reaches node A’s cookie-less visitors within a second', async () => {
     const id = await createProduct(database.db, { category: 'wholeBean', priceCents: 1250, translations: { en: { name: 'Shared Gayo' } } });
@@ -55,17 +109,8 @@ describe('two nodes on one database', () => {
     const config = loadConfig({ SESSION_SECRET: SECRET }, { readDotEnv: false });
     const cookie = (await createKopiCookies(config).session.serialize(token)).split(';')[0];
 
-    const env = { DATABASE_URL: `file:${path.join(dir, 'kopi.db')}` };
-    const a = await startNode({ ...env, DATA_DIR: path.join(dir, 'a'), PUBLIC_URL: 'http://127.0.0.1:1' });
-    nodes.push(a.child);
-    const b = await startNode({ ...env, DATA_DIR: path.join(dir, 'b'), PUBLIC_URL: 'http://127.0.0.1:1' });
-    nodes.push(b.child);
-
     // Node A has the page in its cache.
-    await fetch(`${a.base}/product/${id}`);
-    const cached = await fetch(`${a.base}/product/${id}`);
-    expect(cached.headers.get('x-page-cache')).toBe('hit');
-    expect(await cached.text()).toContain('€12.50');
+    expect(await cachedOnA(`/product/${id}`)).toContain('€12.50');
 
     const form = new FormData();
     form.set('name', 'Shared Gayo');
@@ -83,5 +128,53 @@ describe('two nodes on one database', () => {
     }
     expect(seen).toContain('€13.99');
     expect(Date.now() - at).toBeLessThan(1000);
+  });
+
+  it('the last pack held, let go and sold through node B: node A’s cookie-less visitors see it within a second', async () => {
+    const id = await createProduct(database.db, { category: 'dripCoffeeBags', priceCents: 990, translations: { en: { name: 'Last Pack' } } });
+    const variantId = (await defaultVariantOf(database.db, id))!;
+    const subject = { productId: id, label: 'Last Pack' };
+    const owner = { id: null, email: 'owner@nodes.test' };
+    await setStockMode(database.db, owner, subject, { mode: 'units', sellWithinDays: null });
+    await correctStock(database.db, owner, subject, { variantId, units: 1, reason: 'count' });
+
+    // Node A has the page, saying "Only 1 left", in its cache.
+    expect(availabilityIn(await cachedOnA(`/product/${id}`))).toBe('low');
+
+    /** Node A's page says `state` within a second of now (it is read every 50 ms). */
+    async function nodeASays(state: string) {
+      const at = Date.now();
+      let seen: string | null = null;
+      while (Date.now() - at < 1500) {
+        seen = availabilityIn(await (await fetch(`${a.base}/product/${id}`)).text());
+        if (seen === state) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(seen).toBe(state);
+      expect(Date.now() - at).toBeLessThan(1000);
+    }
+
+    const account = await signUp(database.db, { name: 'Ola', email: 'last.pack@nodes.test', password: 'correct horse battery' });
+    if (!account.ok) throw new Error(account.reason);
+    const config = loadConfig({ SESSION_SECRET: SECRET }, { readDotEnv: false });
+    const post = browserOf(b.base, (await createKopiCookies(config).session.serialize(await createSession(database.db, account.userId))).split(';')[0]);
+    expect((await post('/cart', { intent: 'add', productId: id, quantity: '1', redirectTo: '/cart' })).status).toBe(302);
+    // Going to payment holds the last pack: nobody else can have it.
+    const proceed = await post('/checkout', { intent: 'proceed', ...ADDRESS });
+    const orderId = /name="orderId" value="([^"]+)"/.exec(proceed.body)?.[1];
+    expect(proceed.status).toBe(200);
+    await nodeASays('soldOut');
+
+    // A declined card lets it go.
+    const card = { intent: 'pay', orderId: orderId!, cardExpiry: CARD_EXPIRY, cardCvc: '123' };
+    expect((await post('/checkout', { ...card, cardNumber: TEST_CARDS.declined })).status).toBe(402);
+    await nodeASays('low');
+
+    // Paying with a good card holds it again and sells it.
+    const paid = await post('/checkout', { ...card, cardNumber: TEST_CARDS.success });
+    expect(paid.location).toBe(`/checkout?step=done&order=${orderId}`);
+    await nodeASays('soldOut');
+    const left = await database.db.selectFrom('stock_variants').select('units').where('variant_id', '=', variantId).executeTakeFirstOrThrow();
+    expect(left.units).toBe(0);
   });
 });

@@ -1,17 +1,25 @@
 /**
  * `npm run test:crash`: checkouts while the shop is killed. The production server runs as a child process
- * against a Stripe stand-in and an SMTP server, each in its own process; eight customers check out over HTTP
- * (add to cart, proceed, confirm the PaymentIntent as Stripe.js would, come back to /success), retrying each
- * step as a browser would while the shop is down; the shop is SIGKILLed 2–6 s after each start, whatever it is
- * doing then (starting, warming up, serving), and restarted, CRASH_KILLS times (default 30). Then everything settles and is reconciled:
+ * against a Stripe stand-in and an SMTP server, each in its own process, with the demo catalogue stocked up far
+ * beyond the load and a payment's stock held for one minute (STOCK_RESERVATION_MINUTES=1). Eight customers check
+ * out over HTTP (add to cart, proceed, confirm the PaymentIntent as Stripe.js would, come back to /success),
+ * retrying each step as a browser would while the shop is down, and two more go to payment and walk away (one as
+ * the load starts, one after it); the shop is SIGKILLed 2–6 s after each start, whatever it is doing then
+ * (starting, warming up, serving), and restarted, CRASH_KILLS times (default 30). Then everything settles
+ * (webhooks delivered, mail sent, and the walkers' holds let go by the shop's sweep once their minute is up) and
+ * is reconciled:
  *   - every charge (a succeeded PaymentIntent) has exactly one paid order, and every paid order its charge;
  *   - no order is left pending with a succeeded charge;
  *   - every paid order holds the one bag that was added (a re-sent "Add to cart" adds once);
  *   - every paid order's two mails (the confirmation and the shop's notice) reached the SMTP server; messages
  *     received more than once are counted by Message-ID (at least once is the promise; see
- *     docs/decisions/0012-mail-at-peak.md).
+ *     docs/decisions/0012-mail-at-peak.md);
+ *   - the stock adds up (tests/crash/stock-ledger.ts): grams roasted = grams left + grams sold to paid orders
+ *     (± the owner's corrections and returns), each batch and counted variant equal to its ledger and never below
+ *     zero; every paid order's coffee taken exactly once, an unpaid order's never; no reservation outlives its
+ *     expiry, and the walkers' were let go.
  * Runs on SQLite, then on PostgreSQL when TEST_DATABASE_URL is set (CRASH_DATABASES=sqlite,postgres chooses).
- * Exits non-zero on any lost or doubled order or lost mail.
+ * Exits non-zero on any lost or doubled order, lost mail, or stock that does not add up.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,11 +28,16 @@ import path from 'node:path';
 import { openDatabase } from '~/db/database.server';
 import { freshDatabase } from '../../bench/checkout';
 import { ADDRESS, Customer, productIdsIn } from '../../bench/shopper';
+import { stockUp } from '../../bench/stock';
+import { reconcileStock } from './stock-ledger';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 30);
 const CUSTOMERS = Number(process.env.CRASH_CUSTOMERS ?? 8);
 const PORTS = { shop: 3521, stripe: 3522, smtp: 3523 };
 const WEBHOOK_SECRET = 'whsec_kopi_crash_test';
+/** How long a payment holds its stock (STOCK_RESERVATION_MINUTES), and how often the shop sweeps expired holds. */
+const RESERVATION_MINUTES = 1;
+const SWEEP_INTERVAL_MS = 30_000;
 const SHOP_ADDRESS = 'shop@kopi.test';
 const base = `http://127.0.0.1:${PORTS.shop}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,7 +69,7 @@ async function main() {
     for (const failure of outcome.failures) console.log(`    FAIL ${failure}`);
   }
   const failed = outcomes.some((o) => o.failures.length > 0);
-  console.log(failed ? '\nFAIL: orders or mail were lost or doubled' : '\nPASS: every charge has one paid order, every mail arrived');
+  console.log(failed ? '\nFAIL: orders or mail were lost or doubled, or the stock does not add up' : '\nPASS: every charge has one paid order, every mail arrived, the stock adds up');
   process.exitCode = failed ? 1 : 0;
 }
 
@@ -94,15 +107,22 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     STRIPE_API_URL: `http://127.0.0.1:${PORTS.stripe}`,
     SMTP_URL: `smtp://127.0.0.1:${PORTS.smtp}`,
     CONTACT_TO: SHOP_ADDRESS,
+    STOCK_RESERVATION_MINUTES: String(RESERVATION_MINUTES),
   };
   delete env.TEST_DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
 
   let shop = await startShop(env);
+  const shopDatabase = databaseUrl ? ({ kind: 'postgres', url: databaseUrl } as const) : ({ kind: 'sqlite', file: path.join(env.DATA_DIR, 'kopi.db') } as const);
+  // The load must never run the shop dry: a run measures checkouts, not "sold out" answers.
+  await stockUp(shopDatabase);
   const emailPrefix = `crash-${database}-${Date.now()}-`;
   const customers: Customer[] = [];
   for (let i = 0; i < CUSTOMERS; i++) customers.push(await signUp(new Customer(base, `${emailPrefix}${i}@example.test`)));
+  // Two more go to payment and walk away, one as the load starts (the shop is killed again and again under its
+  // hold) and one after it: only the sweep lets their holds go, once their minute is up.
+  const walkers = [await signUp(new Customer(base, `${emailPrefix}walker-0@example.test`)), await signUp(new Customer(base, `${emailPrefix}walker-1@example.test`))];
   const home = await untilAnswered(() => fetch(`${base}/`).then(async (r) => ({ status: r.status, body: await r.text() })));
   const productIds = productIdsIn(home.body);
 
@@ -136,12 +156,15 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
       }
     }
   });
+  const firstWalk = walkAway(walkers[0], productIds[0]);
   await killer;
   await Promise.all(workers);
+  const walks = [await firstWalk, await walkAway(walkers[1], productIds[1 % productIds.length])];
+  const loadEnded = Date.now();
   log(`${database}: ${counts.checkouts} checkouts, ${counts.abandoned} abandoned; settling`);
 
   // Settle: every webhook delivered and every queued mail sent.
-  const { db, close } = openDatabase(databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'sqlite', file: path.join(env.DATA_DIR, 'kopi.db') });
+  const { db, close } = openDatabase(shopDatabase);
   const settleBy = Date.now() + 90_000;
   let settled = false;
   while (Date.now() < settleBy) {
@@ -152,6 +175,14 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
       break;
     }
     await sleep(250);
+  }
+  // Every hold of a checkout that was not paid expires within its minute of the load's end, and the sweep lets it
+  // go at most one interval later; an interval more of slack.
+  const holdsGoneBy = loadEnded + RESERVATION_MINUTES * 60_000 + 2 * SWEEP_INTERVAL_MS;
+  while (Date.now() < holdsGoneBy) {
+    const live = await db.selectFrom('stock_reservations').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'live').executeTakeFirstOrThrow();
+    if (Number(live.n) === 0) break;
+    await sleep(500);
   }
 
   // Reconcile.
@@ -196,6 +227,19 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   if (toCustomers !== paid.length) failures.push(`${paid.length} paid orders but ${toCustomers} confirmation mails`);
   if (toShop !== paid.length) failures.push(`${paid.length} paid orders but ${toShop} order notices to the shop`);
   const duplicates = [...timesReceived.values()].filter((n) => n > 1).length;
+  const stock = await reconcileStock(db, { emailPrefix, boughtProductIds: productIds, reservationMinutes: RESERVATION_MINUTES });
+  failures.push(...stock.failures);
+  for (const [i, walk] of walks.entries()) {
+    if (walk !== 'held') failures.push(`walker ${i} could not go to payment: ${walk}`);
+    const holds = await db
+      .selectFrom('stock_reservations')
+      .select('status')
+      .where('order_id', 'in', (eb) => eb.selectFrom('orders').select('id').where('user_email', '=', walkers[i].email))
+      .execute();
+    if (walk === 'held' && (holds.length === 0 || holds.some((h) => h.status !== 'released'))) {
+      failures.push(`walker ${i} walked away from payment, but their holds are not all let go: ${holds.map((h) => h.status).join(', ') || 'none'}`);
+    }
+  }
   if (problems.length) log(`${database}: abandoned checkouts, first ones: ${problems.slice(0, 5).join('; ')}`);
 
   finished = true;
@@ -214,11 +258,21 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
       charges: charges.length,
       'paid orders': paid.length,
       'pending orders': orders.length - paid.length,
+      'walked away from payment': walks.filter((w) => w === 'held').length,
       'mails queued': outbox.length,
       'mails received': received.length,
       'received twice (same Message-ID)': duplicates,
+      ...stock.counts,
     },
   };
+
+  /** Goes to payment (which holds the coffee) and walks away; 'held' or what stopped it. */
+  async function walkAway(customer: Customer, productId: string): Promise<string> {
+    const add = await untilAnswered(() => customer.post('/cart', { intent: 'add', productId, quantity: '1', redirectTo: '/cart', requestKey: randomBytes(16).toString('base64url') }));
+    if (add.status !== 302) return `add to cart answered ${add.status}`;
+    const proceed = await untilAnswered(() => customer.post('/checkout', { intent: 'proceed', ...ADDRESS }));
+    return proceed.status === 200 && /pi_\w+?_secret_/.test(proceed.body) ? 'held' : `proceed answered ${proceed.status}`;
+  }
 
   /** One checkout as a browser would retry it; 'paid' or what stopped it. */
   async function checkOut(customer: Customer, productId: string): Promise<string> {

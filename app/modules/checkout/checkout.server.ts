@@ -318,6 +318,9 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
       await bumpStoredCatalogVersion(trx);
       return { ok: false, code: 'out_of_stock' } as const;
     }
+    // Holding it again (a declined card or a lapsed hold let it go) may take the last bag off the pages; paying
+    // then changes nothing more they show.
+    if (held.shownChanged) await bumpStoredCatalogVersion(trx);
     const charged = await payments.confirmCard!(trx, { paymentId: order.paymentId, card: input.card });
     if (!charged.ok) {
       // A declined card lets the coffee go; trying again holds it again.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { addToCart, ensureUserCart, getCart, setLineQuantity } from '~/modules/cart/index.server';
-import { createProduct, getProduct, variantsOf } from '~/modules/catalog/index.server';
+import { createProduct, getProduct, storedCatalogVersion, variantsOf } from '~/modules/catalog/index.server';
 import { type PaymentServices, payWithCard, settlePayment, startPayment } from '~/modules/checkout/index.server';
 import { changeStock } from '~/modules/backoffice/index.server';
 import { storedCatalogVersion } from '~/modules/catalog/index.server';
@@ -204,8 +204,11 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     const declined = await payWithCard(services, { userId: buyer.id, orderId: started.orderId, card: { ...card, number: TEST_CARDS.declined } });
     expect(declined).toMatchObject({ ok: false, code: 'card_declined' });
     expect((await stockOf(db, [coffee.id])).get(coffee.id)?.variants[coffee.small]).toBe(1);
+    const shown = await storedCatalogVersion(db);
     expect(await payWithCard(services, { userId: buyer.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
     expect(await gramsLeft(coffee.id)).toBe(0);
+    // The last bag is gone: every node's cached pages, which said "Only 1 left", are stale.
+    expect(await storedCatalogVersion(db)).toBeGreaterThan(shown);
   });
 
   it('a payment whose hold lapsed and whose coffee was bought meanwhile is refused before the card is charged', async () => {
