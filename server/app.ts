@@ -79,13 +79,15 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const pruneTimer = setInterval(prune, 60 * 60 * 1000);
   pruneTimer.unref();
   void prune();
-  // Stock held for abandoned payments is let go, and refunds of orders paid too late are retried.
+  // Stock held for abandoned payments is let go, refunds of orders paid too late are retried, notify-me mails go out.
   const sweep = () =>
     sweepPayments({ ...paymentServices({ db: database.db, payments, kickMail: () => mailWorker.kick(), config }), log: logger }).catch((error) =>
       logger.warn({ err: error }, 'payment sweep failed'),
     );
   const sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS);
   sweepTimer.unref();
+  // Once at start too: a node that restarts more often than the interval still lets expired holds go.
+  void sweep();
   const build = options.build ?? (await import('virtual:react-router/server-build'));
   const handleRequest = createRequestHandler(build as ServerBuild, config.env);
   const pageCache = new PageCache(catalogVersion);

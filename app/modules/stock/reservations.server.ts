@@ -25,6 +25,19 @@ async function weightsOf(db: Executor, variantIds: readonly string[]): Promise<W
   return new Map(rows.map((row) => [row.variant_id, row.net_weight_grams]));
 }
 
+/**
+ * The weights an order's coffee is held and taken by: each line's own (the weight it was sold at, kept on the order
+ * line), so a size the owner changes meanwhile does not change what the order draws; the variant's where a line has none.
+ */
+async function orderWeights(db: Executor, orderId: string, variantIds: readonly string[]): Promise<Weights> {
+  const [weights, sold] = await Promise.all([
+    weightsOf(db, variantIds),
+    db.selectFrom('order_lines').select(['variant_id', 'net_weight_grams']).where('order_id', '=', orderId).execute(),
+  ]);
+  for (const line of sold) if (line.variant_id && line.net_weight_grams && weights.has(line.variant_id)) weights.set(line.variant_id, line.net_weight_grams);
+  return weights;
+}
+
 /** The lines `stock` cannot serve, the grams of a product pooled across its variants in the lines' order. */
 function shortages(lines: readonly StockLine[], stock: Map<string, ProductStock>, weights: Weights): Shortage[] {
   const grams = new Map<string, number>();
@@ -73,7 +86,7 @@ export async function reserveStock(
   await lockProducts(trx, productIds);
   await trx.updateTable('stock_reservations').set({ status: 'released' }).where('order_id', '=', orderId).where('status', '=', 'live').execute();
   const stock = await stockOf(trx, productIds, { now });
-  const weights = await weightsOf(trx, lines.map((l) => l.variantId));
+  const weights = await orderWeights(trx, orderId, lines.map((l) => l.variantId));
   const short = shortages(lines, stock, weights);
   if (short.length > 0) return { ok: false, short };
   const expires = new Date(now.getTime() + minutes * 60_000).toISOString();
@@ -116,7 +129,7 @@ export async function takeStock(
   const productIds = lines.map((l) => l.productId);
   await lockProducts(trx, productIds);
   const stock = await stockOf(trx, productIds, { now, except: { order: orderId } });
-  const weights = await weightsOf(trx, lines.map((l) => l.variantId));
+  const weights = await orderWeights(trx, orderId, lines.map((l) => l.variantId));
   const short = shortages(lines, stock, weights);
   if (short.length > 0) {
     await releaseStock(trx, orderId);

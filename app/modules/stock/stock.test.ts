@@ -5,7 +5,6 @@ import { addToCart, ensureUserCart, getCart, setLineQuantity } from '~/modules/c
 import { createProduct, getProduct, storedCatalogVersion, variantsOf } from '~/modules/catalog/index.server';
 import { type PaymentServices, payWithCard, settlePayment, startPayment } from '~/modules/checkout/index.server';
 import { changeStock } from '~/modules/backoffice/index.server';
-import { storedCatalogVersion } from '~/modules/catalog/index.server';
 import { cancelOrder, getOwnerOrder } from '~/modules/fulfilment/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { address, createUser, mails, storage } from '../../../tests/fixtures/shop';
@@ -430,5 +429,15 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     expect(await refreshAgingStock(db, later)).toBe(true);
     expect((await stockOf(db, [coffee.id], { now: later })).get(coffee.id)?.variants[coffee.small]).toBe(0);
     expect(await refreshAgingStock(db, later)).toBe(false);
+  });
+
+  it('an order draws the weight it was sold at, even when the owner changes the size while it is being paid', async () => {
+    const coffee = await beans('Resized', [[daysAgo(2), 2000]]);
+    const buyer = await customer([[coffee.small, 2]]);
+    const started = await start(buyer);
+    if (!started.ok) throw new Error('not started');
+    await db.updateTable('stock_variants').set({ net_weight_grams: 500 }).where('variant_id', '=', coffee.small).execute();
+    await payWithCard(services, { userId: buyer.id, orderId: started.orderId, card });
+    expect(await gramsLeft(coffee.id)).toBe(1500);
   });
 });
