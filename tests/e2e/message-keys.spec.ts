@@ -5,7 +5,7 @@
  * controls and pictures — and any dotted name that belongs to the catalogues fails the test.
  */
 import type { Page } from '@playwright/test';
-import { catalogue } from '../fixtures/catalogue';
+import { byKey, catalogue } from '../fixtures/catalogue';
 import { type Locale, messageKeysIn, t } from '../fixtures/i18n';
 import { localePath } from '../../app/modules/i18n/paths';
 import { legalPages } from '../../app/modules/legal/pages';
@@ -50,7 +50,7 @@ for (const locale of ['en', 'pl'] as Locale[]) {
 
       const product = catalogue[1];
       const productPage = productPath(product);
-      for (const path of ['/', '/?q=zzzqx', '/categories', productPage, '/about', '/contact', '/cart', '/withdraw', '/no-such-page', '/auth?mode=login', '/auth?mode=signup', '/auth?mode=reset', '/auth/reset?token=spent', '/success?session_id=cs_test_1234567890']) {
+      for (const path of ['/', '/?q=zzzqx', '/categories', productPage, '/about', '/contact', '/cart', '/withdraw', '/no-such-page', '/auth?mode=login', '/auth?mode=signup', '/auth?mode=reset', '/auth/reset?token=spent', '/success?session_id=cs_test_1234567890', productPath(byKey('mollo-timor-ground-aeropress')), '/back-in-stock?token=spent']) {
         await scan(page, 'guest', path);
       }
       for (const legal of legalPages) await scan(page, 'guest', `/legal/${legal}`);
@@ -76,7 +76,7 @@ for (const locale of ['en', 'pl'] as Locale[]) {
       await kopi('grant-admin', '--email', ownerAccount.email);
       await context.addCookies([{ name: 'lang', value: await signedCookie('lang', locale), url: testInfo.project.use.baseURL! }]);
       const productId = productPage.split('/').pop()!;
-      for (const path of ['/admin', '/admin/orders', '/admin/products', '/add-product', `/edit-product/${productId}`, `/admin/products/${productId}/delete`, '/admin/activity', '/admin/messages', '/admin/reviews']) {
+      for (const path of ['/admin', '/admin/orders', '/admin/products', '/add-product', `/edit-product/${productId}`, `/admin/products/${productId}/delete`, `/admin/products/${productId}/stock`, '/admin/activity', '/admin/messages', '/admin/reviews']) {
         await scan(owner, 'owner', path);
       }
       await scan(owner, 'owner', `/admin/orders/${orderId}`);
