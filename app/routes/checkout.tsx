@@ -58,7 +58,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   }
 
   const review = await reviewCheckout(app.db, app.storage, { userId: user.id, cartId, locale });
-  if (review.cart.lines.length === 0) throw redirect(pathFor(shopper, '/cart'));
+  // An empty cart goes back to the cart, unless the stock just emptied it: then the review says what sold out.
+  if (review.cart.lines.length === 0 && review.cart.stockCapped.length === 0) throw redirect(pathFor(shopper, '/cart'));
   return { ...base, step: 'review' as const, review };
 }
 
@@ -201,29 +202,37 @@ function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCh
         </Link>
       </section>
 
-      <Form
-        method="post"
-        noValidate
-        className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand"
-        onSubmit={validation.onSubmit}
-      >
-        <h2 className="text-2xl font-semibold">{t('checkout.address.heading')}</h2>
-        <p className="mt-1 text-sm text-muted">{t(savedAddress ? 'checkout.address.hint' : 'checkout.address.hintNew')}</p>
-        <input type="hidden" name="intent" value="proceed" />
-        <VisitorIdField />
-        <div className="mt-5 grid gap-4">
-          <FormField name="fullName" label={t('checkout.address.fullName')} autoComplete="name" defaultValue={value('fullName')} error={errors.fullName} maxLength={120} required />
-          <FormField name="address" label={t('checkout.address.address')} autoComplete="street-address" defaultValue={value('address')} error={errors.address} maxLength={200} required />
-          <div className="grid gap-4 sm:grid-cols-[2fr_1fr] lg:grid-cols-1 xl:grid-cols-[2fr_1fr]">
-            <FormField name="city" label={t('checkout.address.city')} autoComplete="address-level2" defaultValue={value('city')} error={errors.city} maxLength={100} required />
-            <FormField name="zipCode" label={t('checkout.address.zipCode')} autoComplete="postal-code" defaultValue={value('zipCode')} error={errors.zipCode} maxLength={20} required />
+      {lines.length === 0 ? (
+        <section aria-labelledby="nothing-left" className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="nothing-left">
+          <h2 id="nothing-left" className="text-2xl font-semibold">{t('checkout.review.nothingLeft')}</h2>
+          <p className="mt-2 text-sm text-muted">{t('checkout.review.nothingLeftText')}</p>
+          <Link to={path('/')} className="btn-primary mt-6 w-full py-3.5 text-base">{t('checkout.review.backToShop')}</Link>
+        </section>
+      ) : (
+        <Form
+          method="post"
+          noValidate
+          className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand"
+          onSubmit={validation.onSubmit}
+        >
+          <h2 className="text-2xl font-semibold">{t('checkout.address.heading')}</h2>
+          <p className="mt-1 text-sm text-muted">{t(savedAddress ? 'checkout.address.hint' : 'checkout.address.hintNew')}</p>
+          <input type="hidden" name="intent" value="proceed" />
+          <VisitorIdField />
+          <div className="mt-5 grid gap-4">
+            <FormField name="fullName" label={t('checkout.address.fullName')} autoComplete="name" defaultValue={value('fullName')} error={errors.fullName} maxLength={120} required />
+            <FormField name="address" label={t('checkout.address.address')} autoComplete="street-address" defaultValue={value('address')} error={errors.address} maxLength={200} required />
+            <div className="grid gap-4 sm:grid-cols-[2fr_1fr] lg:grid-cols-1 xl:grid-cols-[2fr_1fr]">
+              <FormField name="city" label={t('checkout.address.city')} autoComplete="address-level2" defaultValue={value('city')} error={errors.city} maxLength={100} required />
+              <FormField name="zipCode" label={t('checkout.address.zipCode')} autoComplete="postal-code" defaultValue={value('zipCode')} error={errors.zipCode} maxLength={20} required />
+            </div>
           </div>
-        </div>
-        <div role="alert">{result?.formError && <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(result.formError)}</p>}</div>
-        <button type="submit" className="btn-primary mt-6 w-full py-3.5 text-base" disabled={busy}>
-          {t('checkout.proceed')}
-        </button>
-      </Form>
+          <div role="alert">{result?.formError && <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(result.formError)}</p>}</div>
+          <button type="submit" className="btn-primary mt-6 w-full py-3.5 text-base" disabled={busy}>
+            {t('checkout.proceed')}
+          </button>
+        </Form>
+      )}
     </div>
   );
 }

@@ -99,7 +99,11 @@ export default function ProductStockPage({ loaderData, actionData }: Route.Compo
         )}
         {result && !result.ok && (
           <p role="alert" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20" data-testid="stock-error">
-            {result.errors.form ? t('admin.stock.errors.failed') : t('admin.stock.errors.summary')}
+            {result.errors.form
+              ? t('admin.stock.errors.failed')
+              : result.errors.batchId || result.errors.variantId
+                ? t('admin.stock.errors.notFound')
+                : t('admin.stock.errors.summary')}
           </p>
         )}
       </div>
