@@ -27,7 +27,7 @@ import { lineName } from '~/modules/catalog/variants';
 import { type RefundEventOutcome, recordRefundEvent, refundStockShortOrders } from '~/modules/fulfilment/index.server';
 import type { CardDetails, CardErrorCode, PaymentEvent, PaymentProvider } from '~/modules/payments/index.server';
 import type { Storage } from '~/modules/storage/index.server';
-import { RESERVATION_MINUTES, type Shortage, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
+import { RESERVATION_MINUTES, type Shortage, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
 import { type ShippingAddress, isAddressComplete, shippingAddressSchema } from './checkout.schema';
 
@@ -313,14 +313,16 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
     if (!order.paymentId) return { ok: false, code: 'payment_not_found' } as const;
     // The hold may have lapsed while the customer typed: it is renewed, or the card is not charged.
     const lines = stockLines(await getOrderRecordLines(trx, order.id));
-    const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
-    if (!held.ok) {
-      await bumpStoredCatalogVersion(trx);
-      return { ok: false, code: 'out_of_stock' } as const;
+    if (!(await holdsCover(trx, order.id, lines))) {
+      const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
+      if (!held.ok) {
+        await bumpStoredCatalogVersion(trx);
+        return { ok: false, code: 'out_of_stock' } as const;
+      }
+      // Holding it again (a declined card or a lapsed hold let it go) may take the last bag off the pages; paying
+      // then changes nothing more they show.
+      if (held.shownChanged) await bumpStoredCatalogVersion(trx);
     }
-    // Holding it again (a declined card or a lapsed hold let it go) may take the last bag off the pages; paying
-    // then changes nothing more they show.
-    if (held.shownChanged) await bumpStoredCatalogVersion(trx);
     const charged = await payments.confirmCard!(trx, { paymentId: order.paymentId, card: input.card });
     if (!charged.ok) {
       // A declined card lets the coffee go; trying again holds it again.

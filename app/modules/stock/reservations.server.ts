@@ -114,6 +114,21 @@ export async function reserveStock(
 }
 
 /**
+ * Whether the order's live holds, not yet expired, cover every line whose stock is kept: then its coffee is still
+ * set aside for it (nothing to hold again before charging), and taking it changes nothing shoppers see.
+ */
+export async function holdsCover(db: Executor, orderId: string, lines: readonly StockLine[], now = new Date()): Promise<boolean> {
+  const productIds = [...new Set(lines.map((l) => l.productId))];
+  if (productIds.length === 0) return true;
+  const [tracked, held] = await Promise.all([
+    db.selectFrom('stock_settings').select('product_id').where('product_id', 'in', productIds).where('mode', '<>', 'untracked').execute(),
+    db.selectFrom('stock_reservations').select(['variant_id', 'quantity']).where('order_id', '=', orderId).where('status', '=', 'live').where('expires_at', '>', now.toISOString()).execute(),
+  ]);
+  const kept = new Set(tracked.map((t) => t.product_id));
+  return lines.filter((l) => kept.has(l.productId)).every((l) => held.some((h) => h.variant_id === l.variantId && h.quantity === l.quantity));
+}
+
+/**
  * Takes the order's lines out of stock as it is paid: grams from the oldest sellable batches first (each line
  * keeps the batches it came from), units from the variant's count, every change in the ledger and guarded so
  * stock never goes below zero; the order's reservations are taken. What the order reserved is its own even after
@@ -128,6 +143,8 @@ export async function takeStock(
 ): Promise<{ ok: true; shownChanged: boolean } | { ok: false; short: Shortage[]; shownChanged: boolean }> {
   const productIds = lines.map((l) => l.productId);
   await lockProducts(trx, productIds);
+  // Coffee held for the order until now is already off the pages: taking it changes nothing they show.
+  const covered = await holdsCover(trx, orderId, lines, now);
   const stock = await stockOf(trx, productIds, { now, except: { order: orderId } });
   const weights = await orderWeights(trx, orderId, lines.map((l) => l.variantId));
   const short = shortages(lines, stock, weights);
@@ -173,7 +190,7 @@ export async function takeStock(
     await trx.updateTable('order_lines').set({ batches: JSON.stringify(drawn) }).where('order_id', '=', orderId).where('position', '=', line.position).execute();
   }
   await trx.updateTable('stock_reservations').set({ status: 'taken' }).where('order_id', '=', orderId).where('status', '=', 'live').execute();
-  return { ok: true, shownChanged: await refreshShownStock(trx, productIds, now) };
+  return { ok: true, shownChanged: covered ? false : await refreshShownStock(trx, productIds, now) };
 }
 
 /**
