@@ -122,7 +122,7 @@ export async function getStockOverview(db: Executor, productId: string, now = ne
     units: Object.fromEntries(units.map((u) => [u.variant_id, u.units])) as Record<string, number | null>,
     reserved: { orders: Number(reserved?.orders ?? 0), grams: Number(reserved?.grams ?? 0), units: Number(reserved?.units ?? 0) },
     ledger: ledger.map((m): MovementView => ({ id: m.id, kind: m.kind, variantId: m.variant_id, batchId: m.batch_id, orderId: m.order_id, grams: m.grams, units: m.units, reason: m.reason, note: m.note, actor: m.actor, at: m.created_at })),
-    stock: stock.get(productId) ?? ({ mode: 'untracked', variants: {}, roastedOn: null, grams: null } satisfies ProductStock),
+    stock: stock.get(productId) ?? ({ mode: 'untracked', variants: {}, roastedOn: null, grams: null, weights: {} } satisfies ProductStock),
   };
 }
 export type StockOverview = Awaited<ReturnType<typeof getStockOverview>>;

@@ -57,11 +57,19 @@ export async function stockOf(
   const ids = [...new Set(productIds)];
   const out = new Map<string, ProductStock>();
   if (ids.length === 0) return out;
-  const settings = await db.selectFrom('stock_settings').select(['product_id', 'mode', 'sell_within_days']).where('product_id', 'in', ids).where('mode', '<>', 'untracked').execute();
-  if (settings.length === 0) return out;
+  // The tracked products with their variants, in one query.
+  const rows = await db
+    .selectFrom('stock_settings')
+    .leftJoin('stock_variants', 'stock_variants.product_id', 'stock_settings.product_id')
+    .select(['stock_settings.product_id', 'stock_settings.mode', 'stock_settings.sell_within_days', 'stock_variants.variant_id', 'stock_variants.net_weight_grams', 'stock_variants.units'])
+    .where('stock_settings.product_id', 'in', ids)
+    .where('stock_settings.mode', '<>', 'untracked')
+    .execute();
+  if (rows.length === 0) return out;
+  const settings = [...new Map(rows.map((r) => [r.product_id, { product_id: r.product_id, mode: r.mode, sell_within_days: r.sell_within_days }])).values()];
+  const variants = rows.flatMap((r) => (r.variant_id === null ? [] : [{ variant_id: r.variant_id, product_id: r.product_id, net_weight_grams: r.net_weight_grams, units: r.units }]));
   const tracked = settings.map((s) => s.product_id);
-  const [variants, batches, reserved] = await Promise.all([
-    db.selectFrom('stock_variants').select(['variant_id', 'product_id', 'net_weight_grams', 'units']).where('product_id', 'in', tracked).execute(),
+  const [batches, reserved] = await Promise.all([
     sellableBatches(db, settings, now),
     db
       .selectFrom('stock_reservations')
@@ -78,7 +86,7 @@ export async function stockOf(
     const mode: StockMode = isStockMode(setting.mode) ? setting.mode : 'untracked';
     const own = variants.filter((v) => v.product_id === setting.product_id);
     const holds = reserved.filter((r) => r.product_id === setting.product_id);
-    const stock: ProductStock = { mode, variants: {}, roastedOn: null, grams: null };
+    const stock: ProductStock = { mode, variants: {}, roastedOn: null, grams: null, weights: Object.fromEntries(own.map((v) => [v.variant_id, v.net_weight_grams])) };
     if (mode === 'batches') {
       const ofProduct = batches.filter((b) => b.productId === setting.product_id);
       const reservedGrams = holds.reduce((sum, r) => sum + Number(r.grams ?? 0), 0);

@@ -19,21 +19,17 @@ export const RESERVATION_MINUTES = 15;
 
 type Weights = Map<string, number | null>;
 
-async function weightsOf(db: Executor, variantIds: readonly string[]): Promise<Weights> {
-  if (variantIds.length === 0) return new Map();
-  const rows = await db.selectFrom('stock_variants').select(['variant_id', 'net_weight_grams']).where('variant_id', 'in', [...new Set(variantIds)]).execute();
-  return new Map(rows.map((row) => [row.variant_id, row.net_weight_grams]));
+function weightsOf(stock: Map<string, ProductStock>): Weights {
+  return new Map([...stock.values()].flatMap((product) => Object.entries(product.weights)));
 }
 
 /**
  * The weights an order's coffee is held and taken by: each line's own (the weight it was sold at, kept on the order
  * line), so a size the owner changes meanwhile does not change what the order draws; the variant's where a line has none.
  */
-async function orderWeights(db: Executor, orderId: string, variantIds: readonly string[]): Promise<Weights> {
-  const [weights, sold] = await Promise.all([
-    weightsOf(db, variantIds),
-    db.selectFrom('order_lines').select(['variant_id', 'net_weight_grams']).where('order_id', '=', orderId).execute(),
-  ]);
+async function orderWeights(db: Executor, orderId: string, stock: Map<string, ProductStock>): Promise<Weights> {
+  const weights = weightsOf(stock);
+  const sold = await db.selectFrom('order_lines').select(['variant_id', 'net_weight_grams']).where('order_id', '=', orderId).execute();
   for (const line of sold) if (line.variant_id && line.net_weight_grams && weights.has(line.variant_id)) weights.set(line.variant_id, line.net_weight_grams);
   return weights;
 }
@@ -69,7 +65,7 @@ function shortages(lines: readonly StockLine[], stock: Map<string, ProductStock>
 export async function stockShortages(db: Executor, lines: readonly StockLine[], { cartId, now = new Date() }: { cartId?: string | null; now?: Date } = {}): Promise<Shortage[]> {
   const stock = await stockOf(db, lines.map((l) => l.productId), { now, except: cartId ? { cart: cartId } : {} });
   if (stock.size === 0) return [];
-  return shortages(lines, stock, await weightsOf(db, lines.map((l) => l.variantId)));
+  return shortages(lines, stock, weightsOf(stock));
 }
 
 /**
@@ -86,7 +82,7 @@ export async function reserveStock(
   await lockProducts(trx, productIds);
   await trx.updateTable('stock_reservations').set({ status: 'released' }).where('order_id', '=', orderId).where('status', '=', 'live').execute();
   const stock = await stockOf(trx, productIds, { now });
-  const weights = await orderWeights(trx, orderId, lines.map((l) => l.variantId));
+  const weights = await orderWeights(trx, orderId, stock);
   const short = shortages(lines, stock, weights);
   if (short.length > 0) return { ok: false, short };
   const expires = new Date(now.getTime() + minutes * 60_000).toISOString();
@@ -146,7 +142,7 @@ export async function takeStock(
   // Coffee held for the order until now is already off the pages: taking it changes nothing they show.
   const covered = await holdsCover(trx, orderId, lines, now);
   const stock = await stockOf(trx, productIds, { now, except: { order: orderId } });
-  const weights = await orderWeights(trx, orderId, lines.map((l) => l.variantId));
+  const weights = await orderWeights(trx, orderId, stock);
   const short = shortages(lines, stock, weights);
   if (short.length > 0) {
     await releaseStock(trx, orderId);

@@ -30,4 +30,6 @@ export type ProductStock = {
   roastedOn: string | null;
   /** Batches mode: the grams available (a pool every variant draws on); null otherwise. */
   grams: number | null;
+  /** Each variant's net weight in grams, as stock keeps it (what a bag draws from the batches). */
+  weights: Record<string, number | null>;
 };
