@@ -321,7 +321,8 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
   it('the owner’s batches and corrections are in the ledger and the activity log; absurd amounts are refused', async () => {
     const coffee = await beans('Ledger', [[daysAgo(1), 12000]]);
     const batch = await db.selectFrom('roast_batches').select('id').where('product_id', '=', coffee.id).executeTakeFirstOrThrow();
-    await correctStock(db, owner, coffee.subject, { batchId: batch.id, gramsLeft: 11800, reason: 'sample', note: 'cupping' });
+    // A second later, as an owner's correction always is: rows of the same millisecond have no order of their own.
+    await correctStock(db, owner, coffee.subject, { batchId: batch.id, gramsLeft: 11800, reason: 'sample', note: 'cupping' }, new Date(Date.now() + 1000));
     const overview = await getStockOverview(db, coffee.id);
     expect(overview.ledger.map((m) => [m.kind, m.grams, m.reason])).toEqual([
       ['corrected', -200, 'sample'],
