@@ -1,6 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
 import { Suspense, lazy, useEffect, useState } from 'react';
-import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { Form, Link, createContext, data, redirect, useNavigation, type ShouldRevalidateFunction } from 'react-router';
 import { OrderConfirmation } from '~/components/checkout/order-confirmation';
 import { CheckoutSteps } from '~/components/checkout/checkout-steps';
 import { LegalSentence } from '~/components/legal/legal-sentence';
@@ -36,6 +36,9 @@ type PaymentStep = {
   available: boolean;
   error?: string | null;
 };
+/** Set by the action when its answer is the payment step: the page shows that, so the loader skips the review. */
+const paymentStepShown = createContext<boolean>(false);
+
 type ReviewErrors = { step: 'review'; fieldErrors?: Record<string, string | undefined>; formError?: string; values?: Record<string, string> };
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -57,11 +60,17 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     return { ...base, step: 'done' as const, order };
   }
 
+  // The action just answered with the payment step (a form post without JavaScript renders in the same request).
+  if (context.get(paymentStepShown)) return { ...base, step: 'review' as const, review: null };
   const review = await reviewCheckout(app.db, app.storage, { userId: user.id, cartId, locale });
   // An empty cart goes back to the cart, unless the stock just emptied it: then the review says what sold out.
   if (review.cart.lines.length === 0 && review.cart.stockCapped.length === 0) throw redirect(pathFor(shopper, '/cart'));
   return { ...base, step: 'review' as const, review };
 }
+
+/** After the action answered with the payment step, the review's data is not needed (browser navigations). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  (actionResult as { step?: string } | undefined)?.step === 'payment' ? false : defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
@@ -78,6 +87,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
     if (!order) throw redirect(pathFor(shopper, '/checkout'));
     if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
+    context.set(paymentStepShown, true);
     return {
       step: 'payment' as const,
       orderId: order.id,
@@ -164,17 +174,13 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <CheckoutSteps current={step} />
       </div>
       <div className="mt-8">
-        {payment ? (
-          <Payment payment={payment} />
-        ) : (
-          <Review review={loaderData.review} result={reviewResult} />
-        )}
+        {payment ? <Payment payment={payment} /> : loaderData.review && <Review review={loaderData.review} result={reviewResult} />}
       </div>
     </div>
   );
 }
 
-function Review({ review, result }: { review: Awaited<ReturnType<typeof reviewCheckout>>; result?: ReviewErrors }) {
+function Review({ review, result }: { review: NonNullable<Awaited<ReturnType<typeof reviewCheckout>>>; result?: ReviewErrors }) {
   const path = useLocalePath();
   const { t } = useI18n();
   const busy = useNavigation().state === 'submitting';
