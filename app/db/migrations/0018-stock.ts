@@ -86,6 +86,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('order_lines').addColumn('batches', 'text').execute();
   /** Set when the order was paid after its stock was gone: it is refunded in full, never shipped. */
   await db.schema.alterTable('orders').addColumn('stock_short_at', 'text').execute();
+  // A cart's orders: what its own payments hold is not counted against it, on every cart view and checkout.
+  await db.schema.createIndex('orders_cart_idx').on('orders').column('cart_id').execute();
 
   await db.schema
     .createTable('stock_alerts')
@@ -104,6 +106,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of ['stock_alerts', 'stock_reservations', 'stock_movements', 'roast_batches', 'stock_variants', 'stock_settings']) await db.schema.dropTable(table).ifExists().execute();
+  await db.schema.dropIndex('orders_cart_idx').ifExists().execute();
   await db.schema.alterTable('orders').dropColumn('stock_short_at').execute();
   await db.schema.alterTable('order_lines').dropColumn('batches').execute();
 }
