@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (input.intent === 'add') {
     const variantId = input.variantId ?? (await defaultVariantOf(app.db, input.productId!));
     if (!variantId) return data({ ok: false as const, error: 'variant_not_found' }, { status: 404 });
-    const target = user ? await ensureUserCart(app.db, user.id) : cartId;
+    const target = user ? (cartId ?? (await ensureUserCart(app.db, user.id))) : cartId;
     const result = await addToCart(app.db, target, variantId, input.quantity, input.requestKey);
     if (!result.ok) return refused(result);
     // A repeated add answers like the first one; a guest whose first answer (and cookie) was lost gets the

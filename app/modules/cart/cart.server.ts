@@ -34,7 +34,8 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
   if (stored.length === 0) return emptyCart(cartId);
 
   const variants = await findVariants(db, stored.map((l) => l.variantId));
-  const products = await getProductsByIds(db, storage, [...variants.values()].map((v) => v.productId), locale);
+  // The cart reads its lines' stock below, for what each line may hold.
+  const products = await getProductsByIds(db, storage, [...variants.values()].map((v) => v.productId), locale, { stock: false });
   const t = getT(locale);
   const lines: CartLine[] = [];
   const removedVariantIds: string[] = [];
@@ -91,21 +92,27 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
 }
 
 /**
- * Whether the cart may hold `quantity` of the variant, its other lines of the same coffee drawing first (they
- * share the grams of its batches). Null when it may.
+ * Whether the cart may hold `quantity` of the variant (a function of what its line holds now), its other lines of
+ * the same coffee drawing first (they share the grams of its batches). Null when it may.
  */
-async function stockRefusal(db: Executor, cartId: string | null, variant: { id: string; productId: string }, quantity: number): Promise<StockRefusal | null> {
-  const others = cartId
+async function stockRefusal(
+  db: Executor,
+  cartId: string | null,
+  variant: { id: string; productId: string },
+  quantityFor: (held: number) => number,
+): Promise<StockRefusal | null> {
+  const ofProduct = cartId
     ? await db
         .selectFrom('cart_lines')
         .innerJoin('variants', 'variants.id', 'cart_lines.variant_id')
         .select(['cart_lines.variant_id', 'cart_lines.quantity'])
         .where('cart_lines.cart_id', '=', cartId)
         .where('variants.product_id', '=', variant.productId)
-        .where('cart_lines.variant_id', '<>', variant.id)
         .orderBy('cart_lines.added_at')
         .execute()
     : [];
+  const others = ofProduct.filter((line) => line.variant_id !== variant.id);
+  const quantity = quantityFor(ofProduct.find((line) => line.variant_id === variant.id)?.quantity ?? 0);
   const lines = [
     ...others.map((o) => ({ productId: variant.productId, variantId: o.variant_id, quantity: o.quantity })),
     { productId: variant.productId, variantId: variant.id, quantity },
@@ -163,8 +170,7 @@ export async function addToCart(
         return { ok: true as const, cartId: applied.cart_id, repeated: true };
       }
     }
-    const held = existing ? await trx.selectFrom('cart_lines').select('quantity').where('cart_id', '=', id).where('variant_id', '=', variantId).executeTakeFirst() : undefined;
-    const refusal = await stockRefusal(trx, existing ? id : null, variant, Math.min(MAX_LINE_QUANTITY, (held?.quantity ?? 0) + amount));
+    const refusal = await stockRefusal(trx, existing ? id : null, variant, (held) => Math.min(MAX_LINE_QUANTITY, held + amount));
     if (refusal) {
       // Nothing was added, so a retry with this key is judged afresh.
       if (key) await trx.deleteFrom('cart_requests').where('request_key', '=', key).execute();
@@ -209,7 +215,7 @@ export async function setLineQuantity(db: Executor, cartId: string, variantId: s
   return inTransaction(db, async (trx) => {
     const line = await trx.selectFrom('cart_lines').select('quantity').where('cart_id', '=', cartId).where('variant_id', '=', variantId).executeTakeFirst();
     const variant = line && amount > line.quantity ? (await findVariants(trx, [variantId])).get(variantId) : undefined;
-    const refusal = variant ? await stockRefusal(trx, cartId, variant, amount) : null;
+    const refusal = variant ? await stockRefusal(trx, cartId, variant, () => amount) : null;
     if (refusal) return refusal;
     const result = await trx
       .updateTable('cart_lines')

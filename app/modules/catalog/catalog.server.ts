@@ -73,11 +73,13 @@ export async function getProductsByIds(
   storage: Storage,
   ids: readonly string[],
   locale: Locale,
+  /** `stock: false`: the caller reads stock its own way (the cart), so the summaries leave it out (every variant's `left` is null). */
+  { stock = true }: { stock?: boolean } = {},
 ): Promise<Map<string, ProductSummary>> {
   const wanted = [...new Set(ids.filter(isProductId))];
   if (wanted.length === 0) return new Map();
   const rows = await summaryQuery(db, locale).where('products.id', 'in', wanted).execute();
-  return new Map((await toSummaries(db, storage, rows)).map((p) => [p.id, p]));
+  return new Map((await toSummaries(db, storage, rows, { stock })).map((p) => [p.id, p]));
 }
 
 export async function getProduct(db: Executor, storage: Storage, id: string, locale: Locale): Promise<ProductDetail | null> {
@@ -341,10 +343,10 @@ async function firstImages(db: Executor, productIds: string[]): Promise<Map<stri
   return new Map(images.map((image) => [image.product_id, image]));
 }
 
-async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[]): Promise<ProductSummary[]> {
+async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[], { stock: withStock = true } = {}): Promise<ProductSummary[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [first, variants, stock] = await Promise.all([firstImages(db, ids), variantsOf(db, ids), stockOf(db, ids)]);
+  const [first, variants, stock] = await Promise.all([firstImages(db, ids), variantsOf(db, ids), withStock ? stockOf(db, ids) : new Map<string, ProductStock>()]);
   return rows.flatMap((row) => {
     const image = first.get(row.id);
     const summary = toSummary(row, image === undefined ? null : productImage(storage, image.path, image), withLeft(variants.get(row.id) ?? [], stock.get(row.id)));

@@ -27,7 +27,7 @@ import { lineName } from '~/modules/catalog/variants';
 import { type RefundEventOutcome, recordRefundEvent, refundStockShortOrders } from '~/modules/fulfilment/index.server';
 import type { CardDetails, CardErrorCode, PaymentEvent, PaymentProvider } from '~/modules/payments/index.server';
 import type { Storage } from '~/modules/storage/index.server';
-import { RESERVATION_MINUTES, type Shortage, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
+import { RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
 import { type ShippingAddress, isAddressComplete, shippingAddressSchema } from './checkout.schema';
 
@@ -131,7 +131,7 @@ export async function startPayment(
       quantity: l.quantity,
       image: images.get(l.productId) ?? null,
     }));
-    const { order } = await findOrCreatePendingOrder(trx, {
+    const { order, created } = await findOrCreatePendingOrder(trx, {
       userId: input.userId,
       email: input.email,
       locale: input.locale,
@@ -144,7 +144,9 @@ export async function startPayment(
       lines,
     });
     const released = await releaseCartHolds(trx, cart.id!, order.id);
-    const reserved = await reserveStock(trx, order.id, stockLines(lines), { minutes: input.reservationMinutes ?? RESERVATION_MINUTES });
+    // A reused order holds by the weights it was made with (stock reads them from it); a new one's are these.
+    const toHold = stockLines(lines).map((line) => (created ? line : { ...line, netWeightGrams: undefined }));
+    const reserved = await reserveStock(trx, order.id, toHold, { minutes: input.reservationMinutes ?? RESERVATION_MINUTES, fresh: created });
     if (!reserved.ok) throw new OutOfStock(reserved.short);
     if (released || reserved.shownChanged) await bumpStoredCatalogVersion(trx);
     return { order, removedVariantIds: cart.removedVariantIds };
@@ -219,7 +221,12 @@ export function paymentServices(app: {
 }
 
 export type MarkOrderPaidResult = { ok: true; orderId: string; alreadyPaid: boolean; stockShort?: boolean } | { ok: false; reason: 'not_found' };
-type MarkPaid = (paymentId: string) => Promise<MarkOrderPaidResult>;
+/**
+ * What a caller already read of the order in this transaction: the order, its lines, and that its live holds
+ * cover them (the card form checks both before charging), so marking it paid does not read them again.
+ */
+type KnownOrder = { order: OrderRecord; lines: OrderRecordLine[]; held: boolean };
+type MarkPaid = (paymentId: string, known?: KnownOrder) => Promise<MarkOrderPaidResult>;
 
 /**
  * The one way an order becomes paid, whoever confirms the payment (the card form, a provider's event, the
@@ -237,8 +244,8 @@ export async function settlePayment<R>(services: PaymentServices, work: (trx: Ex
   let paidNow = false;
   const short: string[] = [];
   const result = await inTransaction(services.db, (trx) =>
-    work(trx, async (paymentId) => {
-      const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl });
+    work(trx, async (paymentId, known) => {
+      const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl }, known);
       if (marked.ok && !marked.alreadyPaid) paidNow = true;
       if (marked.ok && marked.stockShort) short.push(marked.orderId);
       return marked;
@@ -254,13 +261,15 @@ export async function settlePayment<R>(services: PaymentServices, work: (trx: Ex
 async function markOrderPaid(
   trx: Executor,
   input: { paymentId: string; provider: PaymentProvider['name'] } & OrderMailSettings,
+  known?: KnownOrder,
 ): Promise<MarkOrderPaidResult> {
-  const order = await findOrderByPayment(trx, input.provider, input.paymentId);
+  const mine = known && known.order.paymentId === input.paymentId && known.order.paymentProvider === input.provider ? known : undefined;
+  const order = mine?.order ?? (await findOrderByPayment(trx, input.provider, input.paymentId));
   if (!order) return { ok: false, reason: 'not_found' };
   if (!(await setOrderPaid(trx, order.id))) return { ok: true, orderId: order.id, alreadyPaid: true };
 
-  const lines = await getOrderRecordLines(trx, order.id);
-  const taken = await takeStock(trx, order.id, stockLines(lines));
+  const lines = mine?.lines ?? (await getOrderRecordLines(trx, order.id));
+  const taken = await takeStock(trx, order.id, stockLines(lines), { held: mine?.held });
   if (taken.shownChanged) await bumpStoredCatalogVersion(trx);
   if (!taken.ok) {
     // Paid for coffee that is gone: refunded in full right after this transaction, never shipped.
@@ -312,7 +321,8 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
     if (order.paymentStatus !== 'pending' || order.paymentProvider !== payments.name) return { ok: false, code: 'not_pending' } as const;
     if (!order.paymentId) return { ok: false, code: 'payment_not_found' } as const;
     // The hold may have lapsed while the customer typed: it is renewed, or the card is not charged.
-    const lines = stockLines(await getOrderRecordLines(trx, order.id));
+    const orderLines = await getOrderRecordLines(trx, order.id);
+    const lines = stockLines(orderLines);
     if (!(await holdsCover(trx, order.id, lines))) {
       const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
       if (!held.ok) {
@@ -329,7 +339,8 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
       if (await releaseStock(trx, order.id)) await bumpStoredCatalogVersion(trx);
       return charged;
     }
-    await markPaid(order.paymentId);
+    // Its holds cover it now (checked or renewed above, in this transaction).
+    await markPaid(order.paymentId, { order, lines: orderLines, held: true });
     return { ok: true, orderId: order.id } as const;
   });
 }
@@ -449,8 +460,10 @@ export async function handlePaymentEvent(services: PaymentServices, event: Payme
 // --- helpers ------------------------------------------------------------------------------------
 
 /** An order's (or a new order's) lines as stock counts them. */
-const stockLines = (lines: ReadonlyArray<{ productId: string; variantId: string | null; quantity: number; position?: number }>) =>
-  lines.flatMap((line, index) => (line.variantId ? [{ productId: line.productId, variantId: line.variantId, quantity: line.quantity, position: line.position ?? index }] : []));
+const stockLines = (lines: ReadonlyArray<{ productId: string; variantId: string | null; quantity: number; position?: number; netWeightGrams?: number | null }>): (StockLine & { position: number })[] =>
+  lines.flatMap((line, index) =>
+    line.variantId ? [{ productId: line.productId, variantId: line.variantId, quantity: line.quantity, position: line.position ?? index, netWeightGrams: line.netWeightGrams }] : [],
+  );
 
 /** The order cannot be served: it is marked so (never shipped) and its timeline says which lines were gone. */
 async function markStockShort(trx: Executor, order: OrderRecord, lines: OrderRecordLine[], short: Shortage[]): Promise<void> {

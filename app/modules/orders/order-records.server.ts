@@ -207,13 +207,15 @@ export async function attachPayment(
   orderId: string,
   payment: { paymentId: string; clientSecret: string },
 ): Promise<{ paymentId: string; clientSecret: string } | null> {
-  await db
+  const attached = await db
     .updateTable('orders')
     .set({ payment_intent_id: payment.paymentId, payment_client_secret: payment.clientSecret })
     .where('id', '=', orderId)
     .where('payment_intent_id', 'is', null)
-    .execute();
-  const row = await db
+    .returning(['payment_intent_id', 'payment_client_secret'])
+    .executeTakeFirst();
+  // Another request attached one first: the order keeps that one.
+  const row = attached ?? await db
     .selectFrom('orders')
     .select(['payment_intent_id', 'payment_client_secret'])
     .where('id', '=', orderId)

@@ -43,6 +43,16 @@ export type Batch = { id: string; productId: string; roastedOn: string; gramsLef
 export const oldestSellableDay = (sellWithinDays: number | null, now: Date): string | null =>
   sellWithinDays === null ? null : addDays(shopDayOf(now, SHOP_TIME_ZONE), -sellWithinDays);
 
+/** What a product's stock is computed from: its settings, its variants as stock keeps them, sellable batches and live holds. */
+export type StockFacts = {
+  /** The tracked products' settings, with what their pages show of their stock now (`refreshShownStock`). */
+  settings: { product_id: string; mode: string; sell_within_days: number | null; shown: string }[];
+  variants: { variant_id: string; product_id: string; net_weight_grams: number | null; units: number | null }[];
+  batches: Batch[];
+  /** Live holds, summed per variant (several rows of one variant add up). */
+  reserved: { product_id: string; variant_id: string; grams: number | null; units: number | null }[];
+};
+
 /**
  * Each product's stock now: each variant's bags or units to sell (null when not tracked), and the day the
  * coffee that ships next was roasted. Live reservations count against it, except those of `except.order` (an
@@ -52,36 +62,68 @@ export const oldestSellableDay = (sellWithinDays: number | null, now: Date): str
 export async function stockOf(
   db: Executor,
   productIds: readonly string[],
-  { now = new Date(), except = {} }: { now?: Date; except?: { order?: string; cart?: string } } = {},
+  options: { now?: Date; except?: { order?: string; cart?: string } } = {},
 ): Promise<Map<string, ProductStock>> {
+  return stockFrom(await stockFacts(db, productIds, options));
+}
+
+/** One row of the facts query: a tracked product's variant (`s`), a batch with coffee left (`b`) or live holds (`r`). */
+type FactRow = { kind: 's' | 'b' | 'r'; product_id: string; t1: string | null; t2: string | null; t3: string | null; n1: number | string | null; n2: number | string | null; n3: number | string | null };
+
+const num = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+/**
+ * The rows `stockOf` reads, in one query (a stock change is read inside the transaction that locked the
+ * products, so one round trip matters on PostgreSQL), for a caller that reuses them.
+ */
+export async function stockFacts(
+  db: Executor,
+  productIds: readonly string[],
+  { now = new Date(), except = {} }: { now?: Date; except?: { order?: string; cart?: string } } = {},
+): Promise<StockFacts> {
   const ids = [...new Set(productIds)];
+  const facts: StockFacts = { settings: [], variants: [], batches: [], reserved: [] };
+  if (ids.length === 0) return facts;
+  const list = sql.join(ids);
+  const notOrder = except.order !== undefined ? sql`and order_id <> ${except.order}` : sql``;
+  const notCart = except.cart !== undefined ? sql`and order_id not in (select id from orders where cart_id = ${except.cart})` : sql``;
+  const { rows } = await sql<FactRow>`
+    select 's' as kind, s.product_id, s.mode as t1, v.variant_id as t2, s.shown as t3, s.sell_within_days as n1, v.net_weight_grams as n2, v.units as n3
+      from stock_settings s left join stock_variants v on v.product_id = s.product_id
+     where s.product_id in (${list}) and s.mode <> 'untracked'
+    union all
+    select 'b', product_id, id, roasted_on, created_at, grams_left, null, null
+      from roast_batches where product_id in (${list}) and grams_left > 0
+    union all
+    select 'r', product_id, variant_id, null, null, sum(grams), sum(units), null
+      from stock_reservations where product_id in (${list}) and status = 'live' and expires_at > ${now.toISOString()} ${notOrder} ${notCart}
+     group by product_id, variant_id`.execute(db);
+
+  const settings = new Map<string, StockFacts['settings'][number]>();
+  for (const row of rows.filter((r) => r.kind === 's')) {
+    settings.set(row.product_id, { product_id: row.product_id, mode: row.t1 ?? 'untracked', sell_within_days: num(row.n1), shown: row.t3 ?? '' });
+    if (row.t2 !== null) facts.variants.push({ variant_id: row.t2, product_id: row.product_id, net_weight_grams: num(row.n2), units: num(row.n3) });
+  }
+  facts.settings = [...settings.values()];
+  // Batches count for a product kept in batches, oldest first, and only as long as the product sells them.
+  const batches = rows.filter((r) => r.kind === 'b' && settings.get(r.product_id)?.mode === 'batches');
+  batches.sort((a, b) => compare(a.t2, b.t2) || compare(a.t3, b.t3) || compare(a.t1, b.t1));
+  for (const row of batches) {
+    const oldest = oldestSellableDay(settings.get(row.product_id)!.sell_within_days, now);
+    if (oldest !== null && row.t2! < oldest) continue;
+    facts.batches.push({ id: row.t1!, productId: row.product_id, roastedOn: row.t2!, gramsLeft: num(row.n1)! });
+  }
+  facts.reserved = rows
+    .filter((r) => r.kind === 'r' && settings.has(r.product_id))
+    .map((r) => ({ product_id: r.product_id, variant_id: r.t1!, grams: num(r.n1), units: num(r.n2) }));
+  return facts;
+}
+
+const compare = (a: string | null, b: string | null) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
+
+/** Each product's stock from its facts (no query): what `stockOf` answers. */
+export function stockFrom({ settings, variants, batches, reserved }: StockFacts): Map<string, ProductStock> {
   const out = new Map<string, ProductStock>();
-  if (ids.length === 0) return out;
-  // The tracked products with their variants, in one query.
-  const rows = await db
-    .selectFrom('stock_settings')
-    .leftJoin('stock_variants', 'stock_variants.product_id', 'stock_settings.product_id')
-    .select(['stock_settings.product_id', 'stock_settings.mode', 'stock_settings.sell_within_days', 'stock_variants.variant_id', 'stock_variants.net_weight_grams', 'stock_variants.units'])
-    .where('stock_settings.product_id', 'in', ids)
-    .where('stock_settings.mode', '<>', 'untracked')
-    .execute();
-  if (rows.length === 0) return out;
-  const settings = [...new Map(rows.map((r) => [r.product_id, { product_id: r.product_id, mode: r.mode, sell_within_days: r.sell_within_days }])).values()];
-  const variants = rows.flatMap((r) => (r.variant_id === null ? [] : [{ variant_id: r.variant_id, product_id: r.product_id, net_weight_grams: r.net_weight_grams, units: r.units }]));
-  const tracked = settings.map((s) => s.product_id);
-  const [batches, reserved] = await Promise.all([
-    sellableBatches(db, settings, now),
-    db
-      .selectFrom('stock_reservations')
-      .select((eb) => ['product_id', 'variant_id', eb.fn.sum<number>('grams').as('grams'), eb.fn.sum<number>('units').as('units')])
-      .where('product_id', 'in', tracked)
-      .where('status', '=', 'live')
-      .where('expires_at', '>', now.toISOString())
-      .$if(except.order !== undefined, (qb) => qb.where('order_id', '<>', except.order!))
-      .$if(except.cart !== undefined, (qb) => qb.where('order_id', 'not in', (eb) => eb.selectFrom('orders').select('id').where('cart_id', '=', except.cart!)))
-      .groupBy(['product_id', 'variant_id'])
-      .execute(),
-  ]);
   for (const setting of settings) {
     const mode: StockMode = isStockMode(setting.mode) ? setting.mode : 'untracked';
     const own = variants.filter((v) => v.product_id === setting.product_id);
@@ -105,27 +147,6 @@ export async function stockOf(
   return out;
 }
 
-/** The batches with coffee left that still count as stock, oldest first. */
-export async function sellableBatches(db: Executor, settings: ReadonlyArray<{ product_id: string; mode: string; sell_within_days: number | null }>, now: Date): Promise<Batch[]> {
-  const inBatches = settings.filter((s) => s.mode === 'batches');
-  if (inBatches.length === 0) return [];
-  const rows = await db
-    .selectFrom('roast_batches')
-    .select(['id', 'product_id', 'roasted_on', 'grams_left'])
-    .where('product_id', 'in', inBatches.map((s) => s.product_id))
-    .where('grams_left', '>', 0)
-    .orderBy('roasted_on')
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows
-    .filter((row) => {
-      const oldest = oldestSellableDay(inBatches.find((s) => s.product_id === row.product_id)?.sell_within_days ?? null, now);
-      return oldest === null || row.roasted_on >= oldest;
-    })
-    .map((row) => ({ id: row.id, productId: row.product_id, roastedOn: row.roasted_on, gramsLeft: row.grams_left }));
-}
-
 /** The roast day of the oldest batch still holding coffee once `reserved` grams are set aside, oldest first. */
 function nextRoast(batches: Batch[], reserved: number): string | null {
   let left = reserved;
@@ -140,13 +161,14 @@ function nextRoast(batches: Batch[], reserved: number): string | null {
  * What the pages show of these products' stock (each variant's state, "only N left", the roast day) is stored;
  * true when it changed for any of them, so the caller empties the page caches (the catalogue's version).
  */
-export async function refreshShownStock(trx: Executor, productIds: readonly string[], now = new Date()): Promise<boolean> {
+export async function refreshShownStock(trx: Executor, productIds: readonly string[], now = new Date(), known?: StockFacts): Promise<boolean> {
   const ids = [...new Set(productIds)];
   if (ids.length === 0) return false;
-  const [stock, stored] = await Promise.all([
-    stockOf(trx, ids, { now }),
-    trx.selectFrom('stock_settings').select(['product_id', 'shown']).where('product_id', 'in', ids).execute(),
-  ]);
+  // `known`: the caller read these products' facts in this transaction (every live hold counted): the tracked
+  // ones are compared; an untracked one shows nothing, which its settings were given when it stopped being tracked.
+  const [stock, stored] = known
+    ? [stockFrom(known), known.settings]
+    : await Promise.all([stockOf(trx, ids, { now }), trx.selectFrom('stock_settings').select(['product_id', 'shown']).where('product_id', 'in', ids).execute()]);
   let changed = false;
   for (const row of stored) {
     const shown = shownOf(stock.get(row.product_id));

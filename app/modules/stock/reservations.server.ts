@@ -5,13 +5,17 @@
  * Every stock change of a product runs with its row locked (PostgreSQL) or inside SQLite's single writer.
  * Each function says whether what the pages show changed (`shownChanged`): the caller then empties the caches.
  */
+import { sql } from 'kysely';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import type { ProductStock } from './stock.types';
-import { lockProducts, refreshShownStock, sellableBatches, stockOf } from './levels.server';
+import { lockProducts, refreshShownStock, stockFacts, stockFrom, stockOf } from './levels.server';
 
-/** A line of an order as stock sees it. `position` names the order line (for its batches). */
-export type StockLine = { productId: string; variantId: string; quantity: number; position?: number };
+/**
+ * A line of an order as stock sees it. `position` names the order line (for its batches); `netWeightGrams` is the
+ * weight the order line keeps (read from the order when a caller does not have it).
+ */
+export type StockLine = { productId: string; variantId: string; quantity: number; position?: number; netWeightGrams?: number | null };
 /** A line that cannot be had in full: how many of its variant are left. */
 export type Shortage = { variantId: string; left: number };
 
@@ -27,9 +31,12 @@ function weightsOf(stock: Map<string, ProductStock>): Weights {
  * The weights an order's coffee is held and taken by: each line's own (the weight it was sold at, kept on the order
  * line), so a size the owner changes meanwhile does not change what the order draws; the variant's where a line has none.
  */
-async function orderWeights(db: Executor, orderId: string, stock: Map<string, ProductStock>): Promise<Weights> {
+async function orderWeights(db: Executor, orderId: string, stock: Map<string, ProductStock>, lines: readonly StockLine[]): Promise<Weights> {
   const weights = weightsOf(stock);
-  const sold = await db.selectFrom('order_lines').select(['variant_id', 'net_weight_grams']).where('order_id', '=', orderId).execute();
+  if (weights.size === 0) return weights;
+  const sold = lines.every((l) => l.netWeightGrams !== undefined)
+    ? lines.map((l) => ({ variant_id: l.variantId, net_weight_grams: l.netWeightGrams ?? null }))
+    : await db.selectFrom('order_lines').select(['variant_id', 'net_weight_grams']).where('order_id', '=', orderId).execute();
   for (const line of sold) if (line.variant_id && line.net_weight_grams && weights.has(line.variant_id)) weights.set(line.variant_id, line.net_weight_grams);
   return weights;
 }
@@ -76,13 +83,15 @@ export async function reserveStock(
   trx: Executor,
   orderId: string,
   lines: readonly StockLine[],
-  { now = new Date(), minutes = RESERVATION_MINUTES }: { now?: Date; minutes?: number } = {},
+  /** `fresh`: the order was made in this transaction, so it holds nothing yet. */
+  { now = new Date(), minutes = RESERVATION_MINUTES, fresh = false }: { now?: Date; minutes?: number; fresh?: boolean } = {},
 ): Promise<{ ok: true; shownChanged: boolean } | { ok: false; short: Shortage[] }> {
   const productIds = lines.map((l) => l.productId);
   await lockProducts(trx, productIds);
-  await trx.updateTable('stock_reservations').set({ status: 'released' }).where('order_id', '=', orderId).where('status', '=', 'live').execute();
-  const stock = await stockOf(trx, productIds, { now });
-  const weights = await orderWeights(trx, orderId, stock);
+  if (!fresh) await trx.updateTable('stock_reservations').set({ status: 'released' }).where('order_id', '=', orderId).where('status', '=', 'live').execute();
+  const facts = await stockFacts(trx, productIds, { now });
+  const stock = stockFrom(facts);
+  const weights = await orderWeights(trx, orderId, stock, lines);
   const short = shortages(lines, stock, weights);
   if (short.length > 0) return { ok: false, short };
   const expires = new Date(now.getTime() + minutes * 60_000).toISOString();
@@ -106,7 +115,8 @@ export async function reserveStock(
     ];
   });
   if (rows.length > 0) await trx.insertInto('stock_reservations').values(rows).execute();
-  return { ok: true, shownChanged: await refreshShownStock(trx, productIds, now) };
+  // What the pages show now: the same facts with these holds added (no need to read them again).
+  return { ok: true, shownChanged: await refreshShownStock(trx, productIds, now, { ...facts, reserved: [...facts.reserved, ...rows] }) };
 }
 
 /**
@@ -116,12 +126,24 @@ export async function reserveStock(
 export async function holdsCover(db: Executor, orderId: string, lines: readonly StockLine[], now = new Date()): Promise<boolean> {
   const productIds = [...new Set(lines.map((l) => l.productId))];
   if (productIds.length === 0) return true;
-  const [tracked, held] = await Promise.all([
-    db.selectFrom('stock_settings').select('product_id').where('product_id', 'in', productIds).where('mode', '<>', 'untracked').execute(),
-    db.selectFrom('stock_reservations').select(['variant_id', 'quantity']).where('order_id', '=', orderId).where('status', '=', 'live').where('expires_at', '>', now.toISOString()).execute(),
-  ]);
-  const kept = new Set(tracked.map((t) => t.product_id));
-  return lines.filter((l) => kept.has(l.productId)).every((l) => held.some((h) => h.variant_id === l.variantId && h.quantity === l.quantity));
+  // Which of them are tracked, and the order's live holds, in one query.
+  const { rows } = await sql<{ kind: 't' | 'h'; id: string; quantity: number | string | null }>`
+    select 't' as kind, product_id as id, null as quantity from stock_settings where product_id in (${sql.join(productIds)}) and mode <> 'untracked'
+    union all
+    select 'h', variant_id, quantity from stock_reservations where order_id = ${orderId} and status = 'live' and expires_at > ${now.toISOString()}`.execute(db);
+  const tracked = new Set(rows.filter((r) => r.kind === 't').map((r) => r.id));
+  const held = rows.filter((r) => r.kind === 'h').map((r) => ({ variant_id: r.id, quantity: Number(r.quantity) }));
+  return covers(lines, tracked, held);
+}
+
+const covers = (lines: readonly StockLine[], tracked: ReadonlySet<string>, held: readonly { variant_id: string; quantity: number }[]) =>
+  lines.filter((l) => tracked.has(l.productId)).every((l) => held.some((h) => h.variant_id === l.variantId && h.quantity === l.quantity));
+
+/** Whether the order's live holds cover its lines of the `tracked` products. */
+async function heldFor(db: Executor, orderId: string, lines: readonly StockLine[], tracked: ReadonlySet<string>, now: Date): Promise<boolean> {
+  if (!lines.some((l) => tracked.has(l.productId))) return true;
+  const held = await db.selectFrom('stock_reservations').select(['variant_id', 'quantity']).where('order_id', '=', orderId).where('status', '=', 'live').where('expires_at', '>', now.toISOString()).execute();
+  return covers(lines, tracked, held);
 }
 
 /**
@@ -135,21 +157,23 @@ export async function takeStock(
   trx: Executor,
   orderId: string,
   lines: readonly (StockLine & { position: number })[],
-  now = new Date(),
+  /** `held`: the caller saw in this transaction that the order's live holds cover its lines. */
+  { now = new Date(), held = false }: { now?: Date; held?: boolean } = {},
 ): Promise<{ ok: true; shownChanged: boolean } | { ok: false; short: Shortage[]; shownChanged: boolean }> {
   const productIds = lines.map((l) => l.productId);
   await lockProducts(trx, productIds);
+  const facts = await stockFacts(trx, productIds, { now, except: { order: orderId } });
+  const stock = stockFrom(facts);
   // Coffee held for the order until now is already off the pages: taking it changes nothing they show.
-  const covered = await holdsCover(trx, orderId, lines, now);
-  const stock = await stockOf(trx, productIds, { now, except: { order: orderId } });
-  const weights = await orderWeights(trx, orderId, stock);
+  const covered = held || (await heldFor(trx, orderId, lines, new Set(facts.settings.map((s) => s.product_id)), now));
+  const weights = await orderWeights(trx, orderId, stock, lines);
   const short = shortages(lines, stock, weights);
   if (short.length > 0) {
     await releaseStock(trx, orderId);
     return { ok: false, short, shownChanged: await refreshShownStock(trx, productIds, now) };
   }
-  const settings = await trx.selectFrom('stock_settings').select(['product_id', 'mode', 'sell_within_days']).where('product_id', 'in', productIds).execute();
-  const batches = await sellableBatches(trx, settings, now);
+  // The sellable batches, oldest first, as the stock above counted them (drawn on below).
+  const batches = facts.batches;
   const at = now.toISOString();
   for (const line of lines) {
     const product = stock.get(line.productId);
