@@ -6,7 +6,7 @@ import { nullStorage } from '~/modules/storage/null-storage';
 import { type Cart, changeLineQuantity, getCart } from '~/modules/cart/index.server';
 import { firstImageKeys } from '~/modules/catalog/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
-import { queueMail } from '~/modules/mail/index.server';
+import { queueMails } from '~/modules/mail/index.server';
 import {
   attachPayment,
   findOrCreatePendingOrder,
@@ -280,8 +280,7 @@ async function markOrderPaid(
     for (const line of lines) if (line.variantId) await changeLineQuantity(trx, order.cartId, line.variantId, -line.quantity);
   }
   const paid = { ...order, paymentStatus: 'succeeded', paidAt: now() };
-  await queueMail(trx, orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }));
-  await queueMail(trx, shopOrderNotificationMail(paid, lines, input.contactTo));
+  await queueMails(trx, [orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }), shopOrderNotificationMail(paid, lines, input.contactTo)]);
   if (order.visitorId) {
     // The analytics of a shopper who consented; recorded here, where the payment is certain, not by the browser.
     const event = { path: '/checkout', visitorId: order.visitorId, userId: order.userId };

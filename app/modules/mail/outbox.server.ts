@@ -34,23 +34,27 @@ export const DEFAULT_CONCURRENCY = 4;
 
 /** Queues a message for delivery. Pass a transaction to queue it together with the change that caused it. */
 export async function queueMail(db: Executor, mail: OutgoingMail): Promise<string> {
-  const id = newId();
-  const at = nowIso();
-  await db
-    .insertInto('mail_outbox')
-    .values({
-      id,
-      to_address: mail.to,
-      subject: mail.subject,
-      text_body: mail.text,
-      html_body: mail.html ?? null,
-      reply_to: mail.replyTo ?? null,
-      status: 'queued',
-      next_attempt_at: at,
-      created_at: at,
-    })
-    .execute();
+  const [id] = await queueMails(db, [mail]);
   return id;
+}
+
+/** Several mails queued in one statement (an order's confirmation and the shop's notice); their ids in order. */
+export async function queueMails(db: Executor, mails: readonly OutgoingMail[]): Promise<string[]> {
+  if (mails.length === 0) return [];
+  const at = nowIso();
+  const rows = mails.map((mail) => ({
+    id: newId(),
+    to_address: mail.to,
+    subject: mail.subject,
+    text_body: mail.text,
+    html_body: mail.html ?? null,
+    reply_to: mail.replyTo ?? null,
+    status: 'queued',
+    next_attempt_at: at,
+    created_at: at,
+  }));
+  await db.insertInto('mail_outbox').values(rows).execute();
+  return rows.map((row) => row.id);
 }
 
 /** 15 s after the first failure, then 30 s, 1 min, 2 min … at most 30 min apart. */

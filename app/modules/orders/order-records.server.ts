@@ -163,7 +163,7 @@ export async function findOrCreatePendingOrder(
       .onConflict((oc) =>
         oc.columns(['user_id', 'cart_fingerprint']).where(sql<boolean>`payment_status = 'pending'`).doNothing(),
       )
-      .returning('id')
+      .returningAll()
       .executeTakeFirst();
     if (inserted) {
       await db
@@ -184,7 +184,7 @@ export async function findOrCreatePendingOrder(
           })),
         )
         .execute();
-      return { order: toRecord((await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as Row), created: true };
+      return { order: toRecord(inserted as Row), created: true };
     }
   }
   const row = existing ?? (await pending());
