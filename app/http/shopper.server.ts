@@ -6,7 +6,6 @@
 import { type MiddlewareFunction, createContext, redirect } from 'react-router';
 import { appContext, type AppContext } from '~/context';
 import { type SessionUser, completeSignIn, deleteSession, getSessionUser } from '~/modules/accounts/index.server';
-import { currentCartId } from '~/modules/cart/index.server';
 import { type Locale, defaultLocale, isLocale } from '~/modules/i18n/index.server';
 import { localeOfPath, localePath } from '~/modules/i18n/paths';
 import { CookieJar, readCookie } from './cookies.server';
@@ -54,7 +53,9 @@ export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request,
   if (sessionToken && !session) cookies.clear('session');
   if (session?.refreshed) cookies.set('session', sessionToken);
   const user = session?.user ?? null;
-  const cartId = user || guestCartId ? await currentCartId(app.db, { cookieCartId: guestCartId, userId: user?.id ?? null }) : null;
+  // The cart a request works on: a signed-in customer's own (found by user, so every device shares it; it came
+  // with the session), otherwise the guest cart the cookie names.
+  const cartId = session ? session.cartId : guestCartId;
 
   // A storefront page's URL names its language; the back office follows the cookie.
   const locale = localeOfPath(new URL(request.url).pathname) ?? language ?? defaultLocale;

@@ -17,6 +17,8 @@ export type SessionLookup = {
   sessionId: string;
   /** True when this lookup extended the expiry: re-send `sessionCookie(token)` so the browser's copy lasts as long. */
   refreshed: boolean;
+  /** The customer's cart (null before the first), read with the session: every request needs both. */
+  cartId: string | null;
 };
 
 /** Starts a session; returns the token for the cookie (only its hash is stored). */
@@ -48,7 +50,9 @@ export async function getSessionUser(db: Executor, token: string | null, now = n
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('carts', 'carts.user_id', 'users.id')
     .select([
+      'carts.id as cart_id',
       'sessions.expires_at',
       'sessions.last_seen_at',
       'users.id',
@@ -77,7 +81,7 @@ export async function getSessionUser(db: Executor, token: string | null, now = n
       .execute();
     refreshed = true;
   }
-  return { user: toSessionUser(row), sessionId: id, refreshed };
+  return { user: toSessionUser(row), sessionId: id, refreshed, cartId: row.cart_id };
 }
 
 export async function deleteSession(db: Executor, token: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { addToCart, defaultVariantOf, getCart } from '~/modules/cart/index.server';
+import { addToCart, defaultVariantOf, ensureUserCart, getCart } from '~/modules/cart/index.server';
 import { createProduct } from '~/modules/catalog/index.server';
 import { nullStorage as storage } from '~/modules/storage/null-storage';
 import { completeSignIn, createSession, deleteSession, deleteUserSessions, getSessionUser, signUp } from './index.server';
@@ -38,10 +38,20 @@ describe.each(testDatabases())('sessions on %s', (_kind, open) => {
       user: { id: userId, email: `session.${counter}@example.com`, displayName: 'Ola', isAdmin: false, photoUrl: null },
       sessionId: hashToken(token),
       refreshed: false,
+      cartId: null,
     });
     expect(JSON.stringify(found)).not.toContain('argon2');
     // The stored id is not a token: presenting it finds nothing.
     expect(await getSessionUser(db, rows[0].id)).toBeNull();
+  });
+
+  it('carries the customer’s own cart, once there is one (never another)', async () => {
+    const userId = await newUser();
+    const token = await createSession(db, userId);
+    expect((await getSessionUser(db, token))?.cartId).toBeNull();
+    const own = await ensureUserCart(db, userId);
+    await ensureUserCart(db, await newUser());
+    expect((await getSessionUser(db, token))?.cartId).toBe(own);
   });
 
   it('reads the admin role from the database on every lookup', async () => {

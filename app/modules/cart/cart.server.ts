@@ -271,16 +271,6 @@ export async function removeFromCart(db: Executor, cartId: string, variantId: st
  * added, capped at 99; nothing dropped). Returns the cart id to keep in the cookie, or null when the
  * user has no cart and the guest cart is unknown. A guest cart that belongs to another user is ignored.
  */
-/**
- * The cart a request works on: a signed-in customer's own cart (found by user, so every device shares it),
- * otherwise the guest cart named by the cookie.
- */
-export async function currentCartId(db: Executor, { cookieCartId, userId }: { cookieCartId: string | null; userId: string | null }): Promise<string | null> {
-  if (!userId) return cookieCartId;
-  const own = await db.selectFrom('carts').select('id').where('user_id', '=', userId).executeTakeFirst();
-  return own?.id ?? null;
-}
-
 /** A signed-in customer's cart, created on first use. */
 export async function ensureUserCart(db: Executor, userId: string): Promise<string> {
   const own = await db.selectFrom('carts').select('id').where('user_id', '=', userId).executeTakeFirst();

@@ -3,7 +3,6 @@ export {
   addToCart,
   changeLineQuantity,
   claimCart,
-  currentCartId,
   defaultVariantOf,
   ensureUserCart,
   countCartItems,
