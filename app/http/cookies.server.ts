@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type Cookie, type CookieSerializeOptions, createCookie } from 'react-router';
 import type { Config } from '~/config/env.server';
 
@@ -27,7 +28,7 @@ export const sessionCookieName = (secure: boolean) => (secure ? '__Host-kopi_ses
 
 export function createKopiCookies(config: Pick<Config, 'sessionSecrets' | 'secureCookies'>): KopiCookies {
   const signed = { path: '/', sameSite: 'lax', httpOnly: true, secure: config.secureCookies, secrets: config.sessionSecrets } as const;
-  return {
+  const cookies: KopiCookies = {
     // Under https the browser keeps a `__Host-` cookie only if it is Secure, for this host alone and for every
     // path: no sibling subdomain and no plain-http page can plant or overwrite the session.
     session: createCookie(sessionCookieName(config.secureCookies), { ...signed, maxAge: 30 * DAY }),
@@ -36,6 +37,8 @@ export function createKopiCookies(config: Pick<Config, 'sessionSecrets' | 'secur
     oidcState: createCookie('kopi_oidc', { ...signed, maxAge: 10 * 60 }),
     event: createCookie('kopi_event', { path: '/', sameSite: 'lax', secure: config.secureCookies, maxAge: 120 }),
   };
+  for (const cookie of [cookies.session, cookies.cart, cookies.language, cookies.oidcState]) signingSecrets.set(cookie, config.sessionSecrets);
+  return cookies;
 }
 
 /**
@@ -71,14 +74,54 @@ export class CookieJar {
   }
 }
 
-/** A cookie's value when it is present, correctly signed and of the expected shape; null otherwise. */
+/**
+ * A cookie's value when it is present, correctly signed and of the expected shape; null otherwise.
+ *
+ * Every request reads up to three signed cookies, so they are verified here with node:crypto's HMAC, in the
+ * request's own turn, rather than by `cookie.parse`, which imports the secret into WebCrypto and verifies on
+ * the thread pool each time (a few percent of a checkout's server time). The format is React Router's own
+ * (`base64(JSON).base64(HMAC-SHA256)`, URI-encoded), which still writes them: a cookie either one signed, with
+ * the current secret or a previous one, reads the same.
+ */
 export async function readCookie<T>(cookie: Cookie, header: string | null, isValid: (value: unknown) => value is T): Promise<T | null> {
   if (!header || !header.includes(`${cookie.name}=`)) return null;
+  const secrets = signingSecrets.get(cookie);
   try {
-    const value: unknown = await cookie.parse(header);
+    const raw = secrets?.length ? cookieValue(header, cookie.name) : undefined;
+    const value: unknown = raw === undefined ? await cookie.parse(header) : raw ? verifiedValue(raw, secrets!) : null;
     return isValid(value) ? value : null;
   } catch {
     // A value that is not the base64 JSON createCookie writes: as good as absent.
     return null;
   }
+}
+
+/** The secrets each signed cookie of `createKopiCookies` was made with, newest first. */
+const signingSecrets = new WeakMap<Cookie, readonly string[]>();
+
+/** The first `name=value` pair of a Cookie header, URI-decoded as browsers' cookies are; null when absent. */
+function cookieValue(header: string, name: string): string | null {
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
+    let value = pair.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    return value.includes('%') ? decodeURIComponent(value) : value;
+  }
+  return null;
+}
+
+/** The JSON a signed value carries when one of `secrets` signed it; null otherwise. */
+function verifiedValue(signed: string, secrets: readonly string[]): unknown {
+  const dot = signed.lastIndexOf('.');
+  if (dot <= 0) return null;
+  const data = signed.slice(0, dot);
+  const signature = Buffer.from(signed.slice(dot + 1), 'base64');
+  if (signature.length !== 32) return null;
+  for (const secret of secrets) {
+    if (timingSafeEqual(createHmac('sha256', secret).update(data).digest(), signature)) {
+      return JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
+    }
+  }
+  return null;
 }
