@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import compression from 'compression';
 import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from 'express';
 import helmet from 'helmet';
@@ -10,6 +11,7 @@ import { type ServerBuild, createRequestHandler } from 'react-router';
 import { type AppContext, createRouterContext } from '~/context';
 import { type Config, loadConfig, prepareDataDir, requireSharedSecret } from '~/config/env.server';
 import { migrateToLatest, openDatabase } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
 import { seedDemoCatalogue } from '~/demo/seed.server';
 import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.server';
 import { pruneCartRequests } from '~/modules/cart/index.server';
@@ -117,8 +119,9 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   app.use((req, res, next) => {
     const incoming = req.get('x-request-id');
     res.locals.requestId = incoming && /^[\w.-]{8,100}$/.test(incoming) ? incoming : randomUUID();
-    res.locals.nonce = randomBytes(16).toString('base64');
-    res.locals.formKey = randomBytes(16).toString('base64url');
+    // 128 random bits each, from the ids' pool (base64url is valid in a CSP nonce).
+    res.locals.nonce = newId();
+    res.locals.formKey = newId();
     res.setHeader('x-request-id', res.locals.requestId);
     next();
   });
@@ -139,7 +142,18 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       },
     }),
   );
-  app.use(compression());
+  // A page is made for each request and carries the whole stylesheet, so compressing it costs as much as
+  // rendering it: pages are compressed at gzip level 3 and brotli quality 3 (half and two thirds of the default
+  // levels' time, for about 2 kB and 0.8 kB more on a 110 kB page); the built files keep the defaults.
+  const isPage = (res: ExpressResponse) => String(res.getHeader('content-type') ?? '').startsWith('text/html');
+  app.use(
+    compression({
+      level: 3,
+      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3 } },
+      filter: (req, res) => isPage(res as ExpressResponse) && compression.filter(req, res),
+    }),
+  );
+  app.use(compression({ filter: (req, res) => !isPage(res as ExpressResponse) && compression.filter(req, res) }));
   app.use(
     helmet({
       contentSecurityPolicy: {

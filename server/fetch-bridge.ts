@@ -6,7 +6,10 @@ import { limitedBody } from './body-limit';
 /** Express request → Fetch Request (what React Router's handler takes), addressed to the shop's own origin. */
 export function toFetchRequest(req: ExpressRequest, res: ExpressResponse, origin: string): Request {
   const controller = new AbortController();
-  res.on('close', () => controller.abort());
+  // Only a client gone before the answer was sent aborts (an abort after every response cost a DOMException each).
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;

@@ -3,6 +3,8 @@
  * test that guards it. Nothing a client sends may cause a 5xx; bodies are bounded before they are read;
  * redirects stay on the shop; abuse limits hold per address and per email.
  */
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestPasswordReset } from '~/modules/accounts/index.server';
 import { type TestShop, rawRequest, startTestShop } from './test-shop';
@@ -260,6 +262,38 @@ describe('the request pipeline', () => {
     const response = await send({ method: 'POST', path: '/api/events', headers: { 'content-type': 'application/json' }, body: JSON.stringify(purchase) });
     expect(response.status).toBe(400);
     expect(await count(shop, 'analytics_events')).toBe(before);
+  });
+
+  it('compresses pages quickly and the built files thoroughly, in both encodings a browser offers', async () => {
+    const fetchRaw = (path: string, encoding: string, cookie = '') =>
+      new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port: shop.port, path, headers: { 'accept-encoding': encoding, cookie } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+    // A page rendered for a signed-in customer, so nothing serves it from a cache.
+    const { cookie } = await shop.customer();
+    const plain = (await fetchRaw('/', 'identity', cookie)).bytes;
+    const gzip = await fetchRaw('/', 'gzip', cookie);
+    const brotli = await fetchRaw('/', 'br', cookie);
+    expect([gzip.encoding, brotli.encoding]).toEqual(['gzip', 'br']);
+    const page = zlib.gunzipSync(gzip.bytes).toString();
+    expect(page).toContain('<html');
+    expect(zlib.brotliDecompressSync(brotli.bytes).toString()).toContain('<html');
+    // The fast level: nearer level 3's size than the default's (the nonce differs per request, not the length).
+    const level = (n: number) => zlib.gzipSync(Buffer.from(page), { level: n }).length;
+    expect(Math.abs(gzip.bytes.length - level(3))).toBeLessThan(Math.abs(gzip.bytes.length - level(6)));
+    expect(plain.length).toBe(Buffer.byteLength(page));
+    // A built script keeps the default level (its size is the first visit's budget).
+    const script = /\/assets\/[\w.-]+\.js/.exec(page)?.[0];
+    expect(script).toBeDefined();
+    const asset = await fetchRaw(script!, 'gzip');
+    expect(asset.encoding).toBe('gzip');
+    const source = zlib.gunzipSync(asset.bytes);
+    expect(asset.bytes.length).toBe(zlib.gzipSync(source, { level: 6 }).length);
   });
 });
 
