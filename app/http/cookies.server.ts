@@ -99,14 +99,18 @@ export async function readCookie<T>(cookie: Cookie, header: string | null, isVal
 /** The secrets each signed cookie of `createKopiCookies` was made with, newest first. */
 const signingSecrets = new WeakMap<Cookie, readonly string[]>();
 
-/** The first `name=value` pair of a Cookie header, URI-decoded as browsers' cookies are; null when absent. */
-function cookieValue(header: string, name: string): string | null {
+/** The first `name=value` pair of a Cookie header, URI-decoded as browsers' cookies are; null when absent or undecodable. */
+export function cookieValue(header: string, name: string): string | null {
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
     if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
     let value = pair.slice(eq + 1).trim();
     if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    return value.includes('%') ? decodeURIComponent(value) : value;
+    try {
+      return value.includes('%') ? decodeURIComponent(value) : value;
+    } catch {
+      return null;
+    }
   }
   return null;
 }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createCookie } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { createKopiCookies, readCookie } from './cookies.server';
+import { cookieValue, createKopiCookies, readCookie } from './cookies.server';
 
 const secret = 'a-session-secret-of-at-least-32-characters';
 const previous = 'the-previous-secret-of-at-least-32-chars';
@@ -46,5 +46,12 @@ describe('reading a signed cookie', () => {
     }
     expect(await readCookie(cookies.cart, set, (v): v is number => typeof v === 'number')).toBeNull();
     expect(await readCookie(cookies.cart, null, isString)).toBeNull();
+  });
+
+  it('finds a cookie by its exact name, URI-decoded, and gives nothing for a value that does not decode', () => {
+    expect(cookieValue('not_kopi_cart=a; kopi_cart=b%2Bc; kopi_cart=d', 'kopi_cart')).toBe('b+c');
+    expect(cookieValue('kopi_cart="quoted"', 'kopi_cart')).toBe('quoted');
+    expect(cookieValue('kopi_cart=%ff', 'kopi_cart')).toBeNull();
+    expect(cookieValue('kopi_cartx=a', 'kopi_cart')).toBeNull();
   });
 });

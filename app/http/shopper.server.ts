@@ -8,7 +8,7 @@ import { appContext, type AppContext } from '~/context';
 import { type SessionUser, completeSignIn, deleteSession, getSessionUser } from '~/modules/accounts/index.server';
 import { type Locale, defaultLocale, isLocale } from '~/modules/i18n/index.server';
 import { localeOfPath, localePath } from '~/modules/i18n/paths';
-import { CookieJar, readCookie } from './cookies.server';
+import { CookieJar, cookieValue, readCookie } from './cookies.server';
 
 export type Shopper = {
   user: SessionUser | null;
@@ -70,8 +70,8 @@ export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request,
 };
 
 function legacyValue(header: string | null, name: string, isValid: (value: unknown) => value is string): string | null {
-  const match = header ? new RegExp(`(?:^|;\\s*)${name}=([^;]*)`).exec(header) : null;
-  return match && isValid(match[1]) ? match[1] : null;
+  const value = header ? cookieValue(header, name) : null;
+  return value !== null && isValid(value) ? value : null;
 }
 
 /** The signed-in user, or a redirect to the login page that comes back to `url` afterwards. */
