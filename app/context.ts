@@ -4,6 +4,7 @@ import type { Config } from '~/config/env.server';
 import type { DB } from '~/db/database.server';
 import type { KopiCookies } from '~/http/cookies.server';
 import type { PageCache } from '~/http/page-cache.server';
+import type { LockerDirectory } from '~/modules/delivery/lockers.server';
 import type { Limits } from '~/modules/limits/index.server';
 import type { PaymentProvider } from '~/modules/payments/provider.server';
 import type { Storage } from '~/modules/storage/storage.server';
@@ -15,6 +16,8 @@ export type AppContext = {
   storage: Storage;
   /** The payment service chosen by PAYMENT_PROVIDER (one per process). */
   payments: PaymentProvider;
+  /** InPost's lockers (INPOST_API_URL), answers kept briefly (one per process). */
+  lockers: LockerDirectory;
   log: Logger;
   requestId: string;
   /** The client's address (behind a proxy, from X-Forwarded-For via Express's trust proxy). */

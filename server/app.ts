@@ -22,6 +22,7 @@ import { scaledLimits } from '~/modules/limits/index.server';
 import { createMailTransport, startMailWorker } from '~/modules/mail/index.server';
 import { SWEEP_INTERVAL_MS, paymentServices, sweepPayments } from '~/modules/checkout/index.server';
 import { createPaymentProvider } from '~/modules/payments/index.server';
+import { createLockerDirectory } from '~/modules/delivery/index.server';
 import { createStorage } from '~/modules/storage/index.server';
 import { FORM_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '~/http/body.server';
 import { createKopiCookies, readCookie } from '~/http/cookies.server';
@@ -73,6 +74,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   if (config.seedDemo) await seedDemoCatalogue(database.db, storage, logger);
 
   const payments = createPaymentProvider(config, database.db);
+  const lockers = createLockerDirectory({ baseUrl: config.inpostApiUrl, log: logger });
   const transport = createMailTransport(config, logger);
   const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger, concurrency: config.mailConcurrency });
   // Expired sessions, used reset links, old rate-limit records, day-old cart request keys and spent back-in-stock notices are removed hourly.
@@ -273,6 +275,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       db: database.db,
       storage,
       payments,
+      lockers,
       log: req.log,
       requestId: res.locals.requestId,
       clientIp: req.ip ?? 'unknown',

@@ -10,7 +10,7 @@ import { t } from '../tests/fixtures/i18n';
 import { type TestShop, rawRequest, startTestShop } from './test-shop';
 
 const form = 'application/x-www-form-urlencoded';
-const ADDRESS = { fullName: 'Ola Nowak', address: 'ul. Długa 1', city: 'Kraków', zipCode: '31-001' };
+const ADDRESS = { fullName: 'Ola Nowak', address: 'ul. Długa 1', city: 'Kraków', zipCode: '31-001', country: 'PL', methodId: 'method-pl-courier' };
 const owner = { id: null, email: 'owner@kopi.test' };
 const tr = t('en');
 /** A message as React writes it into HTML. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { startPayment } from '~/modules/checkout/index.server';
-import { address, cartLines, createCoffee, createUser, fillCart, mails } from '../tests/fixtures/shop';
+import { address, pickup, cartLines, createCoffee, createUser, fillCart, mails } from '../tests/fixtures/shop';
 import { type FakeStripe, paymentIntentJson, startFakeStripe } from '../tests/doubles/fake-stripe';
 import { createStripePaymentProvider, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { stripeWebhookRouter } from './webhooks';
@@ -46,7 +46,7 @@ describe.each(testDatabases())('POST /webhooks/stripe on %s', (_kind, open) => {
     const product = await createCoffee(db, 'Kintamani', 1399);
     const user = await createUser(db);
     const cartId = await fillCart(db, user.id, [[product, 2]]);
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address, delivery: pickup });
     if (!started.ok) throw new Error(started.reason);
     return { user, cartId, started, product };
   }

@@ -34,6 +34,7 @@ const envSchema = z
     STRIPE_PUBLISHABLE_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
     STRIPE_API_URL: z.url().optional(),
+    INPOST_API_URL: z.url().default('https://api-shipx-pl.easypack24.net'),
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CLIENT_SECRET: z.string().optional(),
     OIDC_ISSUER: z.url().default('https://accounts.google.com'),
@@ -118,6 +119,8 @@ export type Config = {
     stripeApiUrl?: string;
   };
   oidc: { clientId?: string; clientSecret?: string; issuer: string };
+  /** InPost's Points API (lockers), ShipX's `GET /v1/points`; a stand-in's address in tests and offline demos. */
+  inpostApiUrl: string;
   /** S3-compatible picture storage; without it pictures live in DATA_DIR/uploads. */
   s3?: { bucket: string; endpoint?: string; region: string; publicUrl?: string };
   logLevel: string;
@@ -173,6 +176,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
       stripeApiUrl: env.STRIPE_API_URL,
     },
     oidc: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.OIDC_ISSUER },
+    inpostApiUrl: env.INPOST_API_URL.replace(/\/+$/, ''),
     s3: env.S3_BUCKET
       ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION ?? 'us-east-1', publicUrl: env.S3_PUBLIC_URL }
       : undefined,

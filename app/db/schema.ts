@@ -9,6 +9,10 @@ export interface Database {
   product_translations: ProductTranslationsTable;
   variants: VariantsTable;
   stock_settings: StockSettingsTable;
+  delivery_settings: DeliverySettingsTable;
+  delivery_zones: DeliveryZonesTable;
+  delivery_methods: DeliveryMethodsTable;
+  delivery_rates: DeliveryRatesTable;
   stock_variants: StockVariantsTable;
   roast_batches: RoastBatchesTable;
   stock_movements: StockMovementsTable;
@@ -335,6 +339,9 @@ export interface ProfilesTable {
   /** creditCard | paypal | bankTransfer */
   payment_method: Generated<string>;
   updated_at: string;
+  /** What checkout pre-fills: the phone a carrier texts and the country delivered to (migration 0019). */
+  phone: Generated<string>;
+  country: Generated<string>;
 }
 
 export interface RateEventsTable {
@@ -387,6 +394,18 @@ export interface OrdersTable {
   cancelled_at: string | null;
   /** Paid after its stock was gone: refunded in full and never shipped (migration 0018). */
   stock_short_at: string | null;
+  /** The goods' total and the delivery's price apart; total_cents is their sum (migration 0019). */
+  goods_cents: Generated<number>;
+  delivery_cents: Generated<number>;
+  /** locker | courier | pickup; null on orders from before delivery was chosen. */
+  delivery_kind: string | null;
+  delivery_method_id: string | null;
+  delivery_country: string | null;
+  shipping_phone: Generated<string>;
+  /** The locker's code, as chosen. */
+  delivery_point: string | null;
+  /** The locker's address, or the pickup's address and hours, as the customer was shown them. */
+  delivery_point_address: string | null;
 }
 
 export interface OrderLinesTable {
@@ -499,4 +518,38 @@ export interface ReviewsTable {
   /** Set while hidden by the owner: abuse | personal-data | off-topic (kept with the activity log entry). */
   hidden_reason: string | null;
   hidden_at: string | null;
+}
+
+/** Delivery (migration 0019, docs/decisions/0021): one row. */
+export interface DeliverySettingsTable {
+  id: number;
+  packaging_grams: number;
+  home_country: string;
+}
+
+export interface DeliveryZonesTable {
+  id: string;
+  name: string;
+  /** ISO 3166-1 alpha-2 codes, comma-separated and sorted. */
+  countries: string;
+  position: number;
+}
+
+export interface DeliveryMethodsTable {
+  id: string;
+  zone_id: string;
+  /** locker | courier | pickup */
+  kind: string;
+  position: number;
+  active: Generated<number>;
+  free_over_cents: number | null;
+  pickup_address: Generated<string>;
+  pickup_hours_en: Generated<string>;
+  pickup_hours_pl: Generated<string>;
+}
+
+export interface DeliveryRatesTable {
+  method_id: string;
+  max_grams: number;
+  price_cents: number;
 }

@@ -1,20 +1,21 @@
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, ArrowRight } from 'lucide-react';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Form, Link, createContext, data, redirect, useNavigation, type ShouldRevalidateFunction } from 'react-router';
 import { OrderConfirmation } from '~/components/checkout/order-confirmation';
 import { CheckoutSteps } from '~/components/checkout/checkout-steps';
 import { LegalSentence } from '~/components/legal/legal-sentence';
-import { OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
+import { type DeliveryRow, OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
+import { type DeliveryResult, type DeliveryStepData, DeliveryStepForm } from '~/components/checkout/delivery-step';
 import { PaymentUnavailable } from '~/components/checkout/payment-unavailable';
 import { TestCardForm } from '~/components/checkout/test-card-form';
 import { StockNotes } from '~/components/cart/stock-notes';
-import { FormField } from '~/components/ui/form-field';
 import { consentedVisitorId } from '~/lib/analytics';
-import { useClientValidation } from '~/lib/use-client-validation';
 import { formatPrice } from '~/lib/format';
 import { field, readForm } from '~/http/body.server';
-import { parseShippingForm, type ShippingAddress } from '~/modules/checkout/checkout.schema';
-import { confirmOrderPayment, payWithCard, paymentServices, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
+import { parseDeliveryForm } from '~/modules/checkout/checkout.schema';
+import { confirmOrderPayment, deliveryStep, payWithCard, paymentServices, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
+import { cartWeightGrams } from '~/modules/cart/index.server';
+import { deliveryOptions, getDeliveryTable, chooseCountry } from '~/modules/delivery/index.server';
 import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
@@ -29,6 +30,8 @@ type PaymentStep = {
   step: 'payment';
   orderId: string;
   amountCents: number;
+  goodsCents: number;
+  delivery: DeliveryRow | null;
   lines: SummaryLine[];
   provider: 'test' | 'stripe';
   clientSecret?: string;
@@ -39,7 +42,7 @@ type PaymentStep = {
 /** Set by the action when its answer is the payment step: the page shows that, so the loader skips the review. */
 const paymentStepShown = createContext<boolean>(false);
 
-type ReviewErrors = { step: 'review'; fieldErrors?: Record<string, string | undefined>; formError?: string; values?: Record<string, string> };
+type ReviewErrors = DeliveryResult;
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
@@ -47,7 +50,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const user = requireUser(shopper, url);
   const { locale, cartId } = shopper;
   const t = getT(locale);
-  const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart') };
+  const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart', 'delivery') };
 
   if (url.searchParams.get('step') === 'done') {
     const orderId = url.searchParams.get('order') ?? '';
@@ -61,11 +64,28 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   }
 
   // The action just answered with the payment step (a form post without JavaScript renders in the same request).
-  if (context.get(paymentStepShown)) return { ...base, step: 'review' as const, review: null };
-  const review = await reviewCheckout(app.db, app.storage, { userId: user.id, cartId, locale });
+  if (context.get(paymentStepShown)) return { ...base, step: 'review' as const, review: null, deliveryFromCents: null };
+
+  if (url.searchParams.get('step') === 'delivery') {
+    const delivery = await deliveryStep(app.db, app.storage, app.lockers, {
+      userId: user.id,
+      cartId,
+      locale,
+      country: url.searchParams.get('country'),
+      lockerQuery: url.searchParams.get('lockerQuery'),
+    });
+    if (delivery.cart.lines.length === 0) throw redirect(pathFor(shopper, '/checkout'));
+    const chosen = { methodId: url.searchParams.get('method'), lockerCode: url.searchParams.get('locker') };
+    return { ...base, step: 'delivery' as const, delivery, chosen };
+  }
+
+  const [review, table] = await Promise.all([reviewCheckout(app.db, app.storage, { userId: user.id, cartId, locale }), getDeliveryTable(app.db)]);
   // An empty cart goes back to the cart, unless the stock just emptied it: then the review says what sold out.
   if (review.cart.lines.length === 0 && review.cart.stockCapped.length === 0) throw redirect(pathFor(shopper, '/cart'));
-  return { ...base, step: 'review' as const, review };
+  const options = deliveryOptions(table, { country: chooseCountry(table, review.country), goodsGrams: cartWeightGrams(review.cart), goodsCents: review.cart.totalCents });
+  const shipped = options.filter((o) => o.kind !== 'pickup');
+  const deliveryFromCents = shipped.length ? Math.min(...shipped.map((o) => o.priceCents)) : null;
+  return { ...base, step: 'review' as const, review, deliveryFromCents };
 }
 
 /** After the action answered with the payment step, the review's data is not needed (browser navigations). */
@@ -92,6 +112,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       step: 'payment' as const,
       orderId: order.id,
       amountCents: order.totalCents,
+      goodsCents: order.goodsCents,
+      delivery: order.delivery ? { kind: order.delivery.kind, priceCents: order.delivery.priceCents, point: order.delivery.point } : null,
       // The last screen before paying shows the price per kilogram too (the order keeps each variant's weight).
       lines: linesOfOrder(order).map((line, i) => ({ ...line, netWeightGrams: order.lines[i].netWeightGrams })),
       provider: provider.name,
@@ -103,17 +125,22 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 
   if (intent === 'proceed') {
     const values = Object.fromEntries([...new Set(form.keys())].map((key) => [key, field(form, key)]));
-    const parsed = parseShippingForm(form);
-    if (!parsed.ok) return data<ReviewErrors>({ step: 'review', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+    const table = await getDeliveryTable(app.db);
+    const kindOf = (id: string) => table.zones.flatMap((zone) => zone.methods).find((m) => m.id === id && m.active)?.kind;
+    const parsed = parseDeliveryForm(form, kindOf);
+    if (!parsed.ok) return data<ReviewErrors>({ step: 'delivery', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
     const available = await provider.checkHealth();
-    if (!available) return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.cannotConnect', values }, { status: 503 });
+    if (!available) return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.cannotConnect', values }, { status: 503 });
     const visitor = visitorIdSchema.safeParse(field(form, 'visitorId'));
+    const choice = parsed.data;
     const result = await startPayment(app.db, provider, {
       userId: user.id,
       email: user.email,
       locale,
       cartId,
-      address: parsed.data,
+      address: choice.address,
+      delivery: choice,
+      lockers: app.lockers,
       visitorId: visitor.success ? visitor.data : null,
       reservationMinutes: app.config.stockReservationMinutes,
       log: app.log,
@@ -121,9 +148,14 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     if (!result.ok) {
       if (result.reason === 'empty_cart') throw redirect(pathFor(shopper, '/cart'));
       // The review shows the cart again, each line capped to what is left and said so.
-      if (result.reason === 'out_of_stock') return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.outOfStock', values }, { status: 409 });
+      if (result.reason === 'out_of_stock') return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.outOfStock', values }, { status: 409 });
+      const error = `checkout.errors.${result.reason}`;
+      if (result.reason === 'country_not_served') return data<ReviewErrors>({ step: 'delivery', fieldErrors: { country: error }, values }, { status: 400 });
+      if (result.reason === 'method_unavailable') return data<ReviewErrors>({ step: 'delivery', fieldErrors: { methodId: error }, values }, { status: 400 });
+      if (result.reason === 'locker_unknown') return data<ReviewErrors>({ step: 'delivery', fieldErrors: { lockerCode: error }, values }, { status: 400 });
+      if (result.reason === 'lockers_unavailable') return data<ReviewErrors>({ step: 'delivery', formError: error, values }, { status: 503 });
       const formError = result.reason === 'address_incomplete' ? 'checkout.errors.addressIncomplete' : 'checkout.errors.cannotConnect';
-      return data<ReviewErrors>({ step: 'review', formError, values }, { status: result.reason === 'unavailable' ? 503 : 400 });
+      return data<ReviewErrors>({ step: 'delivery', formError, values }, { status: result.reason === 'unavailable' ? 503 : 400 });
     }
     return paymentStep(result.orderId, { clientSecret: result.clientSecret });
   }
@@ -145,13 +177,13 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     if (result.code === 'already_paid') throw redirect(pathFor(shopper, `/checkout?step=done&order=${orderId}`));
     return data(await paymentStep(orderId, { error: result.code }), { status: result.code === 'out_of_stock' ? 409 : 402 });
   }
-  return data<ReviewErrors>({ step: 'review', formError: 'checkout.errors.generic' }, { status: 400 });
+  return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.generic' }, { status: 400 });
 }
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useI18n();
   const payment = actionData && 'step' in actionData && actionData.step === 'payment' ? (actionData as PaymentStep) : null;
-  const reviewResult = actionData && 'step' in actionData && actionData.step === 'review' ? (actionData as ReviewErrors) : undefined;
+  const deliveryResult = actionData && 'step' in actionData && actionData.step === 'delivery' ? (actionData as ReviewErrors) : undefined;
   if (loaderData.step === 'done') {
     const { order } = loaderData;
     return (
@@ -165,7 +197,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       />
     );
   }
-  const step = payment ? 'payment' : 'review';
+  const step = payment ? 'payment' : loaderData.step === 'delivery' ? 'delivery' : 'review';
 
   return (
     <div className="container-page py-10 md:py-14">
@@ -174,20 +206,21 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <CheckoutSteps current={step} />
       </div>
       <div className="mt-8">
-        {payment ? <Payment payment={payment} /> : loaderData.review && <Review review={loaderData.review} result={reviewResult} />}
+        {payment ? (
+          <Payment payment={payment} />
+        ) : loaderData.step === 'delivery' ? (
+          <Delivery step={loaderData.delivery} chosen={loaderData.chosen} result={deliveryResult} />
+        ) : (
+          loaderData.review && <Review review={loaderData.review} deliveryFromCents={loaderData.deliveryFromCents} />
+        )}
       </div>
     </div>
   );
 }
 
-function Review({ review, result }: { review: NonNullable<Awaited<ReturnType<typeof reviewCheckout>>>; result?: ReviewErrors }) {
+function Review({ review, deliveryFromCents }: { review: NonNullable<Awaited<ReturnType<typeof reviewCheckout>>>; deliveryFromCents: number | null }) {
   const path = useLocalePath();
   const { t } = useI18n();
-  const busy = useNavigation().state === 'submitting';
-  const validation = useClientValidation(parseShippingForm);
-  const errors: Record<string, string | undefined> = validation.errors ?? result?.fieldErrors ?? {};
-  const value = (name: keyof ShippingAddress) => result?.values?.[name] ?? review.address[name];
-  const savedAddress = Object.values(review.address).some(Boolean);
   const lines: SummaryLine[] = review.cart.lines.map((l) => ({ ...l, key: l.variantId }));
   return (
     <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
@@ -200,7 +233,7 @@ function Review({ review, result }: { review: NonNullable<Awaited<ReturnType<typ
         )}
         <StockNotes capped={review.cart.stockCapped} />
         <div className="mt-4">
-          <OrderLines lines={lines} totalCents={review.cart.totalCents} />
+          <OrderLines lines={lines} totalCents={review.cart.totalCents} goodsCents={review.cart.totalCents} deliveryFromCents={deliveryFromCents} />
         </div>
         <Link to={path('/cart')} className="btn-ghost mt-6 px-3">
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />
@@ -215,30 +248,42 @@ function Review({ review, result }: { review: NonNullable<Awaited<ReturnType<typ
           <Link to={path('/')} className="btn-primary mt-6 w-full py-3.5 text-base">{t('checkout.review.backToShop')}</Link>
         </section>
       ) : (
-        <Form
-          method="post"
-          noValidate
-          className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand"
-          onSubmit={validation.onSubmit}
-        >
-          <h2 className="text-2xl font-semibold">{t('checkout.address.heading')}</h2>
-          <p className="mt-1 text-sm text-muted">{t(savedAddress ? 'checkout.address.hint' : 'checkout.address.hintNew')}</p>
-          <input type="hidden" name="intent" value="proceed" />
-          <VisitorIdField />
-          <div className="mt-5 grid gap-4">
-            <FormField name="fullName" label={t('checkout.address.fullName')} autoComplete="name" defaultValue={value('fullName')} error={errors.fullName} maxLength={120} required />
-            <FormField name="address" label={t('checkout.address.address')} autoComplete="street-address" defaultValue={value('address')} error={errors.address} maxLength={200} required />
-            <div className="grid gap-4 sm:grid-cols-[2fr_1fr] lg:grid-cols-1 xl:grid-cols-[2fr_1fr]">
-              <FormField name="city" label={t('checkout.address.city')} autoComplete="address-level2" defaultValue={value('city')} error={errors.city} maxLength={100} required />
-              <FormField name="zipCode" label={t('checkout.address.zipCode')} autoComplete="postal-code" defaultValue={value('zipCode')} error={errors.zipCode} maxLength={20} required />
-            </div>
-          </div>
-          <div role="alert">{result?.formError && <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(result.formError)}</p>}</div>
-          <button type="submit" className="btn-primary mt-6 w-full py-3.5 text-base" disabled={busy}>
-            {t('checkout.proceed')}
-          </button>
-        </Form>
+        <section aria-labelledby="next-heading" className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand">
+          <h2 id="next-heading" className="text-2xl font-semibold">{t('delivery.heading')}</h2>
+          <p className="mt-2 text-sm text-muted">{t('checkout.address.hint')}</p>
+          <Link to={path('/checkout?step=delivery')} className="btn-primary mt-6 w-full py-3.5 text-base">
+            {t('checkout.continue')}
+            <ArrowRight aria-hidden="true" className="h-4 w-4" />
+          </Link>
+        </section>
       )}
+    </div>
+  );
+}
+
+function Delivery({ step, chosen, result }: { step: DeliveryStepData; chosen: { methodId: string | null; lockerCode: string | null }; result?: ReviewErrors }) {
+  const path = useLocalePath();
+  const { t } = useI18n();
+  const lines: SummaryLine[] = step.cart.lines.map((l) => ({ ...l, key: l.variantId }));
+  return (
+    <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
+      <section aria-labelledby="delivery-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
+        <h2 id="delivery-heading" className="text-2xl font-semibold">{t('delivery.heading')}</h2>
+        <StockNotes capped={step.cart.stockCapped} />
+        <div className="mt-5">
+          <DeliveryStepForm step={step} chosen={chosen} result={result} visitorField={<VisitorIdField />} />
+        </div>
+        <Link to={path('/checkout')} className="btn-ghost mt-6 px-3">
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+          {t('checkout.backToReviewShort')}
+        </Link>
+      </section>
+      <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
+        <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
+        <div className="mt-2">
+          <OrderLines lines={lines} totalCents={step.cart.totalCents} />
+        </div>
+      </aside>
     </div>
   );
 }
@@ -271,7 +316,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
       <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
         <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
         <div className="mt-2">
-          <OrderLines lines={payment.lines} totalCents={payment.amountCents} />
+          <OrderLines lines={payment.lines} totalCents={payment.amountCents} goodsCents={payment.goodsCents} delivery={payment.delivery} />
         </div>
       </aside>
     </div>

@@ -34,7 +34,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     user: { displayName: user.displayName, email: user.email },
     profile: await getProfile(app.db, user.id),
     meta: { title: `${getT(locale)('profile.title')} · Kopi` },
-    messages: getMessages(locale, 'profile', 'orders', 'cart', 'reviews'),
+    messages: getMessages(locale, 'profile', 'orders', 'cart', 'reviews', 'delivery'),
   };
 }
 

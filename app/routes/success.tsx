@@ -26,7 +26,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     order,
     reference: sessionId ? sessionId.slice(0, 8) : null,
     meta: { title: `${getT(locale)('checkout.success.title')} · Kopi` },
-    messages: getMessages(locale, 'checkout', 'cart'),
+    messages: getMessages(locale, 'checkout', 'cart', 'delivery'),
   };
 }
 

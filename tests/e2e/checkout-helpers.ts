@@ -57,7 +57,7 @@ export async function customerWithCart(
 const main = (page: Page) => page.getByRole('main');
 
 /** The checkout's steps list and the step it marks as current. */
-export async function expectStep(page: Page, step: 'review' | 'payment', locale: Locale = 'en'): Promise<void> {
+export async function expectStep(page: Page, step: 'review' | 'delivery' | 'payment', locale: Locale = 'en'): Promise<void> {
   const tr = t(locale);
   const steps = main(page).getByRole('list', { name: tr('checkout.steps.label') });
   await expect(steps.locator('[aria-current="step"]')).toContainText(tr(`checkout.steps.${step}`));
@@ -73,8 +73,26 @@ export async function fillAddress(page: Page, address: ShippingAddress, locale: 
 export const proceedButton = (page: Page, locale: Locale = 'en'): Locator =>
   main(page).getByRole('button', { name: t(locale)('checkout.proceed'), exact: true });
 
-/** On Review Order: fills the address and goes on to the Payment step. */
-export async function proceedToPayment(page: Page, address: ShippingAddress, locale: Locale = 'en'): Promise<void> {
+export type DeliveryKind = 'locker' | 'courier' | 'pickup';
+
+/** The delivery step's choice of a way (its radio is named by the method, e.g. "Courier"). */
+export const deliveryMethod = (page: Page, kind: DeliveryKind, locale: Locale = 'en'): Locator =>
+  main(page).getByRole('radio', { name: new RegExp(`^${escapeRegExp(t(locale)(`delivery.kinds.${kind}`))}`) });
+
+/** From Review Order to the Delivery step. */
+export async function continueToDelivery(page: Page, locale: Locale = 'en'): Promise<void> {
+  await main(page).getByRole('link', { name: t(locale)('checkout.continue') }).click();
+  await expectStep(page, 'delivery', locale);
+}
+
+/**
+ * On Review Order (or already on Delivery): goes to the Delivery step, chooses the way (pickup at the roastery
+ * unless told otherwise: it is free, so the amount to pay is the goods'), fills the address and goes on to the
+ * Payment step.
+ */
+export async function proceedToPayment(page: Page, address: ShippingAddress, locale: Locale = 'en', { method = 'pickup' as Exclude<DeliveryKind, 'locker'> } = {}): Promise<void> {
+  if (!new URL(page.url()).searchParams.has('step')) await continueToDelivery(page, locale);
+  await deliveryMethod(page, method, locale).check();
   await fillAddress(page, address, locale);
   await proceedButton(page, locale).click();
   await expectStep(page, 'payment', locale);

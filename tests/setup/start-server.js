@@ -26,6 +26,8 @@ if (!fs.existsSync(serverBuild)) {
 const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 const E2E_OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3190);
+// InPost's Points API stand-in (tests/doubles/inpost-points.js) runs in a process of its own on E2E_PORT + 290.
+const E2E_INPOST_PORT = Number(process.env.E2E_INPOST_PORT ?? E2E_PORT + 290);
 const shopUrl = `http://127.0.0.1:${E2E_PORT}`;
 const dataDir = path.join(root, `test-results/e2e-data-${E2E_PORT}`);
 fs.rmSync(dataDir, { recursive: true, force: true });
@@ -49,6 +51,15 @@ for (const method of ['warn', 'info']) {
     original(...args);
   };
 }
+const inpost = spawn(process.execPath, [path.join(root, 'tests/doubles/inpost-points.js'), String(E2E_INPOST_PORT)], { stdio: ['ignore', 'ignore', 'inherit'] });
+await new Promise((resolve, reject) => {
+  const deadline = Date.now() + 10_000;
+  const poll = () =>
+    fetch(`http://127.0.0.1:${E2E_INPOST_PORT}/__requests`)
+      .then(resolve)
+      .catch(() => (Date.now() > deadline ? reject(new Error('the InPost stand-in did not start')) : setTimeout(poll, 50)));
+  poll();
+});
 const oidc = await startOidcProvider({ port: E2E_OIDC_PORT, redirectUri: `${shopUrl}/auth/google/callback` });
 
 const env = {
@@ -72,15 +83,20 @@ const env = {
   GOOGLE_CLIENT_ID: OIDC_CLIENT_ID,
   GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
   OIDC_ISSUER: oidc.issuer,
+  INPOST_API_URL: `http://127.0.0.1:${E2E_INPOST_PORT}`,
 };
 // A DATABASE_URL from the developer's shell would point the tests at a real database: never use it here.
 delete env.DATABASE_URL;
 
 const child = spawn(process.execPath, [path.join(appDir, 'server.js')], { cwd: dataDir, env, stdio: 'inherit' });
-const forward = (signal) => child.kill(signal);
+const forward = (signal) => {
+  inpost.kill(signal);
+  child.kill(signal);
+};
 process.on('SIGTERM', forward);
 process.on('SIGINT', forward);
 child.on('exit', (code, signal) => {
+  inpost.kill('SIGTERM');
   oidc.server.closeAllConnections();
   oidc.server.close();
   process.exit(code ?? (signal ? 1 : 0));

@@ -1,14 +1,15 @@
 import { Check } from 'lucide-react';
 import { useT } from '~/modules/i18n/react';
 
-/** Step 1 Review Order, step 2 Payment. */
-export function CheckoutSteps({ current }: { current: 'review' | 'payment' | 'done' }) {
+/** Step 1 Review Order, step 2 Delivery, step 3 Payment. */
+export function CheckoutSteps({ current }: { current: 'review' | 'delivery' | 'payment' | 'done' }) {
   const t = useT();
   const steps = [
     { key: 'review', label: t('checkout.steps.review') },
+    { key: 'delivery', label: t('checkout.steps.delivery') },
     { key: 'payment', label: t('checkout.steps.payment') },
   ] as const;
-  const index = current === 'review' ? 0 : current === 'payment' ? 1 : 2;
+  const index = current === 'done' ? steps.length : steps.findIndex((step) => step.key === current);
   return (
     <ol className="flex items-center gap-3 text-sm font-medium" aria-label={t('checkout.steps.label')}>
       {steps.map((step, i) => (

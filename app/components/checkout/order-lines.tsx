@@ -19,6 +19,9 @@ export type SummaryLine = {
   netWeightGrams?: number | null;
 };
 
+/** The delivery as a summary shows it: how, where (a locker's code) and its price. */
+export type DeliveryRow = { kind: 'locker' | 'courier' | 'pickup'; priceCents: number; point?: string | null };
+
 export const linesOfOrder = (order: OrderView): SummaryLine[] =>
   order.lines.map((l) => ({ key: String(l.position), productId: l.productId, name: l.title, label: l.label, image: l.image, unitPriceCents: l.unitPriceCents, quantity: l.quantity }));
 
@@ -26,8 +29,25 @@ export const linesOfOrder = (order: OrderView): SummaryLine[] =>
  * The lines of a cart or an order with their total. Before payment the total is what is to be paid
  * ("Do zapłaty"); for a placed order it is simply the total ("Razem").
  */
-export function OrderLines({ lines, totalCents, placed = false }: { lines: SummaryLine[]; totalCents: number; placed?: boolean }) {
+export function OrderLines({
+  lines,
+  totalCents,
+  placed = false,
+  goodsCents,
+  delivery,
+  deliveryFromCents,
+}: {
+  lines: SummaryLine[];
+  totalCents: number;
+  placed?: boolean;
+  /** With a delivery: the goods' total, shown above it. */
+  goodsCents?: number;
+  delivery?: DeliveryRow | null;
+  /** Before delivery is chosen: what it starts at ("chosen in the next step"). */
+  deliveryFromCents?: number | null;
+}) {
   const { t, locale } = useI18n();
+  const showGoods = goodsCents !== undefined && (delivery || deliveryFromCents != null);
   return (
     <div>
       <ul className="divide-y divide-sand">
@@ -50,6 +70,28 @@ export function OrderLines({ lines, totalCents, placed = false }: { lines: Summa
           </li>
         ))}
       </ul>
+      {showGoods && (
+        <dl className="grid gap-1 border-t border-sand py-3 text-sm" data-testid="summary-delivery">
+          <div className="flex justify-between">
+            <dt>{t('delivery.goods')}</dt>
+            <dd className="tabular-nums" data-testid="summary-goods">{formatPrice(goodsCents, locale)}</dd>
+          </div>
+          <div className="flex justify-between gap-4">
+            <dt>
+              {delivery ? t('delivery.deliveryVia', { method: t(`delivery.kinds.${delivery.kind}`) }) : t('delivery.delivery')}
+              {delivery?.point && <span className="block text-xs text-muted">{t('delivery.locker', { code: delivery.point })}</span>}
+              {!delivery && <span className="block text-xs text-muted">{t('delivery.chosenLater')}</span>}
+            </dt>
+            <dd className="shrink-0 tabular-nums" data-testid="summary-delivery-price">
+              {delivery
+                ? delivery.priceCents === 0
+                  ? t('delivery.free')
+                  : formatPrice(delivery.priceCents, locale)
+                : t('delivery.teaser', { price: formatPrice(deliveryFromCents ?? 0, locale) })}
+            </dd>
+          </div>
+        </dl>
+      )}
       <p className="flex justify-between border-t border-sand pt-4 text-lg font-semibold">
         <span>{placed ? t('cart.placedTotal') : t('cart.total')}</span>
         <span className="tabular-nums" data-testid="checkout-total">{formatPrice(totalCents, locale)}</span>

@@ -64,11 +64,7 @@ function OrderCard({ order, position, reviewed }: { order: OrderView; position: 
         </div>
       </div>
       <div className="mt-4">
-        <OrderLines
-          lines={linesOfOrder(order)}
-          totalCents={order.totalCents}
-          placed
-        />
+        <OrderLines lines={linesOfOrder(order)} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} />
       </div>
       {order.stockShort && (
         <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry" data-testid="order-stock-short">
@@ -76,8 +72,13 @@ function OrderCard({ order, position, reviewed }: { order: OrderView; position: 
         </p>
       )}
       {order.parcel?.trackingNumber && <Parcel parcel={order.parcel} />}
-      <p className="mt-4 text-sm text-muted">
-        <span className="font-medium text-roast">{t('orders.shipTo')}</span> {order.shipping.fullName}, {order.shipping.address}, {order.shipping.zipCode} {order.shipping.city}
+      <p className="mt-4 text-sm text-muted" data-testid="order-ship-to">
+        <span className="font-medium text-roast">{t('orders.shipTo')}</span>{' '}
+        {order.delivery?.kind === 'locker'
+          ? `${order.shipping.fullName}, ${t('delivery.locker', { code: order.delivery.point ?? '' })}: ${order.delivery.pointAddress ?? ''}`
+          : order.delivery?.kind === 'pickup'
+            ? `${order.shipping.fullName}, ${t('delivery.pickupAt', { address: order.delivery.pointAddress ?? '' })}`
+            : `${order.shipping.fullName}, ${order.shipping.address}, ${order.shipping.zipCode} ${order.shipping.city}`}
       </p>
       <ReviewLinks order={order} reviewed={reviewed} />
       {withdrawalOpen(order) && (

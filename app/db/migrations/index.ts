@@ -17,6 +17,7 @@ import * as reviews from './0015-reviews';
 import * as searchWords from './0016-search-words';
 import * as variants from './0017-variants';
 import * as stock from './0018-stock';
+import * as delivery from './0019-delivery';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-search-words': searchWords,
   '0017-variants': variants,
   '0018-stock': stock,
+  '0019-delivery': delivery,
 };

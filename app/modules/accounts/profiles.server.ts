@@ -40,3 +40,18 @@ export async function updateProfile(db: Executor, userId: string, profile: Profi
     .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
     .execute();
 }
+
+/** What checkout pre-fills besides the address: the phone a carrier texts and the country delivered to ('' when never given). */
+export async function getContactDetails(db: Executor, userId: string): Promise<{ phone: string; country: string }> {
+  const row = await db.selectFrom('profiles').select(['phone', 'country']).where('user_id', '=', userId).executeTakeFirst();
+  return { phone: row?.phone ?? '', country: row?.country ?? '' };
+}
+
+/** Keeps the phone and country for the next checkout (creating the profile when there is none). */
+export async function saveContactDetails(db: Executor, userId: string, details: { phone: string; country: string }): Promise<void> {
+  await db
+    .insertInto('profiles')
+    .values({ user_id: userId, full_name: '', address: '', city: '', zip_code: '', delivery_address: '', delivery_city: '', delivery_zip_code: '', updated_at: now(), ...details })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...details, updated_at: now() }))
+    .execute();
+}

@@ -25,7 +25,8 @@ export type ActivityAction =
   | 'stock.mode'
   | 'stock.batch'
   | 'stock.corrected'
-  | 'order.stock_short';
+  | 'order.stock_short'
+  | 'delivery.changed';
 
 export type ActivityEntry = {
   id: string;

@@ -15,7 +15,7 @@ import { countActivity, listActivity } from '~/modules/activity/index.server';
 import { getCart } from '~/modules/cart/index.server';
 import { getT } from '~/modules/i18n/index.server';
 import { settlePayment, startPayment } from '~/modules/checkout/index.server';
-import { address, createUser, fillCart } from '../../../tests/fixtures/shop';
+import { address, pickup, createUser, fillCart } from '../../../tests/fixtures/shop';
 import { getProduct, getProductRecord, listOwnerProducts, variantLabel } from '~/modules/catalog/index.server';
 import { listOrders } from '~/modules/orders/index.server';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
@@ -408,7 +408,7 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     const provider = createTestPaymentProvider(db);
     const buyer = await createUser(db);
     const cartId = await fillCart(db, buyer.id, [[id, 2]]);
-    const started = await startPayment(db, provider, { userId: buyer.id, email: buyer.email, locale: 'en', cartId, address });
+    const started = await startPayment(db, provider, { userId: buyer.id, email: buyer.email, locale: 'en', cartId, address, delivery: pickup });
     if (!started.ok) throw new Error(started.reason);
     await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
     const shopper = await createUser(db);

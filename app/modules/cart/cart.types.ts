@@ -38,3 +38,6 @@ export type Cart = {
   /** Lines the stock no longer covered: capped to what is left (`left` 0: sold out, the line removed). */
   stockCapped: { variantId: string; name: string; left: number }[];
 };
+
+/** The goods' net weight: each line's variant weight times its quantity (a variant without a weight adds none). */
+export const cartWeightGrams = (cart: Pick<Cart, 'lines'>): number => cart.lines.reduce((sum, line) => sum + (line.netWeightGrams ?? 0) * line.quantity, 0);

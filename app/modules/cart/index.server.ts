@@ -13,3 +13,4 @@ export {
   type StockRefusal,
 } from './cart.server';
 export * from './cart.schema';
+export { cartWeightGrams } from './cart.types';

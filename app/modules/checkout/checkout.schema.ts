@@ -27,6 +27,9 @@ export const shippingAddressSchema = z.object({
   zipCode: requiredText(shippingLimits.zipCode, 'checkout.errors.zipCodeRequired'),
 });
 
+/** A pickup at the roastery needs only the name. */
+export const pickupAddressSchema = z.object({ fullName: shippingAddressSchema.shape.fullName });
+
 export type ParseResult<Data, Field extends string> =
   | { ok: true; data: Data }
   | { ok: false; fieldErrors: Partial<Record<Field, string>> };
@@ -42,6 +45,83 @@ export function parseShippingForm(input: FormData | Record<string, unknown>): Pa
 }
 
 export const isAddressComplete = (address: ShippingAddress) => shippingAddressSchema.safeParse(address).success;
+
+// --- delivery ---------------------------------------------------------------------------------
+
+/** The delivery step's form: where (country, address), who the carrier texts (phone), how (a method) and, for a locker, which. */
+export type DeliveryChoice = {
+  address: ShippingAddress;
+  country: string;
+  phone: string;
+  methodId: string;
+  /** The locker's code when the method is a locker. */
+  lockerCode: string | null;
+  /** Whether the address and phone become the profile's. */
+  saveToProfile: boolean;
+};
+export type DeliveryField = ShippingField | 'country' | 'phone' | 'methodId' | 'lockerCode';
+export type MethodKind = 'locker' | 'courier' | 'pickup';
+
+const lockerCodePattern = /^[A-Z]{3}\d{1,4}[A-Z]{0,3}$/;
+const methodIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A phone number as carriers take it: digits only, a leading + kept; null when it is not 7–15 digits. */
+export function normalizePhone(text: string): string | null {
+  const compact = text.trim().replace(/[\s().-]/g, '');
+  if (!/^(?:\+|00)?\d{7,15}$/.test(compact)) return null;
+  return compact.startsWith('00') ? `+${compact.slice(2)}` : compact;
+}
+
+/** InPost texts the locker's code to a Polish mobile number: nine digits, with or without +48. */
+export function polishMobile(phone: string): string | null {
+  const digits = phone.replace(/^\+48|^0048/, '');
+  return /^[1-9]\d{8}$/.test(digits) ? digits : null;
+}
+
+/**
+ * Reads the delivery step. `kindOf` names each offered method's kind (the page's list in the browser, the
+ * shop's table on the server): a courier and a locker need the full address, pickup only the name; a locker
+ * needs a locker and a Polish mobile number.
+ */
+export function parseDeliveryForm(input: FormData | Record<string, unknown>, kindOf: (methodId: string) => MethodKind | undefined): ParseResult<DeliveryChoice, DeliveryField> {
+  const get = getter(input);
+  const fieldErrors: Partial<Record<DeliveryField, string>> = {};
+  const methodId = asText(get('methodId'));
+  const kind = methodIdPattern.test(methodId) ? kindOf(methodId) : undefined;
+  if (!kind) fieldErrors.methodId = 'checkout.errors.methodRequired';
+
+  const fullName = requiredText(shippingLimits.fullName, 'checkout.errors.fullNameRequired').safeParse(asText(get('fullName')));
+  if (!fullName.success) fieldErrors.fullName = fullName.error.issues[0].message;
+  const address: ShippingAddress = { fullName: fullName.success ? fullName.data : '', address: '', city: '', zipCode: '' };
+  const needsAddress = kind !== 'pickup';
+  for (const field of ['address', 'city', 'zipCode'] as const) {
+    const text = asText(get(field));
+    const schema = requiredText(shippingLimits[field], `checkout.errors.${field}Required`);
+    if (!needsAddress && text.trim() === '') continue;
+    const parsed = schema.safeParse(text);
+    if (parsed.success) address[field] = parsed.data;
+    else fieldErrors[field] = parsed.error.issues[0].message;
+  }
+
+  const country = asText(get('country'));
+  if (!/^[A-Z]{2}$/.test(country)) fieldErrors.country = 'checkout.errors.countryRequired';
+
+  const phoneText = asText(get('phone'));
+  let phone = '';
+  if (phoneText.trim() !== '') {
+    const normalized = normalizePhone(phoneText);
+    if (!normalized) fieldErrors.phone = 'checkout.errors.phoneInvalid';
+    else if (kind === 'locker' && !polishMobile(normalized)) fieldErrors.phone = 'checkout.errors.phonePolishMobile';
+    else phone = normalized;
+  } else if (kind === 'locker') fieldErrors.phone = 'checkout.errors.phoneRequired';
+
+  const lockerText = asText(get('lockerCode')).trim().toUpperCase();
+  const lockerCode = kind === 'locker' ? lockerText : null;
+  if (kind === 'locker' && !lockerCodePattern.test(lockerText)) fieldErrors.lockerCode = 'checkout.errors.lockerRequired';
+
+  if (Object.keys(fieldErrors).length > 0) return { ok: false, fieldErrors };
+  return { ok: true, data: { address, country, phone, methodId, lockerCode, saveToProfile: asText(get('saveToProfile')) === 'on' } };
+}
 
 // --- test card ----------------------------------------------------------------------------------
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Executor, inTransaction, now } from '~/db/database.server';
-import { getProfile, updateProfile } from '~/modules/accounts/index.server';
+import { getContactDetails, getProfile, saveContactDetails, updateProfile } from '~/modules/accounts/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
-import { type Cart, changeLineQuantity, getCart } from '~/modules/cart/index.server';
+import { type Cart, cartWeightGrams, changeLineQuantity, getCart } from '~/modules/cart/index.server';
 import { firstImageKeys } from '~/modules/catalog/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import { queueMails } from '~/modules/mail/index.server';
@@ -29,7 +29,9 @@ import type { CardDetails, CardErrorCode, PaymentEvent, PaymentProvider } from '
 import type { Storage } from '~/modules/storage/index.server';
 import { RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
-import { type ShippingAddress, isAddressComplete, shippingAddressSchema } from './checkout.schema';
+import { type DeliveryTable, type LockerDirectory, deliveryOptions, getDeliveryTable, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
+import type { OrderDelivery } from '~/modules/orders/index.server';
+import { type ShippingAddress, isAddressComplete, pickupAddressSchema, shippingAddressSchema } from './checkout.schema';
 
 /** Where the shop's copy of each paid order goes, and the shop's address for links in the mail. */
 export type OrderMailSettings = { contactTo: string; publicUrl?: string };
@@ -40,6 +42,9 @@ export type CheckoutReview = {
   cart: Cart;
   address: ShippingAddress;
   addressComplete: boolean;
+  /** The phone and country the customer gave last time ('' when never). */
+  phone: string;
+  country: string;
   /** Variants that were in the cart but are no longer sold; their lines were dropped. */
   removedVariantIds: string[];
 };
@@ -50,9 +55,9 @@ export async function reviewCheckout(
   storage: Storage,
   { userId, cartId, locale }: { userId: string; cartId: string | null; locale: Locale },
 ): Promise<CheckoutReview> {
-  const [cart, profile] = await Promise.all([getCart(db, storage, cartId, locale), getProfile(db, userId)]);
+  const [cart, profile, contact] = await Promise.all([getCart(db, storage, cartId, locale), getProfile(db, userId), getContactDetails(db, userId)]);
   const address = { fullName: profile.fullName, address: profile.address, city: profile.city, zipCode: profile.zipCode };
-  return { cart, address, addressComplete: isAddressComplete(address), removedVariantIds: cart.removedVariantIds };
+  return { cart, address, addressComplete: isAddressComplete(address), ...contact, removedVariantIds: cart.removedVariantIds };
 }
 
 // --- step 2: start the payment ------------------------------------------------------------------
@@ -71,6 +76,10 @@ export type StartPaymentResult =
       pricesChanged: boolean;
     }
   | { ok: false; reason: 'empty_cart' | 'address_incomplete' | 'unavailable' }
+  /** The shop does not deliver there, or not this way for this parcel (too heavy, switched off, not for this country). */
+  | { ok: false; reason: 'country_not_served' | 'method_unavailable' }
+  /** A locker InPost does not know (or not any more), or InPost could not be asked. */
+  | { ok: false; reason: 'locker_unknown' | 'lockers_unavailable' }
   /** Some of the cart cannot be had any more (nothing was reserved, no order made): how many of each are left. */
   | { ok: false; reason: 'out_of_stock'; short: Shortage[] };
 
@@ -97,6 +106,10 @@ export async function startPayment(
     locale: Locale;
     cartId: string | null;
     address: ShippingAddress;
+    /** How it goes: the country, the method chosen among those offered, the phone, and the locker for a locker. */
+    delivery: DeliveryRequest;
+    /** Where lockers are looked up (needed for a locker). */
+    lockers?: LockerDirectory;
     /** The total the customer saw, to report a price change (the server's amount is charged regardless). */
     expectedTotalCents?: number;
     /** The analytics visitor id of a shopper who consented (the purchase is recorded with it when paid). */
@@ -106,16 +119,37 @@ export async function startPayment(
     log?: Logger;
   },
 ): Promise<StartPaymentResult> {
-  const parsed = shippingAddressSchema.safeParse(input.address);
+  const table = await getDeliveryTable(db);
+  const method = zoneOf(table, input.delivery.country)?.methods.find((m) => m.id === input.delivery.methodId);
+  if (!zoneOf(table, input.delivery.country)) return { ok: false, reason: 'country_not_served' };
+  if (!method) return { ok: false, reason: 'method_unavailable' };
+  // Pickup needs only the name; a courier and a locker the whole address.
+  const parsed = (method.kind === 'pickup' ? pickupAddressSchema : shippingAddressSchema).safeParse(input.address);
   if (!parsed.success) return { ok: false, reason: 'address_incomplete' };
-  const address = parsed.data;
+  const address = { ...input.address, ...parsed.data };
+  let point: { code: string | null; address: string | null } = { code: null, address: null };
+  if (method.kind === 'locker') {
+    const locker = input.lockers && input.delivery.lockerCode ? await input.lockers.find(input.delivery.lockerCode) : null;
+    if (locker === undefined) return { ok: false, reason: 'lockers_unavailable' };
+    if (!locker) return { ok: false, reason: 'locker_unknown' };
+    point = { code: locker.code, address: lockerSnapshot(locker) };
+  } else if (method.kind === 'pickup') {
+    point = { code: null, address: [method.pickupAddress, input.locale === 'pl' ? method.pickupHours.pl : method.pickupHours.en].filter(Boolean).join(' · ') };
+  }
 
   const prepared = await inTransaction(db, async (trx) => {
     const cart = await getCart(trx, noImages, input.cartId, input.locale);
     // The stock fell below the cart since the shopper saw it: they see it capped before paying.
     if (cart.stockCapped.length > 0) throw new OutOfStock(cart.stockCapped.map(({ variantId, left }) => ({ variantId, left })));
     if (cart.lines.length === 0) return null;
-    await saveShippingAddress(trx, input.userId, address);
+    const delivery = priceDelivery(table, cart, input.delivery, method.kind, point);
+    if (!delivery) return 'method_unavailable' as const;
+    if (input.delivery.saveToProfile !== false) {
+      if (method.kind !== 'pickup') await saveShippingAddress(trx, input.userId, address);
+      const contact = await getContactDetails(trx, input.userId);
+      const phone = input.delivery.phone || contact.phone;
+      if (contact.phone !== phone || contact.country !== input.delivery.country) await saveContactDetails(trx, input.userId, { phone, country: input.delivery.country });
+    }
     const images = await firstImageKeys(
       trx,
       cart.lines.map((l) => l.productId),
@@ -137,10 +171,11 @@ export async function startPayment(
       locale: input.locale,
       cartId: cart.id,
       provider: provider.name,
-      fingerprint: cartFingerprint(lines, cart.totalCents),
-      totalCents: cart.totalCents,
+      fingerprint: cartFingerprint(lines, cart.totalCents, delivery),
+      goodsCents: cart.totalCents,
       visitorId: input.visitorId ?? null,
       address,
+      delivery,
       lines,
     });
     const released = await releaseCartHolds(trx, cart.id!, order.id);
@@ -156,6 +191,7 @@ export async function startPayment(
   });
   if (prepared instanceof OutOfStock) return { ok: false, reason: 'out_of_stock', short: prepared.short };
   if (!prepared) return { ok: false, reason: 'empty_cart' };
+  if (prepared === 'method_unavailable') return { ok: false, reason: prepared };
   const { order, removedVariantIds } = prepared;
 
   let payment = order.paymentId && order.clientSecret ? { paymentId: order.paymentId, clientSecret: order.clientSecret } : null;
@@ -477,10 +513,38 @@ async function markStockShort(trx: Executor, order: OrderRecord, lines: OrderRec
 /** getCart's pictures are not needed to price an order; the lines keep the storage key instead. */
 const noImages: Storage = { ...nullStorage, url: () => '' };
 
-/** The lines (variant, quantity, unit price, in cart order) and the total: the same cart gives the same value. */
-export function cartFingerprint(lines: ReadonlyArray<Pick<NewOrderLine, 'variantId' | 'quantity' | 'unitPriceCents'>>, totalCents: number): string {
-  const canonical = JSON.stringify({ c: 'EUR', t: totalCents, l: lines.map((l) => [l.variantId, l.quantity, l.unitPriceCents]) });
+/**
+ * The lines (variant, quantity, unit price, in cart order), the goods' total and the delivery (method, country,
+ * price, locker): the same cart going the same way gives the same value.
+ */
+export function cartFingerprint(
+  lines: ReadonlyArray<Pick<NewOrderLine, 'variantId' | 'quantity' | 'unitPriceCents'>>,
+  totalCents: number,
+  delivery: Pick<OrderDelivery, 'methodId' | 'country' | 'priceCents' | 'point'>,
+): string {
+  const canonical = JSON.stringify({
+    c: 'EUR',
+    t: totalCents,
+    l: lines.map((l) => [l.variantId, l.quantity, l.unitPriceCents]),
+    d: [delivery.methodId, delivery.country, delivery.priceCents, delivery.point],
+  });
   return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** How the customer asked for the order to go (the route has checked the form; the server prices it). */
+export type DeliveryRequest = { country: string; methodId: string; phone?: string; lockerCode?: string | null; saveToProfile?: boolean };
+
+/** The chosen method's price for this cart's weight and goods, or null when it does not take this parcel. */
+function priceDelivery(
+  table: DeliveryTable,
+  cart: Cart,
+  request: DeliveryRequest,
+  kind: OrderDelivery['kind'],
+  point: { code: string | null; address: string | null },
+): OrderDelivery | null {
+  const option = deliveryOptions(table, { country: request.country, goodsGrams: cartWeightGrams(cart), goodsCents: cart.totalCents }).find((o) => o.methodId === request.methodId);
+  if (!option) return null;
+  return { kind, methodId: option.methodId, country: request.country, priceCents: option.priceCents, phone: request.phone ?? '', point: point.code, pointAddress: point.address };
 }
 
 /** The profile's shipping address becomes this one; a billing address that was the same follows it. */

@@ -22,7 +22,7 @@ import {
   settlePayment,
   startPayment,
 } from './index.server';
-import { address, cartLines, createCoffee, createUser, fillCart, mails, storage } from '../../../tests/fixtures/shop';
+import { address, courier, pickup, cartLines, createCoffee, createUser, fillCart, mails, storage } from '../../../tests/fixtures/shop';
 
 const card = (number: string) => ({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' });
 const mail = { contactTo: 'shop@kopi.test', publicUrl: 'https://kopi.test' };
@@ -90,7 +90,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     return { ...user, userId: user.id, cartId };
   }
   const start = (c: Awaited<ReturnType<typeof customer>>, extra: Partial<Parameters<typeof startPayment>[2]> = {}) =>
-    startPayment(db, provider, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address, ...extra });
+    startPayment(db, provider, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address, delivery: pickup, ...extra });
   const ordersOf = (userId: string) => db.selectFrom('orders').selectAll().where('user_id', '=', userId).execute();
   const mailsTo = async (to: string) => (await mails(db)).filter((m) => m.to_address === to);
 
@@ -111,7 +111,9 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     expect(await start(c)).toEqual({ ok: false, reason: 'empty_cart' });
     expect(await start({ ...c, cartId: null as never })).toEqual({ ok: false, reason: 'empty_cart' });
     const d = await customer([[gayo, 1]]);
-    expect(await start(d, { address: { ...address, city: ' ' } })).toEqual({ ok: false, reason: 'address_incomplete' });
+    expect(await start(d, { address: { ...address, city: ' ' }, delivery: courier })).toEqual({ ok: false, reason: 'address_incomplete' });
+    // A pickup needs only the name.
+    expect(await start(d, { address: { ...address, fullName: ' ' } })).toEqual({ ok: false, reason: 'address_incomplete' });
     expect(await ordersOf(d.id)).toHaveLength(0);
   });
 
@@ -120,15 +122,22 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
       [gayo, 2],
       [java, 1],
     ]);
-    const result = await start(c, { expectedTotalCents: 3399 });
+    // 33.99 € of goods without weights: the parcel is its packaging, the courier's first band, 4.99 €.
+    const result = await start(c, { expectedTotalCents: 3898, delivery: { ...courier, phone: '+48600100200' } });
     if (!result.ok) throw new Error(result.reason);
-    expect(result).toMatchObject({ amountCents: 3399, pricesChanged: false, removedVariantIds: [] });
+    expect(result).toMatchObject({ amountCents: 3898, pricesChanged: false, removedVariantIds: [] });
     expect(result.paymentId).toMatch(/^tp_/);
     const [order] = await ordersOf(c.id);
     expect(order).toMatchObject({
       id: result.orderId,
       user_email: c.email,
-      total_cents: 3399,
+      total_cents: 3898,
+      goods_cents: 3399,
+      delivery_cents: 499,
+      delivery_kind: 'courier',
+      delivery_method_id: courier.methodId,
+      delivery_country: 'PL',
+      shipping_phone: '+48600100200',
       currency: 'EUR',
       payment_provider: 'test',
       payment_intent_id: result.paymentId,
@@ -144,7 +153,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     ]);
     expect(await getProfile(db, c.id)).toMatchObject({ ...address, deliveryAddress: address.address, deliveryCity: address.city });
     // Going back and proceeding again reuses the order and its payment.
-    const again = await start(c, { address: { ...address, address: 'ul. Nowa 1' } });
+    const again = await start(c, { address: { ...address, address: 'ul. Nowa 1' }, delivery: { ...courier, phone: '+48600100200' } });
     expect(again).toMatchObject({ ok: true, orderId: result.orderId, paymentId: result.paymentId, clientSecret: result.clientSecret });
     expect((await ordersOf(c.id))[0].shipping_address).toBe('ul. Nowa 1');
     expect(await db.selectFrom('test_payments').select('id').where('order_id', '=', result.orderId).execute()).toHaveLength(1);
@@ -206,7 +215,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
       [gayo, 2],
       [java, 1],
     ]);
-    const started = await startPayment(db, provider, { userId: c.id, email: c.email, locale: 'pl', cartId: c.cartId, address });
+    const started = await startPayment(db, provider, { userId: c.id, email: c.email, locale: 'pl', cartId: c.cartId, address, delivery: courier });
     if (!started.ok) throw new Error(started.reason);
     // Declined and insufficient funds leave the cart and the pending order intact.
     for (const [number, code] of [
@@ -246,7 +255,9 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     const label = started.orderId.slice(-6).toUpperCase();
     expect(confirmation.subject).toBe(`Twoje zamówienie Kopi ${label}`);
     expect(confirmation.text_body).toContain('2 × Gayo PL');
-    expect(confirmation.text_body).toContain('33,99');
+    expect(confirmation.text_body).toContain('Produkty: 33,99');
+    expect(confirmation.text_body).toContain('Dostawa: Kurier — 4,99');
+    expect(confirmation.text_body).toContain('38,98');
     expect(confirmation.text_body).toContain('ul. Kwiatowa 5');
     expect(confirmation.text_body).toContain('30-001 Kraków');
     expect(confirmation.html_body).toContain('Java &lt;Estate&gt; PL');
@@ -261,7 +272,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
       code: 'already_paid',
     });
     const view = await getOrderForUser(db, storage, c.id, started.orderId);
-    expect(view).toMatchObject({ paymentStatus: 'succeeded', totalCents: 3399, label });
+    expect(view).toMatchObject({ paymentStatus: 'succeeded', totalCents: 3898, goodsCents: 3399, delivery: { kind: 'courier', priceCents: 499, country: 'PL', point: null }, label });
     expect(await getOrderForUser(db, storage, stranger.id, started.orderId)).toBeNull();
   });
 
@@ -330,7 +341,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
 
     const startStripe = async (items: Array<[string, number]>) => {
       const c = await customer(items);
-      const started = await startPayment(db, stripe, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address });
+      const started = await startPayment(db, stripe, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address, delivery: pickup });
       if (!started.ok) throw new Error(started.reason);
       return { c, started };
     };
@@ -394,9 +405,16 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
   });
 
   it('fingerprints depend on lines and amount only', () => {
-    const a = cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100);
-    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100)).toBe(a);
-    expect(cartFingerprint([{ variantId: 'p', quantity: 2, unitPriceCents: 100 }], 200)).not.toBe(a);
-    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 101 }], 101)).not.toBe(a);
+    const courier = { methodId: 'c', country: 'PL', priceCents: 499, point: null };
+    const a = cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, courier);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, courier)).toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 2, unitPriceCents: 100 }], 200, courier)).not.toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 101 }], 101, courier)).not.toBe(a);
+    // The same goods going another way, or to another locker, are another order.
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, { ...courier, priceCents: 0 })).not.toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, { ...courier, country: 'CZ' })).not.toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, { ...courier, methodId: 'l', point: 'KRA01M' })).not.toBe(
+      cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, { ...courier, methodId: 'l', point: 'KRA08N' }),
+    );
   });
 });

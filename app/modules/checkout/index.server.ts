@@ -9,6 +9,7 @@ export {
   settlePayment,
   startPayment,
   type CheckoutReview,
+  type DeliveryRequest,
   type ConfirmOrderPaymentResult,
   type MarkOrderPaidResult,
   type OrderMailSettings,
@@ -18,4 +19,5 @@ export {
   type StartPaymentResult,
 } from './checkout.server';
 export * from './checkout.schema';
+export { deliveryStep, type DeliveryStep } from './delivery-step.server';
 export { SWEEP_INTERVAL_MS, sweepPayments } from './sweep.server';

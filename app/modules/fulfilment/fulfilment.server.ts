@@ -10,7 +10,7 @@ import { type ShopDay, addDays, isShopDay, shopDayOf, startOfShopDay } from '~/l
 import { escapeLike } from '~/db/search.server';
 import { type Actor, listActivity, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
-import { type DisplayStatus, displayStatus, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
+import { type DisplayStatus, type OrderDelivery, displayStatus, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
 import { type Storage, productImage } from '~/modules/storage/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
@@ -123,6 +123,9 @@ export type OwnerOrder = {
   locale: string;
   customer: { name: string; email: string };
   shipping: { fullName: string; address: string; city: string; zipCode: string };
+  /** How it goes: the method, its price and, for a locker, its code and address (null for orders from before). */
+  delivery: OrderDelivery | null;
+  goodsCents: number;
   /** Each line with the roast days of the batches its coffee was drawn from (for packing), oldest first. */
   lines: (Omit<OrderRecordLine, 'image'> & { image: ReturnType<typeof productImage> | null; roastedOn: string[] })[];
   /** Paid after its coffee sold out: refunded in full, never shipped. */
@@ -216,6 +219,8 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     locale: record.locale,
     customer: { name: record.shipping.fullName, email: record.userEmail },
     shipping: record.shipping,
+    delivery: record.delivery,
+    goodsCents: record.goodsCents,
     lines: lines.map((line) => ({
       ...line,
       image: line.image ? productImage(storage, line.image) : null,

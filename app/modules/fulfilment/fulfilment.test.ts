@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { settlePayment, startPayment } from '~/modules/checkout/index.server';
-import { address, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
+import { address, pickup, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
 import { listOrders, orderLabel, withdrawalClosesAt } from '~/modules/orders/index.server';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
 import { deliveryMoment, getOwnerOrder, listOwnerOrders, moveOrder, trackingUrl } from './index.server';
@@ -28,13 +28,13 @@ describe.each(testDatabases())('the owner’s orders on %s', (_kind, open) => {
     for (const [i, locale] of (['en', 'pl', 'en', 'pl'] as const).entries()) {
       const user = await createUser(db, `customer${i}.${Date.now()}@example.test`);
       const cartId = await fillCart(db, user.id, [[gayo, i + 1]]);
-      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address: { ...address, fullName: `Ola Nowak ${i}` } });
+      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address: { ...address, fullName: `Ola Nowak ${i}` }, delivery: pickup });
       if (!started.ok) throw new Error(started.reason);
       await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
       placed.push({ id: started.orderId, email: user.email, userId: user.id });
     }
     const user = await createUser(db);
-    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId: await fillCart(db, user.id, [[gayo, 1]]), address });
+    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId: await fillCart(db, user.id, [[gayo, 1]]), address, delivery: pickup });
     if (!pending.ok) throw new Error(pending.reason);
     pendingId = pending.orderId;
   });

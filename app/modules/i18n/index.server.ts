@@ -4,6 +4,7 @@ import enAuth from './locales/en/auth.json';
 import enCart from './locales/en/cart.json';
 import enCategories from './locales/en/categories.json';
 import enCheckout from './locales/en/checkout.json';
+import enDelivery from './locales/en/delivery.json';
 import enCommon from './locales/en/common.json';
 import enContact from './locales/en/contact.json';
 import enHome from './locales/en/home.json';
@@ -18,6 +19,7 @@ import plAuth from './locales/pl/auth.json';
 import plCart from './locales/pl/cart.json';
 import plCategories from './locales/pl/categories.json';
 import plCheckout from './locales/pl/checkout.json';
+import plDelivery from './locales/pl/delivery.json';
 import plCommon from './locales/pl/common.json';
 import plContact from './locales/pl/contact.json';
 import plHome from './locales/pl/home.json';
@@ -31,8 +33,8 @@ import { type Locale, type Messages, createT, defaultLocale, isLocale, mergeBund
 export { createT, defaultLocale, isLocale, locales, type Locale, type Messages, type T } from './translate';
 
 const catalogues = {
-  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders, admin: enAdmin, withdrawal: enWithdrawal, reviews: enReviews },
-  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders, admin: plAdmin, withdrawal: plWithdrawal, reviews: plReviews },
+  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders, admin: enAdmin, withdrawal: enWithdrawal, reviews: enReviews, delivery: enDelivery },
+  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders, admin: plAdmin, withdrawal: plWithdrawal, reviews: plReviews, delivery: plDelivery },
 } as const satisfies Record<Locale, Record<string, Messages>>;
 
 export type Namespace = keyof (typeof catalogues)['en'];

@@ -1,7 +1,7 @@
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import type { OutgoingMail } from '~/modules/mail/index.server';
 import type { OrderRecord, OrderRecordLine } from './order-records.server';
-import { orderLabel } from './orders.types';
+import { type OrderDelivery, type ShippingAddress, orderLabel } from './orders.types';
 import { localePath } from '~/modules/i18n/paths';
 import { formatPrice as money } from '~/lib/format';
 import { lineName } from '~/modules/catalog/variants';
@@ -10,6 +10,20 @@ const htmlEntities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => htmlEntities[c]);
 /** Header values stay on one line. */
 const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim();
+
+/** Where the order goes, as lines: the address, a locker with its address, or the roastery for a pickup. */
+export function deliveryAddressLines(shipping: ShippingAddress, delivery: OrderDelivery | null, t: (key: string, values?: Record<string, string>) => string): string[] {
+  if (delivery?.kind === 'locker') return [shipping.fullName, t('delivery.locker', { code: delivery.point ?? '' }), delivery.pointAddress ?? '', delivery.phone].filter(Boolean);
+  if (delivery?.kind === 'pickup') return [shipping.fullName, t('delivery.pickupAt', { address: delivery.pointAddress ?? '' }), delivery.phone].filter(Boolean);
+  return [shipping.fullName, shipping.address, `${shipping.zipCode} ${shipping.city}`, delivery?.phone ?? ''].filter(Boolean);
+}
+
+/** "Delivery: InPost locker — €3.49" (or "Free"), in the order's language; null for orders from before delivery was chosen. */
+function deliveryLine(order: OrderRecord, locale: Locale, t: (key: string, values?: Record<string, string>) => string): string | null {
+  if (!order.delivery) return null;
+  const price = order.delivery.priceCents === 0 ? t('delivery.free') : money(order.delivery.priceCents, locale);
+  return `${t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) })} — ${price}`;
+}
 
 /** The customer's confirmation, in the order's language: lines, total, order label and shipping address. */
 export function orderConfirmationMail(
@@ -23,7 +37,9 @@ export function orderConfirmationMail(
   const title = (line: OrderRecordLine) => lineName(line.title || t('orders.mail.unnamed'), line.label);
   const lineText = (line: OrderRecordLine) =>
     t('orders.mail.line', { quantity: String(line.quantity), title: title(line), price: money(line.unitPriceCents * line.quantity, locale) });
-  const address = [order.shipping.fullName, order.shipping.address, `${order.shipping.zipCode} ${order.shipping.city}`];
+  const address = deliveryAddressLines(order.shipping, order.delivery, t);
+  const delivery = deliveryLine(order, locale, t);
+  const goods = order.delivery ? `${t('delivery.goods')}: ${money(order.goodsCents, locale)}` : null;
   const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
   const total = t('orders.mail.total', { total: money(order.totalCents, locale) });
 
@@ -37,6 +53,7 @@ export function orderConfirmationMail(
     `${t('orders.mail.items')}:`,
     ...lines.map((l) => `  ${lineText(l)}`),
     '',
+    ...(goods && delivery ? [goods, delivery] : []),
     total,
     '',
     t('orders.mail.shipTo'),
@@ -56,6 +73,7 @@ export function orderConfirmationMail(
     '<ul>',
     ...lines.map((l) => `<li>${escapeHtml(lineText(l))}</li>`),
     '</ul>',
+    ...(goods && delivery ? [`<p>${escapeHtml(goods)}<br>${escapeHtml(delivery)}</p>`] : []),
     `<p><strong>${escapeHtml(total)}</strong></p>`,
     `<p>${escapeHtml(t('orders.mail.shipTo'))}<br>${address.map(escapeHtml).join('<br>')}</p>`,
     ...(ordersUrl ? [`<p><a href="${escapeHtml(ordersUrl)}">${escapeHtml(t('orders.mail.viewOrders', { url: ordersUrl }))}</a></p>`] : []),
@@ -65,6 +83,8 @@ export function orderConfirmationMail(
 
   return { to: order.userEmail, subject: oneLine(t('orders.mail.subject', { label })), text, html };
 }
+
+const enDelivery = { locker: 'InPost locker', courier: 'Courier', pickup: 'Pickup at the roastery' } as const;
 
 /** The shop's notification of a paid order (in English, the shop's working language). */
 export function shopOrderNotificationMail(order: OrderRecord, lines: OrderRecordLine[], contactTo: string): OutgoingMail {
@@ -76,8 +96,14 @@ export function shopOrderNotificationMail(order: OrderRecord, lines: OrderRecord
     ['Customer', order.userEmail],
     ['Language', order.locale],
     ['Total', money(order.totalCents, 'en')],
+    ...(order.delivery
+      ? ([
+          ['Goods', money(order.goodsCents, 'en')],
+          ['Delivery', `${enDelivery[order.delivery.kind]} — ${money(order.delivery.priceCents, 'en')}`],
+        ] as Array<[string, string]>)
+      : []),
     ['Payment', `${order.paymentProvider} ${order.paymentId ?? ''}`.trim()],
-    ['Ship to', `${order.shipping.fullName}, ${order.shipping.address}, ${order.shipping.zipCode} ${order.shipping.city}`],
+    ['Ship to', deliveryAddressLines(order.shipping, order.delivery, getT('en')).join(', ')],
   ];
   const text = [
     'A new order has been paid.',

@@ -2,7 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import { type Executor, monotonicNow, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import type { OrdersTable } from '~/db/schema';
-import type { ShippingAddress } from './orders.types';
+import { type OrderDelivery, type ShippingAddress, orderDeliveryOf } from './orders.types';
 
 /** The order as the checkout and payment code work with it (server only). */
 export type OrderRecord = {
@@ -12,6 +12,7 @@ export type OrderRecord = {
   locale: string;
   cartId: string | null;
   totalCents: number;
+  goodsCents: number;
   currency: 'EUR';
   paymentProvider: string;
   paymentId: string | null;
@@ -19,6 +20,7 @@ export type OrderRecord = {
   paymentStatus: string;
   shippingStatus: string;
   shipping: ShippingAddress;
+  delivery: OrderDelivery | null;
   createdAt: string;
   paidAt: string | null;
   visitorId: string | null;
@@ -50,6 +52,7 @@ const toRecord = (row: Row): OrderRecord => ({
   locale: row.locale,
   cartId: row.cart_id,
   totalCents: row.total_cents,
+  goodsCents: row.goods_cents,
   currency: 'EUR',
   paymentProvider: row.payment_provider,
   paymentId: row.payment_intent_id,
@@ -62,16 +65,19 @@ const toRecord = (row: Row): OrderRecord => ({
     city: row.shipping_city,
     zipCode: row.shipping_zip_code,
   },
+  delivery: orderDeliveryOf(row),
   createdAt: row.created_at,
   paidAt: row.paid_at,
   visitorId: row.visitor_id,
 });
 
-const shippingColumns = (a: ShippingAddress) => ({
+const shippingColumns = (a: ShippingAddress, d: OrderDelivery) => ({
   shipping_full_name: a.fullName,
   shipping_address: a.address,
   shipping_city: a.city,
   shipping_zip_code: a.zipCode,
+  shipping_phone: d.phone,
+  delivery_point_address: d.pointAddress,
 });
 
 export async function findOrderRecord(db: Executor, orderId: string): Promise<OrderRecord | null> {
@@ -120,9 +126,11 @@ export async function findOrCreatePendingOrder(
     cartId: string | null;
     provider: string;
     fingerprint: string;
-    totalCents: number;
+    /** The goods' total; the order's is it plus the delivery's price. */
+    goodsCents: number;
     visitorId: string | null;
     address: ShippingAddress;
+    delivery: OrderDelivery;
     lines: NewOrderLine[];
   },
 ): Promise<{ order: OrderRecord; created: boolean }> {
@@ -147,7 +155,13 @@ export async function findOrCreatePendingOrder(
         user_email: input.email,
         locale: input.locale,
         cart_id: input.cartId,
-        total_cents: input.totalCents,
+        total_cents: input.goodsCents + input.delivery.priceCents,
+        goods_cents: input.goodsCents,
+        delivery_cents: input.delivery.priceCents,
+        delivery_kind: input.delivery.kind,
+        delivery_method_id: input.delivery.methodId,
+        delivery_country: input.delivery.country,
+        delivery_point: input.delivery.point,
         currency: 'EUR',
         payment_provider: input.provider,
         payment_intent_id: null,
@@ -155,7 +169,7 @@ export async function findOrCreatePendingOrder(
         cart_fingerprint: input.fingerprint,
         payment_status: 'pending',
         shipping_status: 'processing',
-        ...shippingColumns(input.address),
+        ...shippingColumns(input.address, input.delivery),
         created_at: monotonicNow(),
         paid_at: null,
         visitor_id: input.visitorId,
@@ -191,12 +205,12 @@ export async function findOrCreatePendingOrder(
   if (!row) throw new Error('pending order vanished while being reused');
   await db
     .updateTable('orders')
-    .set({ user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, ...shippingColumns(input.address) })
+    .set({ user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, ...shippingColumns(input.address, input.delivery) })
     .where('id', '=', row.id)
     .where('payment_status', '=', 'pending')
     .execute();
   return {
-    order: toRecord({ ...row, user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, ...shippingColumns(input.address) }),
+    order: toRecord({ ...row, user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, ...shippingColumns(input.address, input.delivery) }),
     created: false,
   };
 }

@@ -6,6 +6,7 @@ import {
   type OrderView,
   type PaymentStatus,
   type ShippingStatus,
+  orderDeliveryOf,
   orderLabel,
   paymentStatuses,
   shippingStatuses,
@@ -27,6 +28,14 @@ type OrderRow = {
   refunded_cents: number;
   delivered_at: string | null;
   stock_short_at: string | null;
+  goods_cents: number;
+  delivery_cents: number;
+  delivery_kind: string | null;
+  delivery_method_id: string | null;
+  delivery_country: string | null;
+  shipping_phone: string;
+  delivery_point: string | null;
+  delivery_point_address: string | null;
 };
 
 const orderColumns = [
@@ -45,6 +54,14 @@ const orderColumns = [
   'refunded_cents',
   'delivered_at',
   'stock_short_at',
+  'goods_cents',
+  'delivery_cents',
+  'delivery_kind',
+  'delivery_method_id',
+  'delivery_country',
+  'shipping_phone',
+  'delivery_point',
+  'delivery_point_address',
 ] as const;
 
 /**
@@ -123,6 +140,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     createdAt: row.created_at,
     paidAt: row.paid_at,
     totalCents: row.total_cents,
+    goodsCents: row.goods_cents,
     currency: 'EUR',
     paymentStatus: (paymentStatuses as readonly string[]).includes(row.payment_status)
       ? (row.payment_status as PaymentStatus)
@@ -142,6 +160,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
       city: row.shipping_city,
       zipCode: row.shipping_zip_code,
     },
+    delivery: orderDeliveryOf(row),
   }));
 }
 

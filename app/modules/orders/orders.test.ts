@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { settlePayment, startPayment } from '~/modules/checkout/index.server';
-import { address, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
+import { address, pickup, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
 import { getOrderForUser, listOrders, orderLabel } from './index.server';
 
@@ -30,13 +30,13 @@ describe.each(testDatabases())('orders on %s', (_kind, open) => {
     other = await createUser(db);
     for (let i = 1; i <= 12; i++) {
       const cartId = await fillCart(db, user.id, [[gayo, i]]);
-      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address });
+      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address, delivery: pickup });
       if (!started.ok) throw new Error(started.reason);
       await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
       placed.push(started.orderId);
     }
     const cartId = await fillCart(db, user.id, [[gayo, 1]]);
-    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address });
+    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address, delivery: pickup });
     if (!pending.ok) throw new Error(pending.reason);
     pendingId = pending.orderId;
   });

@@ -9,6 +9,45 @@ export type ShippingStatus = (typeof shippingStatuses)[number];
 
 export type ShippingAddress = { fullName: string; address: string; city: string; zipCode: string };
 
+export const orderDeliveryKinds = ['locker', 'courier', 'pickup'] as const;
+export type OrderDeliveryKind = (typeof orderDeliveryKinds)[number];
+
+/** How an order goes to its customer, as chosen at checkout (a snapshot: rates, lockers and pickup hours change). */
+export type OrderDelivery = {
+  kind: OrderDeliveryKind;
+  methodId: string;
+  country: string;
+  priceCents: number;
+  /** The phone the carrier texts ('' when none was given). */
+  phone: string;
+  /** The locker's code. */
+  point: string | null;
+  /** The locker's address and hours, or where and when to collect a pickup. */
+  pointAddress: string | null;
+};
+
+/** The delivery columns of an order row as the views read them: null for orders from before delivery was chosen. */
+export function orderDeliveryOf(row: {
+  delivery_kind: string | null;
+  delivery_method_id: string | null;
+  delivery_country: string | null;
+  delivery_cents: number;
+  shipping_phone: string;
+  delivery_point: string | null;
+  delivery_point_address: string | null;
+}): OrderDelivery | null {
+  if (!row.delivery_kind || !(orderDeliveryKinds as readonly string[]).includes(row.delivery_kind)) return null;
+  return {
+    kind: row.delivery_kind as OrderDeliveryKind,
+    methodId: row.delivery_method_id ?? '',
+    country: row.delivery_country ?? '',
+    priceCents: Number(row.delivery_cents),
+    phone: row.shipping_phone,
+    point: row.delivery_point,
+    pointAddress: row.delivery_point_address,
+  };
+}
+
 export type OrderLineView = {
   /** The line's place in the order (what a withdrawal names). */
   position: number;
@@ -32,12 +71,16 @@ export type OrderView = {
   /** ISO-8601 UTC. */
   createdAt: string;
   paidAt: string | null;
+  /** Goods and delivery; the goods alone are `goodsCents`. */
   totalCents: number;
+  goodsCents: number;
   currency: 'EUR';
   paymentStatus: PaymentStatus;
   shippingStatus: ShippingStatus;
   lines: OrderLineView[];
   shipping: ShippingAddress;
+  /** How it goes (null on orders from before delivery was chosen, which paid nothing for it). */
+  delivery: OrderDelivery | null;
   /** How it was shipped, once it was (a carrier id of app/modules/fulfilment/carriers.ts). */
   parcel: { carrier: string; trackingNumber: string | null } | null;
   /** How much was given back (cancelled orders are refunded in full). */

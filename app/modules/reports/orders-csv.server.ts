@@ -38,6 +38,9 @@ export async function exportOrdersCsv(
         'orders.shipping_full_name',
         'orders.user_email',
         'orders.shipping_status',
+        'orders.delivery_kind',
+        'orders.delivery_cents',
+        'orders.delivery_point',
         'order_lines.position',
         'order_lines.title',
         'order_lines.variant_label',
@@ -66,7 +69,21 @@ export async function exportOrdersCsv(
   };
   const header = ['order', 'date', 'customer', 'email', 'product', 'variant', 'sku', 'quantity', 'unitPrice', 'lineTotal', 'status'].map((key) => t(`admin.csv.${key}`));
   const lines = [header.map(cell).join(separator)];
-  for (const row of rows) {
+  const deliveryRow = (row: (typeof rows)[number]) =>
+    [
+      cell(orderLabel(row.id)),
+      cell(dateTime.format(new Date(row.paid_at!))),
+      cell(row.shipping_full_name),
+      cell(row.user_email),
+      cell(t('delivery.delivery')),
+      cell([t(`delivery.kinds.${row.delivery_kind}`), row.delivery_point ?? ''].filter(Boolean).join(' ')),
+      '',
+      '1',
+      money(Number(row.delivery_cents)),
+      money(Number(row.delivery_cents)),
+      cell(t(`orders.status.${row.shipping_status}`)),
+    ].join(separator);
+  for (const [i, row] of rows.entries()) {
     lines.push(
       [
         cell(orderLabel(row.id)),
@@ -82,6 +99,8 @@ export async function exportOrdersCsv(
         cell(t(`orders.status.${status(row)}`)),
       ].join(separator),
     );
+    // After an order's last line, its delivery (orders from before delivery was chosen have none).
+    if (row.delivery_kind && rows[i + 1]?.id !== row.id) lines.push(deliveryRow(row));
   }
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }

@@ -7,7 +7,7 @@ import { type PaymentServices, payWithCard, settlePayment, startPayment } from '
 import { changeStock } from '~/modules/backoffice/index.server';
 import { cancelOrder, getOwnerOrder } from '~/modules/fulfilment/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
-import { address, createUser, mails, storage } from '../../../tests/fixtures/shop';
+import { address, pickup, createUser, mails, storage } from '../../../tests/fixtures/shop';
 import {
   addBatch,
   correctStock,
@@ -89,7 +89,7 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     return { ...user, cartId };
   }
   const start = (c: Awaited<ReturnType<typeof customer>>, reservationMinutes?: number) =>
-    startPayment(db, provider, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address, reservationMinutes });
+    startPayment(db, provider, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address, delivery: pickup, reservationMinutes });
   const gramsLeft = async (productId: string) =>
     (await db.selectFrom('roast_batches').select('grams_left').where('product_id', '=', productId).execute()).reduce((sum, b) => sum + b.grams_left, 0);
 

@@ -8,7 +8,7 @@ import type { DB } from '~/db/database.server';
 import { formatDate } from '~/lib/format';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
-import { address, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
+import { address, pickup, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
 import { getOwnerOrder, moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
 import { orderLabel } from '~/modules/orders/index.server';
 import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
@@ -37,7 +37,7 @@ describe.each(testDatabases())('withdrawals on %s', (_kind, open) => {
   async function paidOrder(locale: 'en' | 'pl' = 'en') {
     const user = await createUser(db, `buyer.${Math.random().toString(36).slice(2)}@example.test`);
     const cartId = await fillCart(db, user.id, [[gayo, 2], [java, 1]]);
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address, delivery: pickup });
     if (!started.ok) throw new Error(started.reason);
     // Paid through the test provider's card form, so its payment can be refunded.
     const card = { number: TEST_CARDS.success, expMonth: 12, expYear: 2040, cvc: '123' };

@@ -10,6 +10,7 @@ import { shopDayOf } from '~/lib/shop-days';
 import { carrierNames, carriers, trackingUrl } from '~/modules/fulfilment/carriers';
 import { canCancel, canMove, cancelOrder, getOwnerOrder, moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
 import { getT } from '~/modules/i18n/index.server';
+import { countryName } from '~/modules/delivery/countries';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/order';
 
@@ -214,6 +215,13 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               ))}
             </tbody>
             <tfoot>
+              {order.delivery && (
+                <tr data-testid="order-delivery-row">
+                  <th scope="row" colSpan={3} className="pt-3 text-right font-normal sm:hidden">{t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) })}</th>
+                  <th scope="row" colSpan={4} className="hidden pt-3 text-right font-normal sm:table-cell">{t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) })}</th>
+                  <td className="pt-3 pl-4 text-right whitespace-nowrap tabular-nums">{order.delivery.priceCents === 0 ? t('delivery.free') : formatPrice(order.delivery.priceCents, locale)}</td>
+                </tr>
+              )}
               <tr>
                 <th scope="row" colSpan={3} className="pt-3 text-right sm:hidden">{t('admin.orders.total')}</th>
                 <th scope="row" colSpan={4} className="hidden pt-3 text-right sm:table-cell">{t('admin.orders.total')}</th>
@@ -312,7 +320,43 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
             <p><a href={`mailto:${order.customer.email}`} className="text-leaf underline underline-offset-4">{order.customer.email}</a></p>
             <p className="mt-1 text-muted">{t('admin.orders.language')}: {t(`admin.orders.languages.${order.locale}`)}</p>
             <h3 className="mt-5 font-sans text-sm font-semibold">{t('admin.orders.shippingHeading')}</h3>
-            <address className="mt-1 not-italic">{order.shipping.fullName}<br />{order.shipping.address}<br />{order.shipping.zipCode} {order.shipping.city}</address>
+            <div className="mt-1" data-testid="order-delivery">
+              {order.delivery && (
+                <p className="font-medium">
+                  {t(`delivery.kinds.${order.delivery.kind}`)}
+                  {order.delivery.point && <span className="ml-1 font-mono">{order.delivery.point}</span>} ·{' '}
+                  <span className="tabular-nums">{order.delivery.priceCents === 0 ? t('delivery.free') : formatPrice(order.delivery.priceCents, locale)}</span>
+                </p>
+              )}
+              <address className="not-italic">
+                {order.shipping.fullName}
+                {order.delivery?.kind === 'locker' || order.delivery?.kind === 'pickup' ? (
+                  <>
+                    <br />
+                    {order.delivery.pointAddress}
+                  </>
+                ) : (
+                  <>
+                    <br />
+                    {order.shipping.address}
+                    <br />
+                    {order.shipping.zipCode} {order.shipping.city}
+                  </>
+                )}
+                {order.delivery?.country && order.delivery.country !== 'PL' && (
+                  <>
+                    <br />
+                    {countryName(order.delivery.country, locale)}
+                  </>
+                )}
+                {order.delivery?.phone && (
+                  <>
+                    <br />
+                    <a href={`tel:${order.delivery.phone}`} className="text-leaf underline underline-offset-4">{order.delivery.phone}</a>
+                  </>
+                )}
+              </address>
+            </div>
             <h3 className="mt-5 font-sans text-sm font-semibold">{t('admin.orders.paymentHeading')}</h3>
             <p className="mt-1">{t('admin.orders.provider')}: {order.paymentProvider}</p>
             <p className="break-all">{t('admin.orders.paymentReference')}: <span className="font-mono">{order.paymentReference}</span></p>

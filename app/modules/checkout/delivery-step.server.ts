@@ -1,0 +1,51 @@
+/**
+ * What the delivery step shows: the cart and the customer's last address, the countries the shop delivers to,
+ * the ways there for this parcel with their prices, and lockers found by the shopper's search.
+ */
+import type { Executor } from '~/db/database.server';
+import { type Cart, cartWeightGrams } from '~/modules/cart/index.server';
+import {
+  type DeliveryOption,
+  type DeliveryTable,
+  type Locker,
+  type LockerDirectory,
+  amountToFreeDelivery,
+  chooseCountry,
+  deliveryOptions,
+  getDeliveryTable,
+  servedCountries,
+} from '~/modules/delivery/index.server';
+import type { Locale } from '~/modules/i18n/index.server';
+import type { Storage } from '~/modules/storage/index.server';
+import { type CheckoutReview, reviewCheckout } from './checkout.server';
+
+export type DeliveryStep = CheckoutReview & {
+  country: string;
+  countries: string[];
+  options: DeliveryOption[];
+  /** How much more the goods must cost for delivery to be free (null: already free, or never). */
+  toFree: number | null;
+  /** The search the shopper made for a locker, and what it found (`unavailable`: InPost could not be asked). */
+  lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean } | null;
+};
+
+export async function deliveryStep(
+  db: Executor,
+  storage: Storage,
+  lockers: LockerDirectory,
+  input: { userId: string; cartId: string | null; locale: Locale; country?: string | null; lockerQuery?: string | null },
+): Promise<DeliveryStep> {
+  const [review, table] = await Promise.all([reviewCheckout(db, storage, input), getDeliveryTable(db)]);
+  const country = chooseCountry(table, input.country, review.country);
+  const options = quote(table, country, review.cart);
+  const query = (input.lockerQuery ?? '').trim().slice(0, 60);
+  let lockerSearch: DeliveryStep['lockerSearch'] = null;
+  if (query && options.some((o) => o.kind === 'locker')) {
+    const found = await lockers.search(query);
+    lockerSearch = { query, lockers: found.ok ? found.lockers : [], unavailable: !found.ok };
+  }
+  return { ...review, country, countries: servedCountries(table), options, toFree: amountToFreeDelivery(options, review.cart.totalCents), lockerSearch };
+}
+
+const quote = (table: DeliveryTable, country: string, cart: Cart) =>
+  deliveryOptions(table, { country, goodsGrams: cartWeightGrams(cart), goodsCents: cart.totalCents });

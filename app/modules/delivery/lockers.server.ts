@@ -1,0 +1,135 @@
+/**
+ * InPost lockers from InPost's public Points API (`GET /v1/points`, `GET /v1/points/{name}` at INPOST_API_URL):
+ * a search by locker code, post code (the nearest first, with their distance) or city, and the one locker a
+ * checkout names, looked up again so that only a locker the API knows (and that is operating) is accepted.
+ * Answers are kept briefly in memory; the API is asked at most once per query in that time.
+ */
+import type { Logger } from 'pino';
+
+export type Locker = {
+  /** InPost's code, e.g. "KRA01M". */
+  code: string;
+  /** "Długa 5, 31-147 Kraków" */
+  address: string;
+  city: string;
+  postCode: string;
+  /** Where exactly, in InPost's words ("Przy sklepie Lewiatan"). */
+  description: string;
+  /** "24/7" or InPost's own text. */
+  hours: string;
+  /** From the searched post code, when the search was by one. */
+  distanceMeters: number | null;
+};
+
+export type LockerSearch = { ok: true; lockers: Locker[] } | { ok: false; reason: 'unavailable' };
+
+export type LockerDirectory = {
+  search(query: string): Promise<LockerSearch>;
+  /** The operating locker with this code, null when InPost has none, undefined when InPost could not be asked. */
+  find(code: string): Promise<Locker | null | undefined>;
+};
+
+export const LOCKER_RESULTS = 8;
+export const MAX_LOCKER_QUERY = 60;
+const TTL_MS = 10 * 60_000;
+const TIMEOUT_MS = 5_000;
+const MAX_CACHED = 1_000;
+
+export const lockerCodePattern = /^[A-Z]{3}\d{1,4}[A-Z]{0,3}$/;
+const postCodePattern = /^(\d{2})-?(\d{3})$/;
+
+/** The snapshot an order keeps of its locker. */
+export const lockerSnapshot = (locker: Locker) => [locker.address, locker.description, locker.hours].filter(Boolean).join(' · ');
+
+type PointJson = {
+  name?: unknown;
+  status?: unknown;
+  type?: unknown;
+  opening_hours?: unknown;
+  location_description?: unknown;
+  distance?: unknown;
+  address?: { line1?: unknown; line2?: unknown };
+  address_details?: { city?: unknown; post_code?: unknown };
+};
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim().slice(0, 200) : '');
+
+function toLocker(point: PointJson): Locker | null {
+  const code = text(point.name).toUpperCase();
+  if (!code || text(point.status) !== 'Operating') return null;
+  if (Array.isArray(point.type) && !point.type.includes('parcel_locker')) return null;
+  const line1 = text(point.address?.line1);
+  const line2 = text(point.address?.line2);
+  return {
+    code,
+    address: [line1, line2].filter(Boolean).join(', '),
+    city: text(point.address_details?.city),
+    postCode: text(point.address_details?.post_code),
+    description: text(point.location_description),
+    hours: text(point.opening_hours),
+    distanceMeters: typeof point.distance === 'number' && Number.isFinite(point.distance) ? Math.round(point.distance) : null,
+  };
+}
+
+/** The query string InPost is asked for a shopper's search: a code, a post code or a city. */
+export function pointsQuery(query: string): URLSearchParams | null {
+  const q = query.normalize('NFC').trim().replace(/\s+/g, ' ');
+  if (!q || q.length > MAX_LOCKER_QUERY) return null;
+  const params = new URLSearchParams({ type: 'parcel_locker', per_page: String(LOCKER_RESULTS) });
+  const postCode = postCodePattern.exec(q);
+  if (lockerCodePattern.test(q.toUpperCase())) params.set('name', q.toUpperCase());
+  else if (postCode) {
+    params.set('relative_post_code', `${postCode[1]}-${postCode[2]}`);
+    params.set('sort_by', 'distance_asc');
+    params.set('max_distance', '20000');
+  } else if (/^[\p{L}][\p{L} .'-]*$/u.test(q)) params.set('city', q);
+  else return null;
+  params.set('status', 'Operating');
+  return params;
+}
+
+export function createLockerDirectory({ baseUrl, log, fetchImpl = fetch }: { baseUrl: string; log?: Logger; fetchImpl?: typeof fetch }): LockerDirectory {
+  const cache = new Map<string, { at: number; value: Promise<unknown> }>();
+
+  /** The JSON at `path`, remembered for a while (failures are not); null for a 404; throws when InPost cannot be asked. */
+  function cached<T>(path: string): Promise<T | null> {
+    const hit = cache.get(path);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.value as Promise<T | null>;
+    const value = (async () => {
+      const response = await fetchImpl(`${baseUrl}${path}`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Error(`InPost answered ${response.status}`);
+      return (await response.json()) as T;
+    })();
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+    cache.set(path, { at: Date.now(), value });
+    value.catch(() => cache.delete(path));
+    return value;
+  }
+
+  return {
+    async search(query) {
+      const params = pointsQuery(query);
+      if (!params) return { ok: true, lockers: [] };
+      try {
+        const page = await cached<{ items?: PointJson[] }>(`/v1/points?${params}`);
+        const lockers = (page?.items ?? []).flatMap((item) => toLocker(item) ?? []);
+        return { ok: true, lockers: lockers.slice(0, LOCKER_RESULTS) };
+      } catch (error) {
+        log?.warn({ err: error }, 'InPost lockers could not be searched');
+        return { ok: false, reason: 'unavailable' };
+      }
+    },
+    async find(code) {
+      const name = code.trim().toUpperCase();
+      if (!lockerCodePattern.test(name)) return null;
+      try {
+        const point = await cached<PointJson>(`/v1/points/${encodeURIComponent(name)}`);
+        return point ? toLocker(point) : null;
+      } catch (error) {
+        log?.warn({ err: error, code: name }, 'an InPost locker could not be looked up');
+        return undefined;
+      }
+    },
+  };
+}
