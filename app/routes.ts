@@ -47,6 +47,7 @@ export default [
     route('admin/activity', 'routes/admin/activity.tsx'),
     route('admin/messages', 'routes/admin/messages.tsx'),
     route('admin/reviews', 'routes/admin/reviews.tsx'),
+    route('admin/delivery', 'routes/admin/delivery.tsx'),
   ]),
   route('language', 'routes/language.ts'),
   route('sitemap.xml', 'routes/sitemap.ts'),

@@ -328,6 +328,74 @@ function endpoints(productId: string): Endpoint[] {
       defects: [...['fullName', 'address', 'city', 'zipCode'].map(breakField)],
       signedIn: 'always',
     },
+    {
+      name: 'POST /checkout?step=delivery (the delivery step)',
+      path: '/checkout?step=delivery',
+      fields: {
+        intent: () => 'proceed',
+        ...textFields(['fullName', 'address', 'city', 'zipCode']),
+        country: () => 'PL',
+        methodId: (r) => r.pick(['method-pl-courier', 'method-pl-locker', 'method-pl-pickup']),
+        phone: () => '600100200',
+        lockerCode: () => 'KRA01M',
+        saveToProfile: () => 'on',
+      },
+      // Each is refused before any order: a country not served or malformed, a method not offered (or not one),
+      // a phone that is not one, a locker code that cannot be one, a courier without its address.
+      defects: [
+        (f, r) => void (f.country = r.pick(['US', '', 'pl', 'POL', '\u0000', 'x'.repeat(300), 'XX'])),
+        (f, r) => void (f.methodId = r.pick(['', 'method-eu-courier', 'nope', '../../x', '\u0000', 'x'.repeat(300)])),
+        (f, r) => void Object.assign(f, { methodId: 'method-pl-locker', phone: r.pick(['', '12', '+49 151 2345678', 'x'.repeat(40), '\u0000', '0048 000 000 000']) }),
+        (f, r) => void Object.assign(f, { methodId: 'method-pl-locker', lockerCode: r.pick(['', 'K', '../x', 'KRA01M\u0000', 'x'.repeat(100), '<KRA01M>']) }),
+        (f, r) => void Object.assign(f, { methodId: 'method-pl-courier', [r.pick(['address', 'city', 'zipCode'])]: r.pick(['', ' ', '\u0000', 'x'.repeat(300)]) }),
+      ],
+      signedIn: 'always',
+    },
+    {
+      name: 'POST /admin/delivery (as an admin)',
+      path: '/admin/delivery',
+      fields: {
+        intent: (r) => r.pick(['settings', 'zone', 'delete-zone', 'add-method', 'method', 'delete-method']),
+        packagingGrams: () => '150',
+        homeCountry: () => 'PL',
+        zoneId: (r) => r.pick(['zone-poland', 'zone-eu']),
+        name: () => 'Polska',
+        countries: () => 'PL',
+        kind: () => 'courier',
+        methodId: (r) => r.pick(['method-pl-courier', 'method-pl-locker', 'method-pl-pickup']),
+        active: () => 'on',
+        'band.0.kg': () => '1',
+        'band.0.price': () => '4.99',
+        freeOver: () => '50',
+        pickupAddress: () => 'ul. Mokotowska 12',
+      },
+      // Each makes the chosen form invalid or refused, so nothing may be written.
+      defects: [
+        (f, r) => void (f.intent = r.pick(['', 'drop', 'METHOD', '\u0000', 'x'.repeat(300)])),
+        (f, r) => void Object.assign(f, { intent: 'settings', packagingGrams: r.pick(['', '-1', '5001', '1.5', 'x', '\u0000']) }),
+        (f, r) => void Object.assign(f, { intent: 'settings', homeCountry: r.pick(['', 'US', 'pl', '\u0000']) }),
+        (f, r) => void Object.assign(f, { intent: 'zone', countries: r.pick(['', 'US', 'XX', '\u0000']) }),
+        (f, r) => void Object.assign(f, { intent: 'zone', name: r.pick(['', ' ', 'x'.repeat(61), 'a\u0000b']) }),
+        // Poland's countries into a new zone: they are taken.
+        (f) => void Object.assign(f, { intent: 'zone', zoneId: '', name: 'Again', countries: 'PL' }),
+        (f, r) => void Object.assign(f, { intent: r.pick(['delete-zone', 'add-method']), zoneId: unknownId(r) }),
+        (f, r) => void Object.assign(f, { intent: 'add-method', zoneId: 'zone-poland', kind: r.pick(['courier', 'locker', 'drone', '']) }),
+        (f, r) => void Object.assign(f, { intent: r.pick(['method', 'delete-method']), methodId: unknownId(r) }),
+        (f, r) => void Object.assign(f, { intent: 'method', 'band.0.kg': r.pick(['', '0', '26', '-1', 'x', '1e3', '1,2345']) }),
+        (f, r) => void Object.assign(f, { intent: 'method', 'band.0.price': r.pick(['', '-1', '1000.01', 'x', '4.999', '\u0000']) }),
+        (f, r) => void Object.assign(f, { intent: 'method', freeOver: r.pick(['0', '-5', 'x', '1.234']) }),
+        (f, r) => void Object.assign(f, { intent: 'method', methodId: 'method-pl-pickup', pickupAddress: r.pick(['', 'x'.repeat(201), 'a\u0000b']) }),
+      ],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
+      name: 'POST /admin/delivery (as a customer)',
+      path: '/admin/delivery',
+      fields: { intent: () => 'settings', packagingGrams: () => '0', homeCountry: () => 'DE' },
+      defects: [breakField('packagingGrams')],
+      signedIn: 'sometimes',
+    },
   ];
 }
 
@@ -425,7 +493,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock'];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery='];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';

@@ -46,7 +46,16 @@ export async function startTestShop(env: Record<string, string> = {}, { captureL
   const { createServerApp } = (await import(pathToFileURL(buildFile).href)) as typeof import('./app');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kopi-shop-'));
   const config = loadConfig(
-    { DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent', SESSION_SECRET: SECRET, PUBLIC_URL: 'http://127.0.0.1:3999', ...env },
+    {
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'silent',
+      SESSION_SECRET: SECRET,
+      PUBLIC_URL: 'http://127.0.0.1:3999',
+      // Never InPost's own API from a test: a closed local port unless a test starts the stand-in.
+      INPOST_API_URL: 'http://127.0.0.1:9',
+      ...env,
+    },
     { readDotEnv: false },
   );
   const logs: TestShop['logs'] = [];

@@ -15,6 +15,8 @@ export type KopiCookies = {
   cart: Cookie;
   /** The chosen language (a year); it only suggests, the URL decides. */
   language: Cookie;
+  /** The country the shopper asked delivery prices for (a year). */
+  country: Cookie;
   /** State, nonce and PKCE verifier between "Continue with Google" and the provider's redirect back (10 min). */
   oidcState: Cookie;
   /** An event the server completed, for the browser to track with consent (2 min). */
@@ -34,10 +36,11 @@ export function createKopiCookies(config: Pick<Config, 'sessionSecrets' | 'secur
     session: createCookie(sessionCookieName(config.secureCookies), { ...signed, maxAge: 30 * DAY }),
     cart: createCookie('kopi_cart', { ...signed, maxAge: 90 * DAY }),
     language: createCookie('lang', { ...signed, maxAge: 365 * DAY }),
+    country: createCookie('kopi_country', { ...signed, maxAge: 365 * DAY }),
     oidcState: createCookie('kopi_oidc', { ...signed, maxAge: 10 * 60 }),
     event: createCookie('kopi_event', { path: '/', sameSite: 'lax', secure: config.secureCookies, maxAge: 120 }),
   };
-  for (const cookie of [cookies.session, cookies.cart, cookies.language, cookies.oidcState]) signingSecrets.set(cookie, config.sessionSecrets);
+  for (const cookie of [cookies.session, cookies.cart, cookies.language, cookies.country, cookies.oidcState]) signingSecrets.set(cookie, config.sessionSecrets);
   return cookies;
 }
 

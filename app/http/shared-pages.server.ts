@@ -44,7 +44,7 @@ export const sharedPagesMiddleware: MiddlewareFunction<Response> = async ({ requ
   const count = await countCartItems(app.db, shopper.cartId);
   if (count > MAX_COUNT) return next();
 
-  const key = `${url.pathname}${url.search} ${user ? 'customer' : 'guest'} ${count}`;
+  const key = `${url.pathname}${url.search} ${user ? 'customer' : 'guest'} ${count} ${shopper.country ?? '-'}`;
   const tokens = { nonce: app.nonce, formKey: app.formKey, name };
   const cached = pages.get(key);
   if (cached) return new Response(bytes(withTokens(cached, tokens)), { status: cached.status, headers: [...cached.headers, ['x-page-cache', 'shared']] });

@@ -22,6 +22,8 @@ export type Shopper = {
   cookies: CookieJar;
   /** The number of items in the cart, once something counted them for this request. */
   cartCount?: number;
+  /** The country the shopper chose for delivery prices (a served one is checked where it is used). */
+  country: string | null;
 };
 
 export const shopperContext = createContext<Shopper>();
@@ -33,15 +35,17 @@ const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 const cartIdPattern = /^[A-Za-z0-9_-]{16,64}$/;
 const isToken = (value: unknown): value is string => typeof value === 'string' && tokenPattern.test(value);
 const isCartId = (value: unknown): value is string => typeof value === 'string' && cartIdPattern.test(value);
+const isCountryCode = (value: unknown): value is string => typeof value === 'string' && /^[A-Z]{2}$/.test(value);
 
 export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const app = context.get(appContext);
   const header = request.headers.get('cookie');
   const cookies = new CookieJar(app.cookies);
-  const [signedToken, signedCart, language] = await Promise.all([
+  const [signedToken, signedCart, language, country] = await Promise.all([
     readCookie(app.cookies.session, header, isToken),
     readCookie(app.cookies.cart, header, isCartId),
     readCookie(app.cookies.language, header, isLocale),
+    readCookie(app.cookies.country, header, isCountryCode),
   ]);
   // Cookies from before they were signed (until the next release): accepted once, then re-issued signed.
   const sessionToken = signedToken ?? legacyValue(header, 'kopi_session', isToken);
@@ -59,7 +63,7 @@ export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request,
 
   // A storefront page's URL names its language; the back office follows the cookie.
   const locale = localeOfPath(new URL(request.url).pathname) ?? language ?? defaultLocale;
-  context.set(shopperContext, { user, locale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies });
+  context.set(shopperContext, { user, locale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies, country });
   const response = await next();
   await cookies.writeTo(response.headers);
   // Anything rendered for a session or a cart is this shopper's alone: no shared cache may keep it.
@@ -119,4 +123,11 @@ export function chooseLanguage(shopper: Shopper, locale: Locale): void {
 /** An event the server completed, for the browser to track if the visitor consented (app/lib/analytics.ts). */
 export function tellBrowser(shopper: Shopper, name: string, props: Record<string, string | number | boolean> = {}): void {
   shopper.cookies.set('event', { name, props });
+}
+
+/** Remembers the country a shopper chose for delivery prices (the cart, the checkout). */
+export function keepCountry(shopper: Shopper, country: string): void {
+  if (shopper.country === country) return;
+  shopper.cookies.set('country', country);
+  shopper.country = country;
 }

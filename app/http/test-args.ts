@@ -14,6 +14,7 @@ export function routeArgs(request: Request, { app, shopper, params = {} }: { app
     guestCartId: null,
     sessionToken: null,
     cookies: new CookieJar(testCookies),
+    country: null,
     ...shopper,
   });
   return { request, context, params, url: new URL(request.url), pattern: new URL(request.url).pathname };

@@ -10,8 +10,10 @@ import { safeRedirect } from '~/lib/safe-redirect';
 import { useHydrated } from '~/lib/use-hydrated';
 import { cartFormSchema } from '~/modules/cart/cart.schema';
 import { readForm } from '~/http/body.server';
-import { keepGuestCart, shopperContext } from '~/http/shopper.server';
-import { type StockRefusal, addToCart, defaultVariantOf, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
+import { keepCountry, keepGuestCart, shopperContext } from '~/http/shopper.server';
+import { amountToFreeDelivery, cheapestDelivery, chooseCountry, deliveryOptions, getDeliveryTable, servedCountries } from '~/modules/delivery/index.server';
+import { CartCountry, CartDelivery } from '~/components/cart/cart-delivery';
+import { type StockRefusal, addToCart, cartWeightGrams, defaultVariantOf, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
@@ -19,16 +21,29 @@ import { appContext } from '~/context';
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const { user, locale, cartId } = context.get(shopperContext);
-  const cart = await getCart(app.db, app.storage, cartId, locale);
+  const shopper = context.get(shopperContext);
+  const { user, locale, cartId } = shopper;
+  const [cart, table] = await Promise.all([getCart(app.db, app.storage, cartId, locale), getDeliveryTable(app.db)]);
   const t = getT(locale);
+  // The country chosen here (a GET form, so it works without JavaScript) is remembered for the product pages and the checkout.
+  const asked = url.searchParams.get('country');
+  const country = chooseCountry(table, asked, shopper.country);
+  if (asked && asked === country) keepCountry(shopper, country);
+  const options = deliveryOptions(table, { country, goodsGrams: cartWeightGrams(cart), goodsCents: cart.totalCents });
+  const cheapest = cheapestDelivery(options);
   return {
     cart,
+    delivery: {
+      country,
+      countries: servedCountries(table),
+      cheapest: cheapest ? { kind: cheapest.kind, priceCents: cheapest.priceCents } : null,
+      toFree: amountToFreeDelivery(options, cart.totalCents),
+    },
     /** Without JavaScript the checkout button is a link to ?checkout=1, which shows the login message. */
     signedIn: Boolean(user),
     checkoutAttempt: url.searchParams.has('checkout'),
     meta: { title: `${t('cart.title')} · Kopi`, description: t('cart.metaDescription') },
-    messages: getMessages(locale, 'cart'),
+    messages: getMessages(locale, 'cart', 'delivery'),
   };
 }
 
@@ -139,12 +154,16 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
               <dt className="text-muted">{t('cart.subtotal')}</dt>
               <dd className="tabular-nums">{formatPrice(cart.totalCents, locale)}</dd>
             </div>
+            <CartDelivery delivery={loaderData.delivery} />
             <div className="flex justify-between border-t border-sand pt-3 text-lg font-semibold">
               <dt>{t('cart.total')}</dt>
               <dd className="tabular-nums" data-testid="cart-total">{formatPrice(cart.totalCents, locale)}</dd>
             </div>
           </dl>
           <p className="mt-2 text-xs text-muted">{t('cart.taxNote')}</p>
+          <div className="mt-4">
+            <CartCountry delivery={loaderData.delivery} />
+          </div>
 
           {signedIn ? (
             <Link to={path('/checkout')} onClick={() => track('begin_checkout', { cart_value: cart.totalCents, items_count: cart.count })} className="btn-primary mt-6 w-full py-3 text-base">

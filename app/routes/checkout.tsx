@@ -22,7 +22,7 @@ import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { Route } from './+types/checkout';
 import { appContext } from '~/context';
-import { pathFor, requireUser, shopperContext } from '~/http/shopper.server';
+import { keepCountry, pathFor, requireUser, shopperContext } from '~/http/shopper.server';
 
 const StripePayment = lazy(() => import('~/components/checkout/stripe-payment'));
 
@@ -71,9 +71,10 @@ export async function loader({ url, context }: Route.LoaderArgs) {
       userId: user.id,
       cartId,
       locale,
-      country: url.searchParams.get('country'),
+      country: url.searchParams.get('country') ?? shopper.country,
       lockerQuery: url.searchParams.get('lockerQuery'),
     });
+    if (url.searchParams.get('country') === delivery.country) keepCountry(shopper, delivery.country);
     if (delivery.cart.lines.length === 0) throw redirect(pathFor(shopper, '/checkout'));
     const chosen = { methodId: url.searchParams.get('method'), lockerCode: url.searchParams.get('locker') };
     return { ...base, step: 'delivery' as const, delivery, chosen };
@@ -82,7 +83,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const [review, table] = await Promise.all([reviewCheckout(app.db, app.storage, { userId: user.id, cartId, locale }), getDeliveryTable(app.db)]);
   // An empty cart goes back to the cart, unless the stock just emptied it: then the review says what sold out.
   if (review.cart.lines.length === 0 && review.cart.stockCapped.length === 0) throw redirect(pathFor(shopper, '/cart'));
-  const options = deliveryOptions(table, { country: chooseCountry(table, review.country), goodsGrams: cartWeightGrams(review.cart), goodsCents: review.cart.totalCents });
+  const options = deliveryOptions(table, { country: chooseCountry(table, shopper.country, review.country), goodsGrams: cartWeightGrams(review.cart), goodsCents: review.cart.totalCents });
   const shipped = options.filter((o) => o.kind !== 'pickup');
   const deliveryFromCents = shipped.length ? Math.min(...shipped.map((o) => o.priceCents)) : null;
   return { ...base, step: 'review' as const, review, deliveryFromCents };
@@ -250,7 +251,7 @@ function Review({ review, deliveryFromCents }: { review: NonNullable<Awaited<Ret
       ) : (
         <section aria-labelledby="next-heading" className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand">
           <h2 id="next-heading" className="text-2xl font-semibold">{t('delivery.heading')}</h2>
-          <p className="mt-2 text-sm text-muted">{t('checkout.address.hint')}</p>
+          <p className="mt-2 text-sm text-muted">{t('checkout.review.next')}</p>
           <Link to={path('/checkout?step=delivery')} className="btn-primary mt-6 w-full py-3.5 text-base">
             {t('checkout.continue')}
             <ArrowRight aria-hidden="true" className="h-4 w-4" />

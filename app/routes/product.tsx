@@ -1,4 +1,4 @@
-import { Flame, Truck } from 'lucide-react';
+import { Flame, Package, Truck } from 'lucide-react';
 import { Link, type ShouldRevalidateFunction, data, isRouteErrorResponse, useNavigate, useRouteError, useSearchParams } from 'react-router';
 import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { BuyBox } from '~/components/catalog/buy-box';
@@ -24,21 +24,35 @@ import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
 import { field, readForm } from '~/http/body.server';
 import { parseAlertForm, subscribeToRestock } from '~/modules/alerts/index.server';
+import { chooseCountry, countryName, deliveryTeaser, getDeliveryTable } from '~/modules/delivery/index.server';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const { locale } = context.get(shopperContext);
+  const shopper = context.get(shopperContext);
+  const { locale } = shopper;
   const product = await getProduct(app.db, app.storage, params.id, locale);
   if (!product) throw data(null, { status: 404 });
   const search = new URL(request.url).searchParams;
   const page = Number(search.get('reviews') ?? '1');
-  const reviews = await listProductReviews(app.db, product.id, Number.isFinite(page) ? page : 1);
+  const [reviews, table] = await Promise.all([listProductReviews(app.db, product.id, Number.isFinite(page) ? page : 1), getDeliveryTable(app.db)]);
   const t = getT(locale);
+  // What delivery costs to the shopper's country (the one chosen in the cart, else the shop's own).
+  const country = chooseCountry(table, shopper.country);
+  const teaser = deliveryTeaser(table, country);
+  const delivery = teaser
+    ? {
+        text: [t('delivery.teaser', { price: formatPrice(teaser.fromCents, locale) }), teaser.freeOverCents !== null ? t('delivery.teaserFree', { threshold: formatPrice(teaser.freeOverCents, locale) }) : null]
+          .filter(Boolean)
+          .join(' · '),
+        country: countryName(country, locale),
+      }
+    : null;
   const name = product.name || t('product.unnamed');
   const url = siteUrlOf(app.config.publicUrl) + localePath(locale, `/product/${product.id}`);
   return {
     product,
     reviews,
+    delivery,
     meta: {
       title: `${name} · Kopi`,
       description: firstSentences(product.description) || t('home.meta.description'),
@@ -200,6 +214,14 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           <ul className="mt-6 grid gap-3 text-sm text-muted sm:grid-cols-2">
             <li className="flex items-center gap-2"><Flame aria-hidden="true" className="h-4 w-4 text-leaf" />{t('product.promise.roasted')}</li>
             <li className="flex items-center gap-2"><Truck aria-hidden="true" className="h-4 w-4 text-leaf" />{t('product.promise.shipping')}</li>
+            {loaderData.delivery && (
+              <li className="flex items-center gap-2 sm:col-span-2" data-testid="delivery-teaser">
+                <Package aria-hidden="true" className="h-4 w-4 shrink-0 text-leaf" />
+                <span>
+                  {loaderData.delivery.text} <span className="text-roast-600">({loaderData.delivery.country})</span>
+                </span>
+              </li>
+            )}
           </ul>
 
           <section aria-labelledby="details-heading" className="mt-10 rounded-3xl bg-paper p-6 ring-1 ring-sand">

@@ -1,5 +1,5 @@
 /**
- * axe (WCAG 2.1 A and AA) on the checkout in both languages: Review Order (with the address errors), Payment
+ * axe (WCAG 2.1 A and AA) on the checkout in both languages: Review Order, Delivery (lockers found, the address errors), Payment
  * (with a declined card's message), the success screen, and the provider-return page with an order and with
  * only a session id. One purchase per language, by a customer of its own.
  */
@@ -10,7 +10,9 @@ import {
   TEST_CARDS,
   addressField,
   card,
+  continueToDelivery,
   customerWithCart,
+  deliveryMethod,
   expectDone,
   expectStep,
   fillCard,
@@ -52,10 +54,16 @@ for (const locale of ['en', 'pl'] as Locale[]) {
         await expectStep(page, 'review', locale);
         await scan('checkout review');
       });
-      await step('review with address errors', async () => {
+      await step('delivery with a locker search and the address errors', async () => {
+        await continueToDelivery(page, locale);
+        await scan('checkout delivery');
+        await deliveryMethod(page, 'locker', locale).check();
+        await page.getByLabel(tr('checkout.shipping.lockerSearch')).fill('Kraków');
+        await page.getByRole('button', { name: tr('checkout.shipping.lockerSearchButton') }).click();
+        await expect(page.getByTestId('lockers').getByRole('radio')).toHaveCount(5);
         await proceedButton(page, locale).click();
         await expect(addressField(page, 'fullName', locale)).toHaveAttribute('aria-invalid', 'true');
-        await scan('checkout review with errors');
+        await scan('checkout delivery with errors');
       });
       await step('payment', async () => {
         await proceedToPayment(page, polishAddress, locale);

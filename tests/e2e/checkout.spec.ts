@@ -10,6 +10,8 @@ import { fillLogIn, newAccount, signUp, submitButton } from './accounts';
 import {
   TEST_CARDS,
   addressField,
+  continueToDelivery,
+  deliveryMethod,
   card,
   cardField,
   customerWithCart,
@@ -62,7 +64,7 @@ test('a customer with an empty cart is sent from /checkout to the cart', async (
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('cart.empty.title'));
 });
 
-test('Review Order: lines and total, the address is required, and the one given is saved to the profile', async ({ page, productPath }, testInfo) => {
+test('Review Order, then Delivery: the way and the address are required, and what is given is saved to the profile', async ({ page, productPath }, testInfo) => {
   const [first, second] = [catalogue[0], catalogue[5]];
   await customerWithCart(page, testInfo, [
     [productPath(first), 1],
@@ -78,11 +80,16 @@ test('Review Order: lines and total, the address is required, and the one given 
     { product: second, quantity: 3 },
   ]);
   await expect(main(page).getByRole('link', { name: en('checkout.backToCart') })).toHaveAttribute('href', '/cart');
+  // The delivery is not chosen yet, but what it starts at is said.
+  await expect(main(page).getByTestId('summary-delivery')).toContainText(en('delivery.chosenLater'));
 
-  // A new customer has no address yet: the form says it will be kept, each field says what is missing, and
-  // the step does not change.
-  await expect(main(page).getByText(en('checkout.address.hintNew'))).toBeVisible();
   await waitForHydration(page);
+  await continueToDelivery(page);
+  await expect(page).toHaveURL(/\/checkout\?step=delivery$/);
+  // Nothing chosen, nothing typed: each field says what is missing, and the step does not change.
+  await proceedButton(page).click();
+  await expect(main(page).getByText(en('checkout.errors.methodRequired'))).toBeVisible();
+  await deliveryMethod(page, 'courier').check();
   await proceedButton(page).click();
   for (const [key, error] of [
     ['fullName', 'fullNameRequired'],
@@ -93,27 +100,31 @@ test('Review Order: lines and total, the address is required, and the one given 
     await expect(addressField(page, key)).toHaveAttribute('aria-invalid', 'true');
     await expect(addressField(page, key)).toHaveAccessibleDescription(en(`checkout.errors.${error}`));
   }
-  await expectStep(page, 'review');
+  await expectStep(page, 'delivery');
 
   await fillAddress(page, { ...polishAddress, zipCode: '   ' });
   await proceedButton(page).click();
   await expect(addressField(page, 'zipCode'), 'blank is not an answer').toHaveAccessibleDescription(en('checkout.errors.zipCodeRequired'));
   await expect(addressField(page, 'fullName')).not.toHaveAttribute('aria-invalid', 'true');
 
-  await proceedToPayment(page, polishAddress);
+  // The goods come to more than the free-delivery threshold: the courier costs nothing.
+  const total = first.priceCents + 3 * second.priceCents;
+  expect(total).toBeGreaterThanOrEqual(5000);
+  await expect(main(page).getByRole('radio', { name: new RegExp(`^${en('delivery.kinds.courier')}.*${en('delivery.free')}`) })).toBeVisible();
+  await proceedToPayment(page, polishAddress, 'en', { method: 'courier' });
   await expect(main(page).getByRole('heading', { name: en('checkout.payment.heading'), level: 2 })).toBeVisible();
   await expect(main(page).getByText(en('checkout.test.notice'))).toBeVisible();
-  const total = first.priceCents + 3 * second.priceCents;
   await expectOrderLines(main(page).getByRole('complementary'), [
     { product: first, quantity: 1 },
     { product: second, quantity: 3 },
   ]);
+  await expect(main(page).getByTestId('summary-delivery-price')).toHaveText(en('delivery.free'));
   await expect(payButton(page, total)).toBeEnabled();
 
-  // Back to the review: the address is now the profile's, filled in.
+  // Back: the address is now the profile's, filled in.
   await main(page).getByRole('link', { name: en('checkout.backToReview') }).click();
   await expectStep(page, 'review');
-  await expect(main(page).getByText(en('checkout.address.hint'))).toBeVisible();
+  await continueToDelivery(page);
   await expect(addressField(page, 'fullName')).toHaveValue(polishAddress.fullName);
   await expect(addressField(page, 'zipCode')).toHaveValue(polishAddress.zipCode);
 
@@ -170,7 +181,7 @@ test('declined, insufficient funds, a bad number, a past expiry and a bad CVC sa
     await expect(paymentAlert(page), code).toHaveText(en(`checkout.errors.${code}`));
     if (field) await expect(cardField(page, field)).toHaveAttribute('aria-invalid', 'true');
     await expectStep(page, 'payment');
-    await expect(page).toHaveURL(/\/checkout$/);
+    await expect(page).toHaveURL(/\/checkout\?step=delivery$/);
     await expectCartCount(page, 2);
   }
 
@@ -256,6 +267,8 @@ test.describe('without JavaScript', () => {
     await main(page).getByRole('link', { name: en('cart.checkout') }).click();
     await expectStep(page, 'review');
 
+    await continueToDelivery(page);
+    await deliveryMethod(page, 'courier').check();
     await proceedButton(page).click();
     await expect(addressField(page, 'city'), 'checked on the server').toHaveAccessibleDescription(en('checkout.errors.cityRequired'));
     await proceedToPayment(page, polishAddress);

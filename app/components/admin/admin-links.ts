@@ -1,4 +1,4 @@
-import { History, Inbox, LayoutDashboard, LayoutGrid, PackagePlus, ReceiptText, Star } from 'lucide-react';
+import { History, Inbox, LayoutDashboard, LayoutGrid, PackagePlus, ReceiptText, Star, Truck } from 'lucide-react';
 
 /**
  * The back office's pages, in the order its navigation shows them; `header`: also linked from the site header
@@ -11,6 +11,7 @@ export const adminLinks = [
   { to: '/admin/reviews', key: 'manage.reviews', Icon: Star, header: false, end: false },
   { to: '/admin/products', key: 'manage.products', Icon: LayoutGrid, header: false, end: false },
   { to: '/add-product', key: 'manage.addProduct', Icon: PackagePlus, header: true, end: false },
+  { to: '/admin/delivery', key: 'manage.delivery', Icon: Truck, header: false, end: false },
   { to: '/admin/activity', key: 'manage.activity', Icon: History, header: false, end: false },
 ] as const;
 

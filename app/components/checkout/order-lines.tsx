@@ -87,7 +87,9 @@ export function OrderLines({
                 ? delivery.priceCents === 0
                   ? t('delivery.free')
                   : formatPrice(delivery.priceCents, locale)
-                : t('delivery.teaser', { price: formatPrice(deliveryFromCents ?? 0, locale) })}
+                : deliveryFromCents === 0
+                  ? t('delivery.freeNow')
+                  : t('delivery.teaser', { price: formatPrice(deliveryFromCents ?? 0, locale) })}
             </dd>
           </div>
         </dl>

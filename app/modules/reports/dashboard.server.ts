@@ -36,6 +36,8 @@ export type Dashboard = {
   paidCents: number;
   /** What was kept of it: paid less refunded. */
   revenueCents: number;
+  /** What the period's kept orders paid for delivery (the rest of what they paid was goods). */
+  deliveryCents: number;
   /** Paid orders neither cancelled nor refunded in full. */
   orders: number;
   /** Revenue over orders, rounded to the cent; 0 without orders. */
@@ -70,6 +72,7 @@ export async function getDashboard(
         eb.fn.coalesce(eb.fn.sum<number>('total_cents'), eb.lit(0)).as('paid'),
         eb.fn.coalesce(eb.fn.sum<number>(sql`case when ${keptOrder} then total_cents - refunded_cents else 0 end`), eb.lit(0)).as('revenue'),
         eb.fn.coalesce(eb.fn.sum<number>('refunded_cents'), eb.lit(0)).as('refunded'),
+        eb.fn.coalesce(eb.fn.sum<number>(sql`case when ${keptOrder} then delivery_cents else 0 end`), eb.lit(0)).as('delivery'),
       ])
       .executeTakeFirstOrThrow(),
     paidIn(chart.start, chart.end)
@@ -109,6 +112,7 @@ export async function getDashboard(
     to: today,
     paidCents: Number(totals.paid),
     revenueCents,
+    deliveryCents: Number(totals.delivery),
     orders,
     averageOrderCents: orders === 0 ? 0 : Math.round(revenueCents / orders),
     refundedCents: Number(totals.refunded),

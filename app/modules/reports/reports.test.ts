@@ -24,9 +24,14 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
   let userId: string;
 
   type Line = [productId: string, title: string, unitCents: number, quantity: number];
-  async function order(paidAt: string, lines: Line[], extra: { status?: string; name?: string; payment?: string; refunded?: number } = {}) {
+  async function order(
+    paidAt: string,
+    lines: Line[],
+    extra: { status?: string; name?: string; payment?: string; refunded?: number; delivery?: { kind: string; cents: number; point?: string } } = {},
+  ) {
     const id = newId();
-    const total = lines.reduce((sum, [, , unit, qty]) => sum + unit * qty, 0);
+    const goods = lines.reduce((sum, [, , unit, qty]) => sum + unit * qty, 0);
+    const total = goods + (extra.delivery?.cents ?? 0);
     await db
       .insertInto('orders')
       .values({
@@ -52,6 +57,10 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
         visitor_id: null,
         refunded_cents: extra.refunded ?? 0,
         cancelled_at: extra.status === 'cancelled' ? paidAt : null,
+        goods_cents: goods,
+        delivery_cents: extra.delivery?.cents ?? 0,
+        delivery_kind: extra.delivery?.kind ?? null,
+        delivery_point: extra.delivery?.point ?? null,
       })
       .execute();
     for (const [position, [productId, title, unit, quantity]] of lines.entries()) {
@@ -180,6 +189,27 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
       '2026-11-23 00:00;Ola Nowak;ola@example.com;Gayo;;;2;12,50;25,00;W realizacji',
       '2026-11-23 09:59;Ola Nowak;ola@example.com;Toraja PL;;;1;20,00;20,00;W realizacji',
       '2026-11-23 09:59;Ola Nowak;ola@example.com;Gayo;;;1;12,50;12,50;W realizacji',
+    ]);
+  });
+
+  it('delivery apart: the dashboard says what kept orders paid for it, and the CSV gives it a line after the order’s goods', async () => {
+    // 2028: a year of its own.
+    const day = '2028-02-10T10:00:00.000Z';
+    await order(day, [[gayo, 'Gayo', 1250, 2]], { delivery: { kind: 'locker', cents: 349, point: 'KRA01M' } });
+    await order('2028-02-10T11:00:00.000Z', [[toraja, 'Toraja', 2000, 3]], { delivery: { kind: 'courier', cents: 0 } });
+    await order('2028-02-10T12:00:00.000Z', [[gayo, 'Gayo', 1250, 1]], { delivery: { kind: 'courier', cents: 499 }, status: 'cancelled', refunded: 1749 });
+    const d = await getDashboard(db, nullStorage, { period: 'today', timeZone: zone, locale: 'en', now: new Date('2028-02-10T18:00:00Z') });
+    expect(d).toMatchObject({ paidCents: 2849 + 6000 + 1749, revenueCents: 2849 + 6000, deliveryCents: 349, orders: 2 });
+
+    const en = await exportOrdersCsv(db, { from: '2028-02-10', to: '2028-02-10', timeZone: zone, locale: 'en' });
+    const rows = en.slice(1).trimEnd().split('\r\n').map((r) => r.split(',').slice(4).join(','));
+    expect(rows.slice(1)).toEqual([
+      'Gayo,,,2,12.50,25.00,Processing',
+      'Delivery,InPost locker KRA01M,,1,3.49,3.49,Processing',
+      'Toraja,,,3,20.00,60.00,Processing',
+      'Delivery,Courier,,1,0.00,0.00,Processing',
+      'Gayo,,,1,12.50,12.50,Cancelled',
+      'Delivery,Courier,,1,4.99,4.99,Cancelled',
     ]);
   });
 

@@ -9,6 +9,7 @@ import { isOptionKind } from '~/modules/catalog/variants';
 import { carrierNames, isCarrier } from '~/modules/fulfilment/carriers';
 import { getT } from '~/modules/i18n/index.server';
 import { isStockMode } from '~/modules/stock/stock.types';
+import { countryName } from '~/modules/delivery/countries';
 import { useI18n } from '~/modules/i18n/react';
 import type { T } from '~/modules/i18n/translate';
 import type { Locale } from '~/modules/i18n/translate';
@@ -80,10 +81,44 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
     out.push(t('admin.activity.parcel', { carrier: isCarrier(d.carrier) ? carrierNames[d.carrier] : '', number: d.trackingNumber }).trim());
   }
   if (entry.action.startsWith('stock.') || entry.action === 'order.stock_short' || d.backToStock === true) out.push(...describeStock(entry, t, locale));
+  if (entry.action === 'delivery.changed') out.push(...describeDelivery(d, t, locale));
   if ((entry.action === 'review.hidden' || entry.action === 'review.shown') && typeof d.reason === 'string') {
     out.push(t('admin.activity.reason', { reason: t(`reviews.reasons.${d.reason}`) }));
   }
   return out;
+}
+
+/** Delivery's entries: what changed in the rates (the new state; the old one is in the details kept). */
+function describeDelivery(d: Record<string, unknown>, t: T, locale: Locale): string[] {
+  const after = (key: string) => (Array.isArray(d[key]) ? (d[key] as unknown[])[1] : d[key]);
+  const countries = (value: unknown) => (Array.isArray(value) ? value.map((c) => countryName(String(c), locale)).join(', ') : '');
+  const kind = typeof d.kind === 'string' ? t(`delivery.kinds.${d.kind}`) : '';
+  switch (d.what) {
+    case 'settings':
+      return [t('admin.activity.delivery.settings', { grams: String(after('packagingGrams')), country: countryName(String(after('homeCountry')), locale) })];
+    case 'zone':
+      return [t('admin.activity.delivery.zone', { countries: countries(after('countries')) })];
+    case 'zone-added':
+    case 'zone-deleted':
+      return [t(`admin.activity.delivery.${d.what}`, { countries: countries(d.countries) })];
+    case 'method-added':
+    case 'method-deleted':
+      return [t(`admin.activity.delivery.${d.what}`, { kind })];
+    case 'method': {
+      const bands = Array.isArray(after('bands')) ? (after('bands') as Array<{ maxGrams: number; priceCents: number }>) : [];
+      const free = after('freeOverCents');
+      return [
+        t('admin.activity.delivery.method', {
+          kind,
+          bands: bands.map((b) => `≤ ${formatNumber(b.maxGrams / 1000, locale)} kg ${formatPrice(b.priceCents, locale)}`).join(', '),
+          free: typeof free === 'number' ? formatPrice(free, locale) : t('admin.activity.delivery.never'),
+          state: t(after('active') ? 'admin.activity.delivery.on' : 'admin.activity.delivery.off'),
+        }),
+      ];
+    }
+    default:
+      return [];
+  }
 }
 
 /** Stock's entries: the way stock is kept, a batch, a correction; an order's goods back in stock; what sold out under a late payment. */
@@ -118,6 +153,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
     if (entry.subjectType === 'message' && entry.action !== 'message.deleted') return '/admin/messages?show=all';
     if (entry.subjectType === 'product' && entry.subjectId && entry.action.startsWith('stock.')) return `/admin/products/${entry.subjectId}/stock`;
     if (entry.subjectType === 'product' && entry.subjectId && entry.action !== 'product.deleted') return `/edit-product/${entry.subjectId}`;
+    if (entry.subjectType === 'delivery' && entry.action === 'delivery.changed') return '/admin/delivery';
     if (entry.subjectType === 'review') return entry.action === 'review.hidden' ? '/admin/reviews?show=hidden' : '/admin/reviews';
     return null;
   };

@@ -41,7 +41,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
   const { dashboard: d, low, exportFrom, exportMin } = loaderData;
   const percent = (value: number | null) => (value === null ? '—' : formatNumber(value, locale, { style: 'percent', maximumFractionDigits: 1 }));
   const tiles = [
-    { key: 'revenue', Icon: TrendingUp, value: formatPrice(d.revenueCents, locale), note: t('admin.dashboard.paid', { amount: formatPrice(d.paidCents, locale) }) },
+    { key: 'revenue', Icon: TrendingUp, value: formatPrice(d.revenueCents, locale), note: d.deliveryCents > 0 ? t('admin.dashboard.paidWithDelivery', { amount: formatPrice(d.paidCents, locale), delivery: formatPrice(d.deliveryCents, locale) }) : t('admin.dashboard.paid', { amount: formatPrice(d.paidCents, locale) }) },
     { key: 'orders', Icon: ShoppingBag, value: formatNumber(d.orders, locale), note: null },
     { key: 'average', Icon: Receipt, value: formatPrice(d.averageOrderCents, locale), note: null },
     { key: 'refunds', Icon: Undo2, value: formatPrice(d.refundedCents, locale), note: t('admin.dashboard.refundCount', { count: d.refunds }) },
