@@ -149,6 +149,9 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
 
         <aside aria-labelledby="summary-heading" className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand lg:sticky lg:top-28">
           <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
+          <div className="mt-4">
+            <CartCountry delivery={loaderData.delivery} />
+          </div>
           <dl className="mt-5 space-y-3 text-sm">
             <div className="flex justify-between">
               <dt className="text-muted">{t('cart.subtotal')}</dt>
@@ -161,9 +164,6 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
             </div>
           </dl>
           <p className="mt-2 text-xs text-muted">{t('cart.taxNote')}</p>
-          <div className="mt-4">
-            <CartCountry delivery={loaderData.delivery} />
-          </div>
 
           {signedIn ? (
             <Link to={path('/checkout')} onClick={() => track('begin_checkout', { cart_value: cart.totalCents, items_count: cart.count })} className="btn-primary mt-6 w-full py-3 text-base">

@@ -282,7 +282,7 @@ function Delivery({ step, chosen, result }: { step: DeliveryStepData; chosen: { 
       <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
         <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
         <div className="mt-2">
-          <OrderLines lines={lines} totalCents={step.cart.totalCents} />
+          <OrderLines lines={lines} totalCents={step.cart.totalCents} goodsOnly />
         </div>
       </aside>
     </div>

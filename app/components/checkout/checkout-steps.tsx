@@ -11,9 +11,9 @@ export function CheckoutSteps({ current }: { current: 'review' | 'delivery' | 'p
   ] as const;
   const index = current === 'done' ? steps.length : steps.findIndex((step) => step.key === current);
   return (
-    <ol className="flex items-center gap-3 text-sm font-medium" aria-label={t('checkout.steps.label')}>
+    <ol className="flex items-center gap-2 text-sm font-medium sm:gap-3" aria-label={t('checkout.steps.label')}>
       {steps.map((step, i) => (
-        <li key={step.key} className="flex items-center gap-3" aria-current={i === index ? 'step' : undefined}>
+        <li key={step.key} className="flex items-center gap-2 sm:gap-3" aria-current={i === index ? 'step' : undefined}>
           <span
             className={`flex h-8 w-8 items-center justify-center rounded-full text-sm font-semibold ${
               i < index ? 'bg-leaf text-white' : i === index ? 'bg-roast text-cream' : 'bg-sand text-roast-600'
@@ -21,8 +21,9 @@ export function CheckoutSteps({ current }: { current: 'review' | 'delivery' | 'p
           >
             {i < index ? <Check aria-hidden="true" className="h-4 w-4" /> : i + 1}
           </span>
-          <span className={i === index ? 'text-roast' : 'text-muted'}>{step.label}</span>
-          {i < steps.length - 1 && <span aria-hidden="true" className="h-px w-8 bg-sand-dark sm:w-16" />}
+          {/* On a phone only the current step is named on screen (the others stay named for screen readers). */}
+          <span className={i === index ? 'text-roast' : 'sr-only text-muted sm:not-sr-only'}>{step.label}</span>
+          {i < steps.length - 1 && <span aria-hidden="true" className="h-px w-6 bg-sand-dark sm:w-16" />}
         </li>
       ))}
     </ol>

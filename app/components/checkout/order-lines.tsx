@@ -36,6 +36,7 @@ export function OrderLines({
   goodsCents,
   delivery,
   deliveryFromCents,
+  goodsOnly = false,
 }: {
   lines: SummaryLine[];
   totalCents: number;
@@ -45,6 +46,8 @@ export function OrderLines({
   delivery?: DeliveryRow | null;
   /** Before delivery is chosen: what it starts at ("chosen in the next step"). */
   deliveryFromCents?: number | null;
+  /** While delivery is being chosen: the last row is the goods' total, not a total to pay. */
+  goodsOnly?: boolean;
 }) {
   const { t, locale } = useI18n();
   const showGoods = goodsCents !== undefined && (delivery || deliveryFromCents != null);
@@ -95,7 +98,7 @@ export function OrderLines({
         </dl>
       )}
       <p className="flex justify-between border-t border-sand pt-4 text-lg font-semibold">
-        <span>{placed ? t('cart.placedTotal') : t('cart.total')}</span>
+        <span>{goodsOnly ? t('delivery.goods') : placed ? t('cart.placedTotal') : t('cart.total')}</span>
         <span className="tabular-nums" data-testid="checkout-total">{formatPrice(totalCents, locale)}</span>
       </p>
     </div>
