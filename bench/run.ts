@@ -34,6 +34,8 @@ import { here, load, startFloor, startShop, stopShop } from './http';
 import { lighthouseScores, referencePages } from './lighthouse';
 import { renderedPathFigures } from './rendered';
 import { searchLatency } from './search';
+import { lockerSearchFigures } from './lockers';
+import { startInpostStandIn } from './inpost';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const shopPort = 3211;
@@ -45,9 +47,13 @@ const mailPorts = { sqlitePort: 3216, postgresPort: 3217 };
 const warmPort = 3218;
 const racePorts: [number, number] = [3220, 3221];
 const mailSeconds = Number(process.env.MAIL_BENCH_SECONDS ?? 60);
+const inpostPort = 3222;
 
 async function main() {
   const shopData = here('test-results', 'bench-data');
+  // InPost's Points API stand-in, for every shop the bench starts (lockers at checkout).
+  const inpost = await startInpostStandIn(inpostPort);
+  process.env.INPOST_API_URL = inpost.url;
   const shop = await startShop(shopPort, shopData);
   const floor = { server: undefined as Awaited<ReturnType<typeof startFloor>> | undefined };
   try {
@@ -146,6 +152,10 @@ async function main() {
     console.log('\nSearch latency on 10,000 generated products (listProducts, 12 per page)');
     printTable(['database', 'searches', 'queries', 'p50', 'p95', 'max'], search.map((s) => [s.database, s.searches, String(s.queries), `${s.p50.toFixed(2)} ms`, `${s.p95.toFixed(2)} ms`, `${s.max.toFixed(2)} ms`]));
 
+    const lockers = await lockerSearchFigures(base, productPath.slice('/product/'.length));
+    console.log('\nLocker search at checkout: the delivery step with the lockers found, one shopper, one request at a time, against the InPost stand-in');
+    printTable(['searches', 'requests', 'p50', 'p95', 'max', 'problems'], lockers.map((r) => [r.searches, String(r.count), `${r.p50.toFixed(1)} ms`, `${r.p95.toFixed(1)} ms`, `${r.max.toFixed(1)} ms`, r.problems]));
+
     const images = await imageFigures();
     console.log(`\nUploaded picture: a ${images.megapixels} MP camera JPEG (${(images.inputBytes / 1024 / 1024).toFixed(1)} MB) to WebP variants, in a process of its own`);
     printTable(
@@ -210,6 +220,10 @@ async function main() {
       ],
       ['/ at ≥ 25% of the floor', ratios.home >= 0.25],
       [
+        `locker search: p95 ≤ 50 ms warm, ≤ 1 s cold (${lockers.map((r) => `${r.p95.toFixed(0)} ms`).join(', ')})`,
+        lockers[0].p95 <= 1000 && lockers[1].p95 <= 50 && lockers.every((r) => r.problems === ''),
+      ],
+      [
         'Lighthouse mobile: performance ≥ 98, accessibility, best practices and SEO 100 on /, /pl, a product page and /cart (whose only SEO finding may be that it is kept out of search, as robots.txt says)',
         lighthouse.every(
           (r) =>
@@ -244,6 +258,7 @@ async function main() {
   } finally {
     floor.server?.close();
     await stopShop(shop);
+    inpost.stop();
   }
 }
 

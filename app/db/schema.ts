@@ -397,6 +397,8 @@ export interface OrdersTable {
   /** The goods' total and the delivery's price apart; total_cents is their sum (migration 0019). */
   goods_cents: Generated<number>;
   delivery_cents: Generated<number>;
+  /** The cheapest standard delivery for the parcel, at most what was paid: refunded when the whole order is withdrawn from. */
+  standard_delivery_cents: Generated<number>;
   /** locker | courier | pickup; null on orders from before delivery was chosen. */
   delivery_kind: string | null;
   delivery_method_id: string | null;
@@ -492,6 +494,8 @@ export interface WithdrawalsTable {
   /** Set when the owner refunded the withdrawn products. */
   refunded_cents: number | null;
   refunded_at: string | null;
+  /** The standard delivery refunded with it: set on the withdrawal that completes the order's (migration 0019). */
+  delivery_cents: Generated<number>;
 }
 
 // --- reviews (migration 0015) ----------------------------------------------------------------------

@@ -85,6 +85,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('orders').addColumn('delivery_method_id', 'text').execute();
   await db.schema.alterTable('orders').addColumn('delivery_country', 'text').execute();
   await db.schema.alterTable('orders').addColumn('shipping_phone', 'text', (c) => c.notNull().defaultTo('')).execute();
+  /** The cheapest standard delivery offered for this parcel, at most what was paid: what withdrawing from the whole order refunds. */
+  await db.schema.alterTable('orders').addColumn('standard_delivery_cents', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  /** The delivery refunded with a withdrawal that completes the order's (art. 13 of Directive 2011/83/EU). */
+  await db.schema.alterTable('withdrawals').addColumn('delivery_cents', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   /** The locker's code (a snapshot: lockers move and close). */
   await db.schema.alterTable('orders').addColumn('delivery_point', 'text').execute();
   /** The locker's address, or where and when to collect a pickup, as the customer was shown it. */
@@ -120,7 +124,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const column of ['goods_cents', 'delivery_cents', 'delivery_kind', 'delivery_method_id', 'delivery_country', 'shipping_phone', 'delivery_point', 'delivery_point_address']) {
+  await db.schema.alterTable('withdrawals').dropColumn('delivery_cents').execute();
+  for (const column of ['standard_delivery_cents', 'goods_cents', 'delivery_cents', 'delivery_kind', 'delivery_method_id', 'delivery_country', 'shipping_phone', 'delivery_point', 'delivery_point_address']) {
     await db.schema.alterTable('orders').dropColumn(column).execute();
   }
   for (const column of ['phone', 'country']) await db.schema.alterTable('profiles').dropColumn(column).execute();

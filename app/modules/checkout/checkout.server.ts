@@ -29,7 +29,7 @@ import type { CardDetails, CardErrorCode, PaymentEvent, PaymentProvider } from '
 import type { Storage } from '~/modules/storage/index.server';
 import { RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
-import { type DeliveryTable, type LockerDirectory, deliveryOptions, getDeliveryTable, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
+import { type DeliveryTable, type LockerDirectory, cheapestDelivery, deliveryOptions, getDeliveryTable, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
 import type { OrderDelivery } from '~/modules/orders/index.server';
 import { type ShippingAddress, isAddressComplete, pickupAddressSchema, shippingAddressSchema } from './checkout.schema';
 
@@ -542,9 +542,12 @@ function priceDelivery(
   kind: OrderDelivery['kind'],
   point: { code: string | null; address: string | null },
 ): OrderDelivery | null {
-  const option = deliveryOptions(table, { country: request.country, goodsGrams: cartWeightGrams(cart), goodsCents: cart.totalCents }).find((o) => o.methodId === request.methodId);
+  const options = deliveryOptions(table, { country: request.country, goodsGrams: cartWeightGrams(cart), goodsCents: cart.totalCents });
+  const option = options.find((o) => o.methodId === request.methodId);
   if (!option) return null;
-  return { kind, methodId: option.methodId, country: request.country, priceCents: option.priceCents, phone: request.phone ?? '', point: point.code, pointAddress: point.address };
+  // The least expensive standard delivery offered for this parcel (a pickup is no delivery: nothing to refund).
+  const standardCents = kind === 'pickup' ? 0 : Math.min(option.priceCents, cheapestDelivery(options)?.priceCents ?? option.priceCents);
+  return { kind, methodId: option.methodId, country: request.country, priceCents: option.priceCents, standardCents, phone: request.phone ?? '', point: point.code, pointAddress: point.address };
 }
 
 /** The profile's shipping address becomes this one; a billing address that was the same follows it. */

@@ -261,8 +261,12 @@ export type MoveOutcome =
       from?: string;
     };
 
-/** The status each move starts from (cancelling, with its refund, is `cancelOrder` in refunds.server.ts). */
+/**
+ * The status each move starts from (cancelling, with its refund, is `cancelOrder` in refunds.server.ts). An
+ * order collected at the roastery is never shipped: it goes from processing to delivered ("collected").
+ */
 const movesFrom = { shipped: 'processing', delivered: 'shipped' } as const;
+const fromStatus = (to: Move['to'], kind: string | null) => (kind === 'pickup' ? (to === 'delivered' ? 'processing' : null) : movesFrom[to]);
 
 /**
  * When a parcel that arrived on `day` was delivered: now for today; for an earlier day, the end of that day in
@@ -296,11 +300,12 @@ export async function moveOrder(
     if (!isShopDay(deliveredOn)) return { ok: false, reason: 'invalid_date' };
     if (deliveredOn > today) return { ok: false, reason: 'delivered_in_future' };
   }
-  const from = movesFrom[move.to];
   return inTransaction(services.db, async (trx) => {
     const at = clock();
-    const current = await trx.selectFrom('orders').select(['shipping_status', 'payment_status', 'shipped_at', 'stock_short_at']).where('id', '=', id).executeTakeFirst();
+    const current = await trx.selectFrom('orders').select(['shipping_status', 'payment_status', 'shipped_at', 'stock_short_at', 'delivery_kind']).where('id', '=', id).executeTakeFirst();
     if (!current || current.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' } as const;
+    const from = fromStatus(move.to, current.delivery_kind);
+    if (!from) return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
     // Paid after its coffee was gone: it is refunded, never shipped.
     if (current.shipping_status !== from || current.stock_short_at !== null) return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
     if (move.to === 'delivered' && current.shipped_at && deliveredOn < shopDayOf(new Date(current.shipped_at), SHOP_TIME_ZONE)) {
@@ -333,5 +338,5 @@ export async function moveOrder(
   });
 }
 
-/** Whether `to` may follow `from` (for the page's buttons; the update itself is what decides). */
-export const canMove = (from: string, to: Move['to']) => movesFrom[to] === from;
+/** Whether `to` may follow `from` for an order going this way (for the page's buttons; the update itself is what decides). */
+export const canMove = (from: string, to: Move['to'], kind: string | null = null) => fromStatus(to, kind) === from;

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { settlePayment, startPayment } from '~/modules/checkout/index.server';
-import { address, pickup, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
+import { address, createCoffee, createUser, fillCart, storage, courier, freeCourier, pickup } from '../../../tests/fixtures/shop';
 import { listOrders, orderLabel, withdrawalClosesAt } from '~/modules/orders/index.server';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
-import { deliveryMoment, getOwnerOrder, listOwnerOrders, moveOrder, trackingUrl } from './index.server';
+import { canMove, deliveryMoment, getOwnerOrder, listOwnerOrders, moveOrder, trackingUrl } from './index.server';
 
 const owner = { id: 'owner-1', email: 'owner@kopi.test' };
 
@@ -23,18 +23,19 @@ describe.each(testDatabases())('the owner’s orders on %s', (_kind, open) => {
   beforeAll(async () => {
     handle = await open();
     db = handle.db;
+    await freeCourier(db);
     const provider = createTestPaymentProvider(db);
     const gayo = await createCoffee(db, 'Gayo', 1250);
     for (const [i, locale] of (['en', 'pl', 'en', 'pl'] as const).entries()) {
       const user = await createUser(db, `customer${i}.${Date.now()}@example.test`);
       const cartId = await fillCart(db, user.id, [[gayo, i + 1]]);
-      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address: { ...address, fullName: `Ola Nowak ${i}` }, delivery: pickup });
+      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address: { ...address, fullName: `Ola Nowak ${i}` }, delivery: courier });
       if (!started.ok) throw new Error(started.reason);
       await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
       placed.push({ id: started.orderId, email: user.email, userId: user.id });
     }
     const user = await createUser(db);
-    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId: await fillCart(db, user.id, [[gayo, 1]]), address, delivery: pickup });
+    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId: await fillCart(db, user.id, [[gayo, 1]]), address, delivery: courier });
     if (!pending.ok) throw new Error(pending.reason);
     pendingId = pending.orderId;
   });
@@ -124,6 +125,26 @@ describe.each(testDatabases())('the owner’s orders on %s', (_kind, open) => {
     const mine = (await listOrders(db, storage, pl.userId)).orders[0];
     expect(withdrawalClosesAt(mine.deliveredAt)).toBe('2026-12-08T22:59:59.999Z');
     expect((await getOwnerOrder(db, storage, pl.id))!.timeline.find((e) => e.kind === 'delivered')).toMatchObject({ deliveredAt: '2026-11-24T22:59:59.999Z' });
+  });
+
+  it('an order collected at the roastery is never shipped: the owner marks it collected, and the customer is told', async () => {
+    const provider = createTestPaymentProvider(db);
+    const user = await createUser(db);
+    const cartId = await fillCart(db, user.id, [[await createCoffee(db, 'Kerinci', 1990), 1]]);
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', cartId, address: { ...address, address: '', city: '', zipCode: '' }, delivery: pickup });
+    if (!started.ok) throw new Error(started.reason);
+    await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
+    const order = await getOwnerOrder(db, storage, started.orderId);
+    expect(order?.delivery).toMatchObject({ kind: 'pickup', priceCents: 0 });
+    expect(order?.delivery?.pointAddress).toContain('ul. Mokotowska 12, 00-640 Warszawa');
+    expect(canMove('processing', 'shipped', 'pickup')).toBe(false);
+    expect(canMove('processing', 'delivered', 'pickup')).toBe(true);
+    expect(canMove('processing', 'delivered', 'courier')).toBe(false);
+    expect(await moveOrder({ db }, owner, started.orderId, { to: 'shipped', carrier: 'inpost', trackingNumber: '' })).toEqual({ ok: false, reason: 'not_allowed', from: 'processing' });
+    expect(await moveOrder({ db }, owner, started.orderId, { to: 'delivered' })).toEqual({ ok: true });
+    expect((await getOwnerOrder(db, storage, started.orderId))?.shippingStatus).toBe('delivered');
+    const [, collected] = await mailsTo(user.email);
+    expect(collected.subject).toContain(orderLabel(started.orderId));
   });
 
   it('a parcel marked delivered today was delivered at that moment', () => {

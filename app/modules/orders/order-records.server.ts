@@ -158,6 +158,7 @@ export async function findOrCreatePendingOrder(
         total_cents: input.goodsCents + input.delivery.priceCents,
         goods_cents: input.goodsCents,
         delivery_cents: input.delivery.priceCents,
+        standard_delivery_cents: input.delivery.standardCents,
         delivery_kind: input.delivery.kind,
         delivery_method_id: input.delivery.methodId,
         delivery_country: input.delivery.country,

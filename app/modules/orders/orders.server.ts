@@ -30,6 +30,7 @@ type OrderRow = {
   stock_short_at: string | null;
   goods_cents: number;
   delivery_cents: number;
+  standard_delivery_cents: number;
   delivery_kind: string | null;
   delivery_method_id: string | null;
   delivery_country: string | null;
@@ -56,6 +57,7 @@ const orderColumns = [
   'stock_short_at',
   'goods_cents',
   'delivery_cents',
+  'standard_delivery_cents',
   'delivery_kind',
   'delivery_method_id',
   'delivery_country',

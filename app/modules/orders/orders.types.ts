@@ -18,6 +18,8 @@ export type OrderDelivery = {
   methodId: string;
   country: string;
   priceCents: number;
+  /** The cheapest standard delivery for this parcel, at most `priceCents`: what withdrawing from the whole order refunds. */
+  standardCents: number;
   /** The phone the carrier texts ('' when none was given). */
   phone: string;
   /** The locker's code. */
@@ -32,6 +34,7 @@ export function orderDeliveryOf(row: {
   delivery_method_id: string | null;
   delivery_country: string | null;
   delivery_cents: number;
+  standard_delivery_cents: number;
   shipping_phone: string;
   delivery_point: string | null;
   delivery_point_address: string | null;
@@ -42,6 +45,7 @@ export function orderDeliveryOf(row: {
     methodId: row.delivery_method_id ?? '',
     country: row.delivery_country ?? '',
     priceCents: Number(row.delivery_cents),
+    standardCents: Number(row.standard_delivery_cents),
     phone: row.shipping_phone,
     point: row.delivery_point,
     pointAddress: row.delivery_point_address,

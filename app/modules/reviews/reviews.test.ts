@@ -11,7 +11,7 @@ import { listActivity } from '~/modules/activity/index.server';
 import { catalogVersion, getProduct, listProducts } from '~/modules/catalog/index.server';
 import { demoCustomers, demoRating } from '~/demo/reviews';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
-import { address, pickup, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
+import { address, createCoffee, createUser, fillCart, storage, courier, freeCourier } from '../../../tests/fixtures/shop';
 import { moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
 import { findOwnOrderForWithdrawal, requestWithdrawal } from '~/modules/withdrawals/index.server';
 import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
@@ -31,6 +31,7 @@ describe.each(testDatabases())('reviews on %s', (_kind, open) => {
   beforeAll(async () => {
     handle = await open();
     db = handle.db;
+    await freeCourier(db);
     provider = createTestPaymentProvider(db);
     gayo = await createCoffee(db, 'Gayo', 1250);
     java = await createCoffee(db, 'Java', 900);
@@ -40,7 +41,7 @@ describe.each(testDatabases())('reviews on %s', (_kind, open) => {
   async function buyer(name: string, products: string[], { delivered = true } = {}) {
     const user = await createUser(db, `${name.toLowerCase().replace(/\s/g, '.')}.${Math.random().toString(36).slice(2)}@example.test`);
     const cartId = await fillCart(db, user.id, products.map((id) => [id, 1] as [string, number]));
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address, delivery: pickup });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address, delivery: courier });
     if (!started.ok) throw new Error(started.reason);
     const card = { number: TEST_CARDS.success, expMonth: 12, expYear: 2040, cvc: '123' };
     const paid = await payWithCard({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, { userId: user.id, orderId: started.orderId, card });

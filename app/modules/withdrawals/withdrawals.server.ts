@@ -36,6 +36,8 @@ export type WithdrawableOrder = {
   closesAt: string | null;
   /** 'open'; or why not: 'closed' (past the period), 'cancelled', 'withdrawn' (every line already). */
   status: 'open' | 'closed' | 'cancelled' | 'withdrawn';
+  /** The standard delivery the order paid for: refunded once every line is withdrawn from. */
+  standardDeliveryCents: number;
 };
 
 export type Withdrawal = {
@@ -50,8 +52,10 @@ export type Withdrawal = {
   createdAt: string;
   /** The refund is due within 14 days of the withdrawal. */
   refundDueAt: string;
-  /** What the withdrawn lines cost (the amount to refund). */
+  /** What the withdrawn lines cost, and the standard delivery when this withdrawal completes the order's (the amount to refund). */
   amountCents: number;
+  /** The standard delivery included in `amountCents`. */
+  deliveryCents: number;
   refundedCents: number | null;
   refundedAt: string | null;
 };
@@ -96,7 +100,10 @@ export async function requestWithdrawal(
     if (fresh.status !== 'open') return { ok: false, reason: fresh.status };
     const lines = fresh.lines.filter((line) => input.positions.includes(line.position));
     if (lines.length === 0) return { ok: false, reason: 'no_lines' as const };
-    const amountCents = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
+    // Withdrawing from the whole order (these lines are all that was left of it) refunds the standard delivery too
+    // (art. 13(1) and (2) of Directive 2011/83/EU).
+    const deliveryCents = lines.length === fresh.lines.length ? fresh.standardDeliveryCents : 0;
+    const amountCents = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0) + deliveryCents;
     const withdrawal: Withdrawal = {
       id: newId(),
       orderId: fresh.id,
@@ -108,6 +115,7 @@ export async function requestWithdrawal(
       createdAt: now.toISOString(),
       refundDueAt: new Date(now.getTime() + WITHDRAWAL_DAYS * DAY_MS).toISOString(),
       amountCents,
+      deliveryCents,
       refundedCents: null,
       refundedAt: null,
     };
@@ -124,6 +132,7 @@ export async function requestWithdrawal(
         created_at: withdrawal.createdAt,
         refunded_cents: null,
         refunded_at: null,
+        delivery_cents: deliveryCents,
       })
       .execute();
     await queueMail(trx, withdrawalAcknowledgementMail(withdrawal, fresh, { publicUrl }));
@@ -143,7 +152,7 @@ export async function listWithdrawals(db: Executor, orderId: string): Promise<Wi
 function orderRows(db: Executor) {
   return db
     .selectFrom('orders')
-    .select(['id', 'user_id', 'user_email', 'shipping_full_name', 'created_at', 'delivered_at', 'cancelled_at', 'shipping_status'])
+    .select(['id', 'user_id', 'user_email', 'shipping_full_name', 'created_at', 'delivered_at', 'cancelled_at', 'shipping_status', 'standard_delivery_cents'])
     .where('payment_status', '=', 'succeeded');
 }
 type OrderRow = Awaited<ReturnType<ReturnType<typeof orderRows>['executeTakeFirstOrThrow']>>;
@@ -177,6 +186,7 @@ async function withLines(db: Executor, row: OrderRow, now: Date): Promise<Withdr
     lines: remaining.map((l) => ({ position: l.position, productId: l.product_id, title: lineName(l.title, l.variant_label), quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
     closesAt,
     status,
+    standardDeliveryCents: Number(row.standard_delivery_cents),
   };
 }
 
@@ -205,7 +215,8 @@ function toWithdrawal(row: WithdrawalRow): Withdrawal {
     locale: row.locale,
     createdAt: row.created_at,
     refundDueAt: new Date(new Date(row.created_at).getTime() + WITHDRAWAL_DAYS * DAY_MS).toISOString(),
-    amountCents: lines.reduce((sum, line) => sum + (line.unitPriceCents ?? 0) * line.quantity, 0),
+    amountCents: lines.reduce((sum, line) => sum + (line.unitPriceCents ?? 0) * line.quantity, 0) + Number(row.delivery_cents),
+    deliveryCents: Number(row.delivery_cents),
     refundedCents: row.refunded_cents,
     refundedAt: row.refunded_at,
   };

@@ -8,7 +8,7 @@ import type { DB } from '~/db/database.server';
 import { formatDate } from '~/lib/format';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
-import { address, pickup, createCoffee, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
+import { address, createCoffee, createUser, fillCart, storage, courier, freeCourier } from '../../../tests/fixtures/shop';
 import { getOwnerOrder, moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
 import { orderLabel } from '~/modules/orders/index.server';
 import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
@@ -28,16 +28,17 @@ describe.each(testDatabases())('withdrawals on %s', (_kind, open) => {
   beforeAll(async () => {
     handle = await open();
     db = handle.db;
+    await freeCourier(db);
     provider = createTestPaymentProvider(db);
     gayo = await createCoffee(db, 'Gayo', 1250);
     java = await createCoffee(db, 'Java', 900);
   });
   afterAll(() => handle.close());
 
-  async function paidOrder(locale: 'en' | 'pl' = 'en') {
+  async function paidOrder(locale: 'en' | 'pl' = 'en', delivery: { country: string; methodId: string } = courier) {
     const user = await createUser(db, `buyer.${Math.random().toString(36).slice(2)}@example.test`);
     const cartId = await fillCart(db, user.id, [[gayo, 2], [java, 1]]);
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address, delivery: pickup });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address, delivery });
     if (!started.ok) throw new Error(started.reason);
     // Paid through the test provider's card form, so its payment can be refunded.
     const card = { number: TEST_CARDS.success, expMonth: 12, expYear: 2040, cvc: '123' };
@@ -110,6 +111,25 @@ describe.each(testDatabases())('withdrawals on %s', (_kind, open) => {
     expect(page.timeline.find((e) => e.kind === 'withdrawal')).toMatchObject({ detail: '2 × Gayo', dueAt: outcome.withdrawal.refundDueAt });
     const refundMail = (await mailsTo(order.email)).find((m) => m.subject === `Zwrot pieniędzy za zamówienie ${orderLabel(order.id)}`);
     expect(refundMail?.text_body).toContain('25,00');
+  });
+
+  it('withdrawing from the whole order, in parts or at once, refunds the standard delivery with its last part', async () => {
+    // To Germany by the EU courier: 9.99 € for the 150 g parcel (the coffees have no weight), the only way there.
+    const order = await paidOrder('en', { country: 'DE', methodId: 'method-eu-courier' });
+    const page = (await getOwnerOrder(db, storage, order.id))!;
+    expect(page.delivery).toMatchObject({ kind: 'courier', priceCents: 999, standardCents: 999 });
+    await moveOrder({ db }, owner, order.id, { to: 'shipped', carrier: 'dhl', trackingNumber: '' });
+    const first = await requestWithdrawal(db, (await findOwnOrderForWithdrawal(db, order.userId, order.id))!, { name: 'Ola', email: order.email, positions: [0], reason: '', locale: 'en' }, services);
+    if (!first.ok) throw new Error(first.reason);
+    expect(first.withdrawal).toMatchObject({ amountCents: 2500, deliveryCents: 0 });
+    const last = await requestWithdrawal(db, (await findOwnOrderForWithdrawal(db, order.userId, order.id))!, { name: 'Ola', email: order.email, positions: [1], reason: '', locale: 'en' }, services);
+    if (!last.ok) throw new Error(last.reason);
+    expect(last.withdrawal).toMatchObject({ amountCents: 900 + 999, deliveryCents: 999 });
+    expect((await listWithdrawals(db, order.id)).map((w) => w.amountCents)).toEqual([2500, 1899]);
+    const refundServices = { db, payments: provider, publicUrl: 'https://kopi.test/' };
+    expect(await refundWithdrawal(refundServices, owner, order.id, first.withdrawal.id)).toEqual({ ok: true, refundedCents: 2500 });
+    expect(await refundWithdrawal(refundServices, owner, order.id, last.withdrawal.id)).toEqual({ ok: true, refundedCents: 1899 });
+    expect((await getOwnerOrder(db, storage, order.id))!.refundedCents).toBe(3400 + 999);
   });
 
   it('is open before delivery, until 14 days after it, and closed after; a cancelled order has nothing to withdraw from', async () => {

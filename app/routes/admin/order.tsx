@@ -27,8 +27,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     today: shopDayOf(new Date(), SHOP_TIME_ZONE),
     shippedOn: order.shippedAt ? shopDayOf(new Date(order.shippedAt), SHOP_TIME_ZONE) : null,
     // An order paid after its coffee sold out is refunded, never shipped.
-    canShip: canMove(order.shippingStatus, 'shipped') && !order.stockShort,
-    canDeliver: canMove(order.shippingStatus, 'delivered') && !order.stockShort,
+    canShip: canMove(order.shippingStatus, 'shipped', order.delivery?.kind ?? null) && !order.stockShort,
+    canDeliver: canMove(order.shippingStatus, 'delivered', order.delivery?.kind ?? null) && !order.stockShort,
     canCancel: canCancel(order.shippingStatus),
   };
 }
@@ -139,6 +139,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                     {t('admin.orders.withdrawalBy', { name: w.name, date: formatDateTime(w.createdAt, locale) })}
                   </p>
                   <p className="text-muted">{w.lines.map((line) => `${line.quantity} × ${line.title}`).join(', ')}</p>
+                  {w.deliveryCents > 0 && <p className="text-muted" data-testid="withdrawal-delivery">{t('admin.orders.withdrawalDelivery', { amount: formatPrice(w.deliveryCents, locale) })}</p>}
                   {w.reason && <p className="mt-1 text-muted">{t('admin.orders.withdrawalReason', { reason: w.reason })}</p>}
                 </div>
                 {w.refundedAt ? (
@@ -271,7 +272,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               <Form method="post" className="mt-4 grid gap-4">
                 <input type="hidden" name="intent" value="deliver" />
                 <div>
-                  <label htmlFor="deliveredOn" className="field-label">{t('admin.orders.deliveredOn')}</label>
+                  <label htmlFor="deliveredOn" className="field-label">{t(order.delivery?.kind === 'pickup' ? 'admin.orders.collectedOn' : 'admin.orders.deliveredOn')}</label>
                   <input
                     id="deliveredOn"
                     name="deliveredOn"
@@ -288,7 +289,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 </div>
                 <button type="submit" className="btn-leaf w-full" disabled={busy}>
                   <PackageCheck aria-hidden="true" className="h-4 w-4" />
-                  {t('admin.orders.deliver')}
+                  {t(order.delivery?.kind === 'pickup' ? 'admin.orders.collect' : 'admin.orders.deliver')}
                 </button>
               </Form>
             )}
