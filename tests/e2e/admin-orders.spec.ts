@@ -12,7 +12,7 @@ import { type DemoProduct, catalogue } from '../fixtures/catalogue';
 import { type Locale, price, t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
-import { TEST_CARDS, card, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment, shownDate } from './checkout-helpers';
+import { TEST_CARDS, card, courierCents, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment, shownDate } from './checkout-helpers';
 import { signedCookie } from './cookies';
 import { expect, test } from './fixtures';
 import { localePath } from '../../app/modules/i18n/paths';
@@ -40,9 +40,11 @@ async function paidOrder(page: Page, testInfo: TestInfo, product: DemoProduct, {
   // The Polish checkout is at its Polish URL; the order (and every mail about it) is in the language it was placed in.
   await page.goto(localePath(locale, '/checkout'));
   await waitForHydration(page);
-  await proceedToPayment(page, polishAddress, locale);
-  const id = await payAndFinish(page, 2 * product.priceCents, card(number), locale);
-  return { id, label: orderLabel(id), email: account.email, totalCents: 2 * product.priceCents };
+  // By courier: the owner ships it (a pickup is collected, never shipped).
+  await proceedToPayment(page, polishAddress, locale, { method: 'courier' });
+  const totalCents = 2 * product.priceCents + courierCents(2 * product.priceCents);
+  const id = await payAndFinish(page, totalCents, card(number), locale);
+  return { id, label: orderLabel(id), email: account.email, totalCents };
 }
 
 async function ownerPage(browser: import('@playwright/test').Browser, testInfo: TestInfo): Promise<Page> {

@@ -12,7 +12,7 @@ import { byKey, demoRating } from '../fixtures/catalogue';
 import { t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
-import { TEST_CARDS, card, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
+import { TEST_CARDS, card, courierCents, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
 import { expect, test } from './fixtures';
 import { findProductPath, waitForHydration } from './helpers';
 
@@ -57,8 +57,9 @@ test('a buyer reviews a delivered coffee from the mail; the figures agree everyw
   await customerWithCart(page, testInfo, [[path, 1]], { label: 'ola.reviews', name: 'Ola Kowalska' });
   await page.goto('/pl/checkout');
   await waitForHydration(page);
-  await proceedToPayment(page, polishAddress, 'pl');
-  const orderId = await payAndFinish(page, product.priceCents, card(TEST_CARDS.success), 'pl');
+  // By courier: the owner ships it, then it is delivered.
+  await proceedToPayment(page, polishAddress, 'pl', { method: 'courier' });
+  const orderId = await payAndFinish(page, product.priceCents + courierCents(product.priceCents), card(TEST_CARDS.success), 'pl');
   const label = orderLabel(orderId);
 
   // Paid, not delivered: the review page says why not, and a direct POST changes nothing.

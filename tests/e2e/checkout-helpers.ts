@@ -136,6 +136,7 @@ export async function expectOrderLines(
   scope: Locator,
   lines: Array<{ product: DemoProduct; quantity: number }>,
   locale: Locale = 'en',
+  deliveryCents = 0,
 ): Promise<void> {
   const rows = scope.getByTestId('checkout-line');
   await expect(rows).toHaveCount(lines.length);
@@ -146,8 +147,14 @@ export async function expectOrderLines(
     await expect(row).toContainText(plainSpacesPattern(`${quantity} × ${price(product.priceCents, locale)}`));
     await expect(row).toContainText(plainSpacesPattern(price(product.priceCents * quantity, locale)));
   }
-  await expect(scope.getByTestId('checkout-total')).toHaveText(plainSpacesPattern(price(totalOf(lines), locale)));
+  await expect(scope.getByTestId('checkout-total')).toHaveText(plainSpacesPattern(price(totalOf(lines) + deliveryCents, locale)));
 }
+
+/**
+ * The Polish courier's price for a parcel of up to 1 kg (every journey's few bags: 250 g each, plus 150 g of
+ * packaging), free from 50 € of goods (the default rates of migration 0019).
+ */
+export const courierCents = (goodsCents: number): number => (goodsCents >= 5000 ? 0 : 499);
 
 export const totalOf = (lines: Array<{ product: DemoProduct; quantity: number }>): number =>
   lines.reduce((sum, { product, quantity }) => sum + product.priceCents * quantity, 0);

@@ -185,14 +185,17 @@ test.describe('in Polish', () => {
     const pl = t('pl');
     const product = catalogue[3];
     const lines = [{ product, quantity: 2 }];
-    const total = totalOf(lines);
+    const goods = totalOf(lines);
+    // By courier (4.99 € up to 1 kg): the goods are under the free-delivery threshold.
+    expect(goods).toBeLessThan(5000);
+    const total = goods + 499;
     const account = await customerWithCart(page, testInfo, [[productPath(product), 2]], { label: 'ola.polska' });
     await page.goto('/checkout');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('checkout.title'));
     await waitForHydration(page);
     await expectStep(page, 'review', 'pl');
     await expectOrderLines(main(page), lines, 'pl');
-    await proceedToPayment(page, polishAddress, 'pl');
+    await proceedToPayment(page, polishAddress, 'pl', { method: 'courier' });
     await fillCard(page, card(TEST_CARDS.success), 'pl');
     await payButton(page, total, 'pl').click();
 
@@ -205,13 +208,14 @@ test.describe('in Polish', () => {
     const order = orderCard(page, orderId, 'pl');
     await expect(order.getByTestId('order-status')).toHaveText(pl('orders.status.processing'));
     await expect(order.getByText(pl('orders.paymentSuccessful'), { exact: true })).toBeVisible();
-    await expectOrderLines(order, lines, 'pl');
+    await expectOrderLines(order, lines, 'pl', 499);
 
     const { confirmation, notification } = await orderMails(account.email, orderId);
     expectConfirmation(confirmation, orderId, total, 'pl');
     expect(plainSpaces(confirmation.text)).toContain(
-      plainSpaces(pl('orders.mail.line', { quantity: '2', title: lineNameOf(product, 'pl'), price: price(total, 'pl') })),
+      plainSpaces(pl('orders.mail.line', { quantity: '2', title: lineNameOf(product, 'pl'), price: price(goods, 'pl') })),
     );
+    expect(plainSpaces(confirmation.text)).toContain(plainSpaces(`${pl('delivery.deliveryVia', { method: pl('delivery.kinds.courier') })} — ${price(499, 'pl')}`));
     expect(notification.text, 'the shop reads English, and learns the customer’s language').toContain('Language: pl');
     expect(notification.subject).toBe(`[Kopi order] ${orderLabel(orderId)} — ${price(total, 'en')}`);
   });

@@ -14,7 +14,7 @@ const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim();
 /** Where the order goes, as lines: the address, a locker with its address, or the roastery for a pickup. */
 export function deliveryAddressLines(shipping: ShippingAddress, delivery: OrderDelivery | null, t: (key: string, values?: Record<string, string>) => string): string[] {
   if (delivery?.kind === 'locker') return [shipping.fullName, t('delivery.locker', { code: delivery.point ?? '' }), delivery.pointAddress ?? '', delivery.phone].filter(Boolean);
-  if (delivery?.kind === 'pickup') return [shipping.fullName, t('delivery.pickupAt', { address: delivery.pointAddress ?? '' }), delivery.phone].filter(Boolean);
+  if (delivery?.kind === 'pickup') return [shipping.fullName, delivery.pointAddress ?? '', delivery.phone].filter(Boolean);
   return [shipping.fullName, shipping.address, `${shipping.zipCode} ${shipping.city}`, delivery?.phone ?? ''].filter(Boolean);
 }
 
@@ -38,6 +38,7 @@ export function orderConfirmationMail(
   const lineText = (line: OrderRecordLine) =>
     t('orders.mail.line', { quantity: String(line.quantity), title: title(line), price: money(line.unitPriceCents * line.quantity, locale) });
   const address = deliveryAddressLines(order.shipping, order.delivery, t);
+  const addressHeading = t(order.delivery?.kind === 'pickup' ? 'orders.mail.collectAt' : order.delivery?.kind === 'locker' ? 'orders.mail.toLocker' : 'orders.mail.shipTo');
   const delivery = deliveryLine(order, locale, t);
   const goods = order.delivery ? `${t('delivery.goods')}: ${money(order.goodsCents, locale)}` : null;
   const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
@@ -56,7 +57,7 @@ export function orderConfirmationMail(
     ...(goods && delivery ? [goods, delivery] : []),
     total,
     '',
-    t('orders.mail.shipTo'),
+    addressHeading,
     ...address.map((l) => `  ${l}`),
     '',
     ...(ordersUrl ? [t('orders.mail.viewOrders', { url: ordersUrl }), ''] : []),
@@ -75,7 +76,7 @@ export function orderConfirmationMail(
     '</ul>',
     ...(goods && delivery ? [`<p>${escapeHtml(goods)}<br>${escapeHtml(delivery)}</p>`] : []),
     `<p><strong>${escapeHtml(total)}</strong></p>`,
-    `<p>${escapeHtml(t('orders.mail.shipTo'))}<br>${address.map(escapeHtml).join('<br>')}</p>`,
+    `<p>${escapeHtml(addressHeading)}<br>${address.map(escapeHtml).join('<br>')}</p>`,
     ...(ordersUrl ? [`<p><a href="${escapeHtml(ordersUrl)}">${escapeHtml(t('orders.mail.viewOrders', { url: ordersUrl }))}</a></p>`] : []),
     `<p>${escapeHtml(t('orders.mail.footer'))}</p>`,
     '</body></html>',

@@ -170,7 +170,7 @@ function Zone({ zone, zoneOfCountry, failedHere, lastZone }: { zone: DeliveryZon
         )}
       </div>
       <details className="mt-3">
-        <summary className="cursor-pointer text-sm font-medium text-leaf">
+        <summary className="cursor-pointer text-sm font-medium text-leaf" data-testid="zone-countries-toggle">
           {byName(zone.countries, locale).map((c) => countryName(c, locale)).join(', ')}
         </summary>
         <ZoneForm zone={zone} zoneOfCountry={zoneOfCountry} failed={failedHere(zone.id)} />
