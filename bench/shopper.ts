@@ -2,8 +2,8 @@
  * A customer as the benches and the crash test play one: a cookie jar and the plain form posts a browser
  * without JavaScript sends, signed up over HTTP, checking out with the test provider's 4242 card.
  */
-/** The delivery step's form: a courier within Poland (migration 0019's rates), to this address. */
-export const ADDRESS = { fullName: 'Bench Customer', address: 'ul. Długa 5', city: 'Gdańsk', zipCode: '80-827', country: 'PL', methodId: 'method-pl-courier' };
+/** The delivery step's form as a browser sends it: a courier within Poland (migration 0019's rates), to this address, kept in the profile (the box is ticked by default). */
+export const ADDRESS = { fullName: 'Bench Customer', address: 'ul. Długa 5', city: 'Gdańsk', zipCode: '80-827', country: 'PL', methodId: 'method-pl-courier', saveToProfile: 'on' };
 export const CARD_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
 /** The product ids a page links to (`/product/{id}`), each once, in page order. */

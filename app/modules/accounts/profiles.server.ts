@@ -47,11 +47,41 @@ export async function getContactDetails(db: Executor, userId: string): Promise<{
   return { phone: row?.phone ?? '', country: row?.country ?? '' };
 }
 
-/** Keeps the phone and country for the next checkout (creating the profile when there is none). */
-export async function saveContactDetails(db: Executor, userId: string, details: { phone: string; country: string }): Promise<void> {
+/**
+ * What a checkout keeps for next time, in one read and at most one write: the shipping address (a billing
+ * address that was the same, or empty, follows it), the phone and the country. `address` null keeps the
+ * address as it is (a pickup gives none).
+ */
+export async function saveCheckoutDetails(
+  db: Executor,
+  userId: string,
+  { address, phone, country }: { address: { fullName: string; address: string; city: string; zipCode: string } | null; phone: string; country: string },
+): Promise<void> {
+  const row = await db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  const current = {
+    full_name: row?.full_name ?? '',
+    address: row?.address ?? '',
+    city: row?.city ?? '',
+    zip_code: row?.zip_code ?? '',
+    delivery_address: row?.delivery_address ?? '',
+    delivery_city: row?.delivery_city ?? '',
+    delivery_zip_code: row?.delivery_zip_code ?? '',
+    phone: row?.phone ?? '',
+    country: row?.country ?? '',
+  };
+  const next = { ...current, phone: phone || current.phone, country };
+  if (address) {
+    const billingFollows =
+      (current.address === current.delivery_address && current.city === current.delivery_city && current.zip_code === current.delivery_zip_code) ||
+      (!current.delivery_address && !current.delivery_city && !current.delivery_zip_code);
+    Object.assign(next, { full_name: address.fullName, address: address.address, city: address.city, zip_code: address.zipCode });
+    if (billingFollows) Object.assign(next, { delivery_address: address.address, delivery_city: address.city, delivery_zip_code: address.zipCode });
+  }
+  if ((Object.keys(next) as Array<keyof typeof next>).every((key) => next[key] === current[key])) return;
+  const values = { ...next, updated_at: now() };
   await db
     .insertInto('profiles')
-    .values({ user_id: userId, full_name: '', address: '', city: '', zip_code: '', delivery_address: '', delivery_city: '', delivery_zip_code: '', updated_at: now(), ...details })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...details, updated_at: now() }))
+    .values({ user_id: userId, ...values })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
     .execute();
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Executor, inTransaction, now } from '~/db/database.server';
-import { getContactDetails, getProfile, saveContactDetails, updateProfile } from '~/modules/accounts/index.server';
+import { getContactDetails, getProfile, saveCheckoutDetails } from '~/modules/accounts/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
 import { type Cart, cartWeightGrams, changeLineQuantity, getCart } from '~/modules/cart/index.server';
 import { firstImageKeys } from '~/modules/catalog/index.server';
@@ -145,10 +145,7 @@ export async function startPayment(
     const delivery = priceDelivery(table, cart, input.delivery, method.kind, point);
     if (!delivery) return 'method_unavailable' as const;
     if (input.delivery.saveToProfile !== false) {
-      if (method.kind !== 'pickup') await saveShippingAddress(trx, input.userId, address);
-      const contact = await getContactDetails(trx, input.userId);
-      const phone = input.delivery.phone || contact.phone;
-      if (contact.phone !== phone || contact.country !== input.delivery.country) await saveContactDetails(trx, input.userId, { phone, country: input.delivery.country });
+      await saveCheckoutDetails(trx, input.userId, { address: method.kind === 'pickup' ? null : address, phone: input.delivery.phone ?? '', country: input.delivery.country });
     }
     const images = await firstImageKeys(
       trx,
@@ -548,21 +545,6 @@ function priceDelivery(
   // The least expensive standard delivery offered for this parcel (a pickup is no delivery: nothing to refund).
   const standardCents = kind === 'pickup' ? 0 : Math.min(option.priceCents, cheapestDelivery(options)?.priceCents ?? option.priceCents);
   return { kind, methodId: option.methodId, country: request.country, priceCents: option.priceCents, standardCents, phone: request.phone ?? '', point: point.code, pointAddress: point.address };
-}
-
-/** The profile's shipping address becomes this one; a billing address that was the same follows it. */
-async function saveShippingAddress(db: Executor, userId: string, address: ShippingAddress): Promise<void> {
-  const profile = await getProfile(db, userId);
-  const billingFollows =
-    (profile.address === profile.deliveryAddress && profile.city === profile.deliveryCity && profile.zipCode === profile.deliveryZipCode) ||
-    (!profile.deliveryAddress && !profile.deliveryCity && !profile.deliveryZipCode);
-  const next = {
-    ...profile,
-    ...address,
-    ...(billingFollows ? { deliveryAddress: address.address, deliveryCity: address.city, deliveryZipCode: address.zipCode } : {}),
-  };
-  if ((Object.keys(next) as Array<keyof typeof next>).every((key) => next[key] === profile[key])) return;
-  await updateProfile(db, userId, next);
 }
 
 /** True when the provider's event is new (and now recorded), false when it was processed before. */
