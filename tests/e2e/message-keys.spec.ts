@@ -11,7 +11,7 @@ import { localePath } from '../../app/modules/i18n/paths';
 import { legalPages } from '../../app/modules/legal/pages';
 import { kopi, newAccount, signUp } from './accounts';
 import { signedCookie } from './cookies';
-import { TEST_CARDS, card, customerWithCart, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
+import { TEST_CARDS, card, courierCents, customerWithCart, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
 import { expect, failedLoad, test } from './fixtures';
 import { waitForHydration } from './helpers';
 
@@ -59,9 +59,11 @@ for (const locale of ['en', 'pl'] as Locale[]) {
       await customerWithCart(page, testInfo, [[productPage, 2]], { label: `keys.${locale}` });
       await scan(page, 'customer', '/cart');
       await scan(page, 'customer', '/checkout');
-      await proceedToPayment(page, polishAddress, locale);
+      await scan(page, 'customer', '/checkout?step=delivery&method=method-pl-locker&lockerQuery=Krak%C3%B3w');
+      // By courier: the owner ships it below (a pickup is collected, never shipped).
+      await proceedToPayment(page, polishAddress, locale, { method: 'courier' });
       await scan(page, 'customer on the payment step');
-      const orderId = await payAndFinish(page, 2 * product.priceCents, card(TEST_CARDS.success), locale);
+      const orderId = await payAndFinish(page, 2 * product.priceCents + courierCents(2 * product.priceCents), card(TEST_CARDS.success), locale);
       await scan(page, 'customer on the thank-you page');
       await scan(page, 'customer', `/success?order=${orderId}`);
       for (const path of ['/profile', '/profile?tab=orders', `/withdraw?order=${orderId}`, `/review?product=${productPage.split('/').pop()}`]) {
@@ -76,7 +78,7 @@ for (const locale of ['en', 'pl'] as Locale[]) {
       await kopi('grant-admin', '--email', ownerAccount.email);
       await context.addCookies([{ name: 'lang', value: await signedCookie('lang', locale), url: testInfo.project.use.baseURL! }]);
       const productId = productPage.split('/').pop()!;
-      for (const path of ['/admin', '/admin/orders', '/admin/products', '/add-product', `/edit-product/${productId}`, `/admin/products/${productId}/delete`, `/admin/products/${productId}/stock`, '/admin/activity', '/admin/messages', '/admin/reviews']) {
+      for (const path of ['/admin', '/admin/orders', '/admin/products', '/add-product', `/edit-product/${productId}`, `/admin/products/${productId}/delete`, `/admin/products/${productId}/stock`, '/admin/activity', '/admin/messages', '/admin/reviews', '/admin/delivery']) {
         await scan(owner, 'owner', path);
       }
       await scan(owner, 'owner', `/admin/orders/${orderId}`);
