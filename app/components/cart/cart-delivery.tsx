@@ -1,6 +1,6 @@
 import { Form, useSubmit } from 'react-router';
 import { formatPrice } from '~/lib/format';
-import { countryName } from '~/modules/delivery/countries';
+import { byName, countryName } from '~/modules/delivery/countries';
 import { useI18n } from '~/modules/i18n/react';
 
 export type CartDeliveryData = {
@@ -37,7 +37,7 @@ export function CartDelivery({ delivery }: { delivery: CartDeliveryData }) {
 export function CartCountry({ delivery }: { delivery: CartDeliveryData }) {
   const { t, locale } = useI18n();
   const submit = useSubmit();
-  const countries = [...delivery.countries].sort((a, b) => countryName(a, locale).localeCompare(countryName(b, locale), locale));
+  const countries = byName(delivery.countries, locale);
   return (
     <Form method="get" replace preventScrollReset className="flex items-end gap-2" data-testid="cart-country-form">
       <div className="flex-1">

@@ -6,7 +6,7 @@ import { formatNumber, formatPrice } from '~/lib/format';
 import { useClientValidation } from '~/lib/use-client-validation';
 import type { SummaryLine } from '~/components/checkout/order-lines';
 import { type DeliveryField, type MethodKind, parseDeliveryForm } from '~/modules/checkout/checkout.schema';
-import { countryName } from '~/modules/delivery/countries';
+import { byName, countryName } from '~/modules/delivery/countries';
 import type { DeliveryOption } from '~/modules/delivery/rates';
 import type { Locker } from '~/modules/delivery/lockers.server';
 import { useI18n } from '~/modules/i18n/react';
@@ -62,7 +62,7 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
             aria-invalid={errors.country ? true : undefined}
             onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true, replace: true })}
           >
-            {[...step.countries].sort((a, b) => countryName(a, locale).localeCompare(countryName(b, locale), locale)).map((code) => (
+            {byName(step.countries, locale).map((code) => (
               <option key={code} value={code}>{countryName(code, locale)}</option>
             ))}
           </select>

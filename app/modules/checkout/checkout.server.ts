@@ -120,8 +120,9 @@ export async function startPayment(
   },
 ): Promise<StartPaymentResult> {
   const table = await getDeliveryTable(db);
-  const method = zoneOf(table, input.delivery.country)?.methods.find((m) => m.id === input.delivery.methodId);
-  if (!zoneOf(table, input.delivery.country)) return { ok: false, reason: 'country_not_served' };
+  const zone = zoneOf(table, input.delivery.country);
+  if (!zone) return { ok: false, reason: 'country_not_served' };
+  const method = zone.methods.find((m) => m.id === input.delivery.methodId);
   if (!method) return { ok: false, reason: 'method_unavailable' };
   // Pickup needs only the name; a courier and a locker the whole address.
   const parsed = (method.kind === 'pickup' ? pickupAddressSchema : shippingAddressSchema).safeParse(input.address);
