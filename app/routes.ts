@@ -44,6 +44,7 @@ export default [
     route('admin/orders', 'routes/admin/orders.tsx'),
     route('admin/orders/export', 'routes/admin/orders-export.ts'),
     route('admin/orders/:id', 'routes/admin/order.tsx'),
+    route('admin/orders/:id/label', 'routes/admin/order-label.ts'),
     route('admin/activity', 'routes/admin/activity.tsx'),
     route('admin/messages', 'routes/admin/messages.tsx'),
     route('admin/reviews', 'routes/admin/reviews.tsx'),

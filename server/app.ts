@@ -23,6 +23,7 @@ import { createMailTransport, startMailWorker } from '~/modules/mail/index.serve
 import { SWEEP_INTERVAL_MS, paymentServices, sweepPayments } from '~/modules/checkout/index.server';
 import { createPaymentProvider } from '~/modules/payments/index.server';
 import { createLockerDirectory } from '~/modules/delivery/index.server';
+import { createShipx } from '~/modules/fulfilment/index.server';
 import { createStorage } from '~/modules/storage/index.server';
 import { FORM_LIMIT_BYTES, UPLOAD_LIMIT_BYTES } from '~/http/body.server';
 import { createKopiCookies, readCookie } from '~/http/cookies.server';
@@ -75,6 +76,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
 
   const payments = createPaymentProvider(config, database.db);
   const lockers = createLockerDirectory({ baseUrl: config.inpostApiUrl, log: logger });
+  const shipx = config.shipx ? createShipx(config.shipx, { log: logger }) : null;
   const transport = createMailTransport(config, logger);
   const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger, concurrency: config.mailConcurrency });
   // Expired sessions, used reset links, old rate-limit records, day-old cart request keys and spent back-in-stock notices are removed hourly.
@@ -276,6 +278,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       storage,
       payments,
       lockers,
+      shipx,
       log: req.log,
       requestId: res.locals.requestId,
       clientIp: req.ip ?? 'unknown',

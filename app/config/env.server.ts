@@ -35,6 +35,10 @@ const envSchema = z
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
     STRIPE_API_URL: z.url().optional(),
     INPOST_API_URL: z.url().default('https://api-shipx-pl.easypack24.net'),
+    SHIPX_API_URL: z.url().default('https://api-shipx-pl.easypack24.net'),
+    SHIPX_TOKEN: z.string().optional(),
+    SHIPX_ORGANIZATION_ID: z.string().regex(/^\d{1,12}$/, 'must be the organisation number from InPost Manager').optional(),
+    SHIPX_SENDING_METHOD: z.enum(['dispatch_order', 'parcel_locker', 'pop', 'any_point']).default('dispatch_order'),
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CLIENT_SECRET: z.string().optional(),
     OIDC_ISSUER: z.url().default('https://accounts.google.com'),
@@ -71,6 +75,8 @@ const envSchema = z
     if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['GOOGLE_CLIENT_SECRET'], message: 'is required when GOOGLE_CLIENT_ID is set' });
     }
+    if (env.SHIPX_TOKEN && !env.SHIPX_ORGANIZATION_ID) ctx.addIssue({ code: 'custom', path: ['SHIPX_ORGANIZATION_ID'], message: 'is required when SHIPX_TOKEN is set' });
+    if (env.SHIPX_ORGANIZATION_ID && !env.SHIPX_TOKEN) ctx.addIssue({ code: 'custom', path: ['SHIPX_TOKEN'], message: 'is required when SHIPX_ORGANIZATION_ID is set' });
     if (env.S3_BUCKET && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(env.S3_BUCKET)) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be a bucket name (3–63 lower-case letters, digits, dots and hyphens)' });
     }
@@ -121,6 +127,11 @@ export type Config = {
   oidc: { clientId?: string; clientSecret?: string; issuer: string };
   /** InPost's Points API (lockers), ShipX's `GET /v1/points`; a stand-in's address in tests and offline demos. */
   inpostApiUrl: string;
+  /**
+   * InPost shipments and labels through ShipX (SHIPX_TOKEN and SHIPX_ORGANIZATION_ID); without them the owner
+   * types tracking numbers. `sendingMethod`: how parcels reach InPost (a courier collects them, by default).
+   */
+  shipx?: { apiUrl: string; token: string; organizationId: string; sendingMethod: 'dispatch_order' | 'parcel_locker' | 'pop' | 'any_point' };
   /** S3-compatible picture storage; without it pictures live in DATA_DIR/uploads. */
   s3?: { bucket: string; endpoint?: string; region: string; publicUrl?: string };
   logLevel: string;
@@ -177,6 +188,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
     },
     oidc: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.OIDC_ISSUER },
     inpostApiUrl: env.INPOST_API_URL.replace(/\/+$/, ''),
+    shipx:
+      env.SHIPX_TOKEN && env.SHIPX_ORGANIZATION_ID
+        ? { apiUrl: env.SHIPX_API_URL.replace(/\/+$/, ''), token: env.SHIPX_TOKEN, organizationId: env.SHIPX_ORGANIZATION_ID, sendingMethod: env.SHIPX_SENDING_METHOD }
+        : undefined,
     s3: env.S3_BUCKET
       ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION ?? 'us-east-1', publicUrl: env.S3_PUBLIC_URL }
       : undefined,

@@ -51,6 +51,20 @@ describe('loadConfig', () => {
     expect(() => load({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_ENDPOINT is set but S3_BUCKET is not/);
     expect(() => load({ S3_BUCKET: 'kopi', S3_PUBLIC_URL: 'not a url' })).toThrow(/S3_PUBLIC_URL/);
   });
+
+  it('takes InPost shipments only with both the ShipX token and the organisation', () => {
+    expect(load({}).shipx).toBeUndefined();
+    expect(load({ SHIPX_TOKEN: 'token', SHIPX_ORGANIZATION_ID: '1234', SHIPX_API_URL: 'http://127.0.0.1:3391/' }).shipx).toEqual({
+      apiUrl: 'http://127.0.0.1:3391',
+      token: 'token',
+      organizationId: '1234',
+      sendingMethod: 'dispatch_order',
+    });
+    expect(() => load({ SHIPX_TOKEN: 'token' })).toThrow(/SHIPX_ORGANIZATION_ID is required when SHIPX_TOKEN is set/);
+    expect(() => load({ SHIPX_ORGANIZATION_ID: '1234' })).toThrow(/SHIPX_TOKEN is required/);
+    expect(() => load({ SHIPX_TOKEN: 'token', SHIPX_ORGANIZATION_ID: 'kopi' })).toThrow(/SHIPX_ORGANIZATION_ID must be the organisation number/);
+    expect(() => load({ SHIPX_SENDING_METHOD: 'pigeon' })).toThrow(/SHIPX_SENDING_METHOD/);
+  });
 });
 
 describe('requireSharedSecret', () => {

@@ -408,6 +408,11 @@ export interface OrdersTable {
   delivery_point: string | null;
   /** The locker's address, or the pickup's address and hours, as the customer was shown them. */
   delivery_point_address: string | null;
+  /** The InPost shipment made through ShipX (migration 0020): its id at InPost and its parcel size. */
+  shipment_id: string | null;
+  shipment_size: string | null;
+  /** When creating the shipment began: while it is recent, no second one is created. */
+  shipment_started_at: string | null;
 }
 
 export interface OrderLinesTable {

@@ -18,6 +18,7 @@ import * as searchWords from './0016-search-words';
 import * as variants from './0017-variants';
 import * as stock from './0018-stock';
 import * as delivery from './0019-delivery';
+import * as shipments from './0020-shipments';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017-variants': variants,
   '0018-stock': stock,
   '0019-delivery': delivery,
+  '0020-shipments': shipments,
 };

@@ -13,6 +13,7 @@ export type ActivityAction =
   | 'product.created'
   | 'product.updated'
   | 'product.deleted'
+  | 'order.shipment'
   | 'order.shipped'
   | 'order.delivered'
   | 'order.cancelled'

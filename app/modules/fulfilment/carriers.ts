@@ -33,3 +33,10 @@ export function trackingUrl(carrier: string | null, trackingNumber: string | nul
   const make = trackingUrls[carrier];
   return make ? make(encodeURIComponent(trackingNumber)) : null;
 }
+
+/** InPost's locker sizes (A, B, C); a courier parcel's dimensions follow them too. */
+export const parcelSizes = ['small', 'medium', 'large'] as const;
+export type ParcelSize = (typeof parcelSizes)[number];
+export const isParcelSize = (value: unknown): value is ParcelSize => parcelSizes.includes(value as ParcelSize);
+/** The letter InPost prints for a size. */
+export const parcelSizeLetters: Record<ParcelSize, string> = { small: 'A', medium: 'B', large: 'C' };

@@ -97,7 +97,7 @@ export async function listOwnerOrders(
 
 export type TimelineEntry = {
   at: string;
-  kind: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded' | 'refund_confirmed' | 'mail' | 'withdrawal' | 'stock_short';
+  kind: 'placed' | 'paid' | 'shipment' | 'shipped' | 'delivered' | 'cancelled' | 'refunded' | 'refund_confirmed' | 'mail' | 'withdrawal' | 'stock_short';
   by?: string;
   detail?: string;
   amountCents?: number;
@@ -110,6 +110,7 @@ export type TimelineEntry = {
 };
 
 const activityKinds = {
+  'order.shipment': 'shipment',
   'order.shipped': 'shipped',
   'order.delivered': 'delivered',
   'order.cancelled': 'cancelled',
@@ -139,6 +140,8 @@ export type OwnerOrder = {
   partlyWithdrawn: boolean;
   carrier: string | null;
   trackingNumber: string | null;
+  /** The InPost shipment made through ShipX: its id at InPost and the parcel size. */
+  shipment: { id: string; size: string | null } | null;
   shippedAt: string | null;
   refundedCents: number;
   refunds: Awaited<ReturnType<typeof listRefunds>>;
@@ -164,7 +167,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
   if (!idPattern.test(id)) return null;
   const [record, row] = await Promise.all([
     findOrderRecord(db, id),
-    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at']).where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at', 'shipment_id', 'shipment_size']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
   const [lines, drawn, activity, mails, refunds, withdrawals] = await Promise.all([
@@ -193,7 +196,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
           at: entry.createdAt,
           kind,
           by: entry.actorEmail,
-          detail: typeof d.trackingNumber === 'string' ? `${d.carrier ?? ''} ${d.trackingNumber}`.trim() : undefined,
+          detail: typeof d.trackingNumber === 'string' ? `${d.carrier ?? ''} ${d.trackingNumber}`.trim() : typeof d.shipmentId === 'string' ? d.shipmentId : undefined,
           deliveredAt: typeof d.deliveredAt === 'string' ? d.deliveredAt : undefined,
           amountCents: typeof d.refundCents === 'number' ? d.refundCents : undefined,
           ...(Array.isArray(d.lines) ? { detail: d.lines.map(String).join(', ') } : {}),
@@ -241,6 +244,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     }),
     carrier: row.carrier,
     trackingNumber: row.tracking_number,
+    shipment: row.shipment_id ? { id: row.shipment_id, size: row.shipment_size } : null,
     shippedAt: row.shipped_at,
     refundedCents: row.refunded_cents,
     refunds,

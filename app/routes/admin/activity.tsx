@@ -6,7 +6,7 @@ import { formatDate, formatDateTime, formatNumber, formatPrice } from '~/lib/for
 import { type ActivityEntry, countActivity, listActivity } from '~/modules/activity/index.server';
 import { sellingWayOf } from '~/modules/backoffice/product-form';
 import { isOptionKind } from '~/modules/catalog/variants';
-import { carrierNames, isCarrier } from '~/modules/fulfilment/carriers';
+import { carrierNames, isCarrier, isParcelSize, parcelSizeLetters } from '~/modules/fulfilment/carriers';
 import { getT } from '~/modules/i18n/index.server';
 import { isStockMode } from '~/modules/stock/stock.types';
 import { countryName } from '~/modules/delivery/countries';
@@ -76,6 +76,9 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   if (images) out.push(t('admin.activity.images', { from: (images[0] as unknown[]).length, to: (images[1] as unknown[]).length }));
   if ((entry.action === 'order.cancelled' || entry.action === 'order.refunded') && typeof d.refundCents === 'number' && d.refundCents > 0) {
     out.push(t('admin.activity.refund', { amount: formatPrice(d.refundCents, locale) }));
+  }
+  if (entry.action === 'order.shipment' && typeof d.shipmentId === 'string') {
+    out.push(t('admin.activity.shipment', { id: d.shipmentId, size: isParcelSize(d.size) ? parcelSizeLetters[d.size] : '' }));
   }
   if (entry.action === 'order.shipped' && typeof d.trackingNumber === 'string') {
     out.push(t('admin.activity.parcel', { carrier: isCarrier(d.carrier) ? carrierNames[d.carrier] : '', number: d.trackingNumber }).trim());

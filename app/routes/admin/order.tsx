@@ -1,25 +1,41 @@
-import { ArrowLeft, Ban, PackageCheck, Truck, Undo2 } from 'lucide-react';
+import { ArrowLeft, Ban, Download, PackageCheck, PackagePlus, RefreshCw, Truck, Undo2 } from 'lucide-react';
 import { Form, Link, data, useNavigation } from 'react-router';
 import { StatusBadge } from '~/components/orders/status-badge';
 import { ProductImage } from '~/components/catalog/product-image';
 import { type AppContext, appContext } from '~/context';
 import { field, readForm } from '~/http/body.server';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
-import { SHOP_TIME_ZONE, formatDate, formatDateTime, formatPrice } from '~/lib/format';
+import { SHOP_TIME_ZONE, formatDate, formatDateTime, formatNumber, formatPrice } from '~/lib/format';
 import { shopDayOf } from '~/lib/shop-days';
-import { carrierNames, carriers, trackingUrl } from '~/modules/fulfilment/carriers';
-import { canCancel, canMove, cancelOrder, getOwnerOrder, moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
+import { carrierNames, carriers, isParcelSize, parcelSizeLetters, parcelSizes, trackingUrl } from '~/modules/fulfilment/carriers';
+import {
+  type ShipmentOutcome,
+  canCancel,
+  canMove,
+  cancelOrder,
+  confirmShipment,
+  createShipment,
+  getOwnerOrder,
+  moveOrder,
+  parcelGrams,
+  refundWithdrawal,
+  shipmentService,
+  suggestedSize,
+} from '~/modules/fulfilment/index.server';
 import { getT } from '~/modules/i18n/index.server';
 import { countryName } from '~/modules/delivery/countries';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/order';
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
   requireAdmin(shopper);
   const order = await getOwnerOrder(app.db, app.storage, params.id);
   if (!order) throw data(null, { status: 404 });
+  // Through ShipX: a locker, or InPost's courier in Poland, when the shop has a ShipX token.
+  const service = app.shipx ? shipmentService(order.delivery) : null;
+  const grams = service ? await parcelGrams(app.db, order.id) : 0;
   return {
     title: getT(shopper.locale)('admin.meta.orderTitle', { label: order.label }),
     order,
@@ -30,13 +46,22 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     canShip: canMove(order.shippingStatus, 'shipped', order.delivery?.kind ?? null) && !order.stockShort,
     canDeliver: canMove(order.shippingStatus, 'delivered', order.delivery?.kind ?? null) && !order.stockShort,
     canCancel: canCancel(order.shippingStatus),
+    inpost: service
+      ? {
+          service,
+          grams,
+          suggestedSize: suggestedSize(grams),
+          canCreate: !order.shipment && order.shippingStatus === 'processing' && !order.stockShort,
+        }
+      : null,
+    labelUnavailable: url.searchParams.get('label') === 'unavailable',
   };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
 
 type Result =
-  | { ok: true; moved: 'shipped' | 'delivered' }
+  | { ok: true; moved: 'shipped' | 'delivered' | 'shipmentShipped' | 'shipmentWaiting' }
   | { ok: true; moved: 'cancelled' | 'withdrawalRefunded'; refundedCents: number }
   | { ok: false; error: string; status?: string; message?: string; deliveredOn?: string };
 
@@ -48,6 +73,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const backToStock = field(form, 'backToStock') === 'on';
   if (intent === 'cancel') return cancel(app, user, params.id, backToStock);
   if (intent === 'refund-withdrawal') return refundTheWithdrawal(app, user, params.id, field(form, 'withdrawalId'), backToStock);
+  if (intent === 'shipment' || intent === 'check-shipment') return shipment(app, user, params.id, intent === 'shipment' ? field(form, 'size') : null);
   if (intent !== 'ship' && intent !== 'deliver') return data<Result>({ ok: false, error: 'failed' }, { status: 400 });
   try {
     const outcome = await moveOrder(
@@ -66,6 +92,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     app.log.error({ err: error }, 'changing an order failed');
     return data<Result>({ ok: false, error: 'failed' }, { status: 503 });
   }
+}
+
+/** Creates the order's InPost shipment (`size` given), or asks InPost whether it is confirmed yet. */
+async function shipment(app: AppContext, user: { id: string; email: string }, id: string, size: string | null) {
+  const services = { db: app.db, shipx: app.shipx, publicUrl: app.config.publicUrl.href, log: app.log };
+  let outcome: ShipmentOutcome;
+  try {
+    outcome = size === null ? await confirmShipment(services, user, id) : await createShipment(services, user, id, size);
+  } catch (error) {
+    app.log.error({ err: error }, 'an InPost shipment failed');
+    return data<Result>({ ok: false, error: 'failed' }, { status: 503 });
+  }
+  if (outcome.ok) {
+    if (outcome.shipped) app.kickMail();
+    return data<Result>({ ok: true, moved: outcome.shipped ? 'shipmentShipped' : 'shipmentWaiting' });
+  }
+  const status = { not_found: 404, not_allowed: 409, in_progress: 409, cancelled: 409, not_configured: 409, invalid_size: 400, refused: 422, unreachable: 503 }[outcome.reason];
+  return data<Result>({ ok: false, error: outcome.reason, message: outcome.reason === 'refused' ? outcome.message : undefined }, { status });
 }
 
 async function cancel(app: AppContext, user: { id: string; email: string }, id: string, backToStock: boolean) {
@@ -104,7 +148,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
   const { t, locale } = useI18n();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
-  const { order, canShip, canDeliver, canCancel, today, shippedOn } = loaderData;
+  const { order, canShip, canDeliver, canCancel, today, shippedOn, inpost, labelUnavailable } = loaderData;
   const result = actionData as Result | undefined;
   const dateError = result && !result.ok && ['invalid_date', 'delivered_in_future', 'delivered_before_shipping'].includes(result.error);
   const statusText = (s: string) => t(`orders.status.${s}`);
@@ -178,6 +222,11 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
             {t(`admin.orders.errors.${result.error}`, { status: result.status ? statusText(result.status) : '', message: result.message ?? '', date: shippedOn ? formatDate(`${shippedOn}T12:00:00Z`, locale) : '' })}
           </p>
         )}
+        {!result && labelUnavailable && (
+          <p role="alert" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20">
+            {t('admin.orders.errors.label_unavailable')}
+          </p>
+        )}
       </div>
 
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
@@ -247,8 +296,10 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 )}
               </p>
             )}
+            {inpost && (inpost.canCreate || order.shipment) && <InpostShipment order={order} inpost={inpost} busy={busy} />}
             {canShip && (
               <Form method="post" className="mt-4 grid gap-4">
+                {inpost?.canCreate && <h3 className="font-sans text-sm font-semibold">{t('admin.orders.shipment.orManually')}</h3>}
                 <input type="hidden" name="intent" value="ship" />
                 <div>
                   <label htmlFor="carrier" className="field-label">{t('admin.orders.carrier')}</label>
@@ -393,6 +444,61 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
           ))}
         </ol>
       </section>
+    </div>
+  );
+}
+
+/** The order's InPost shipment: its parcel size and "Create shipment", then InPost's confirmation, then the label. */
+function InpostShipment({ order, inpost, busy }: { order: Route.ComponentProps['loaderData']['order']; inpost: NonNullable<Route.ComponentProps['loaderData']['inpost']>; busy: boolean }) {
+  const { t, locale } = useI18n();
+  return (
+    <div className="mt-4 grid gap-3 rounded-2xl bg-cream p-4 text-sm ring-1 ring-sand" data-testid="inpost-shipment">
+      <div>
+        <h3 className="font-sans text-sm font-semibold">{t('admin.orders.shipment.heading')}</h3>
+        <p className="mt-1 text-muted">
+          {inpost.service === 'locker' ? t('admin.orders.shipment.toLocker', { code: order.delivery?.point ?? '' }) : t('admin.orders.shipment.byCourier')} ·{' '}
+          {t('admin.orders.shipment.weight', { weight: `${formatNumber(inpost.grams / 1000, locale)} kg` })}
+        </p>
+      </div>
+      {inpost.canCreate ? (
+        <Form method="post" className="grid gap-3">
+          <input type="hidden" name="intent" value="shipment" />
+          <p className="text-muted">{t('admin.orders.shipment.intro')}</p>
+          <div>
+            <label htmlFor="parcel-size" className="field-label">{t('admin.orders.shipment.size')}</label>
+            <select id="parcel-size" name="size" defaultValue={inpost.suggestedSize} className="field-input">
+              {parcelSizes.map((size) => (
+                <option key={size} value={size}>{t(`admin.orders.shipment.sizes.${size}`)}</option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            <PackagePlus aria-hidden="true" className="h-4 w-4" />
+            {t('admin.orders.shipment.create')}
+          </button>
+        </Form>
+      ) : order.shipment ? (
+        <>
+          <p className="font-medium" data-testid="inpost-shipment-id">
+            {t('admin.orders.shipment.created', { id: order.shipment.id, size: isParcelSize(order.shipment.size) ? parcelSizeLetters[order.shipment.size] : '' })}
+          </p>
+          {order.shippingStatus === 'processing' ? (
+            <Form method="post" className="grid gap-2">
+              <input type="hidden" name="intent" value="check-shipment" />
+              <p className="text-muted">{t('admin.orders.shipment.waiting')}</p>
+              <button type="submit" className="btn-outline" disabled={busy}>
+                <RefreshCw aria-hidden="true" className="h-4 w-4" />
+                {t('admin.orders.shipment.check')}
+              </button>
+            </Form>
+          ) : (
+            <a href={`/admin/orders/${order.id}/label`} className="btn-primary" download>
+              <Download aria-hidden="true" className="h-4 w-4" />
+              {t('admin.orders.shipment.label')}
+            </a>
+          )}
+        </>
+      ) : null}
     </div>
   );
 }
