@@ -165,8 +165,13 @@ function endpoints(productId: string): Endpoint[] {
     {
       name: 'POST /admin/orders/:id (unknown and unpaid orders, as an admin)',
       path: '/admin/orders/NoSuchOrderAtAll',
-      fields: { intent: (r) => r.pick(['ship', 'deliver', 'cancel', '', 'refund']), carrier: (r) => r.pick(['inpost', 'pigeon', '']), trackingNumber: bad },
-      defects: [breakField('intent'), breakField('carrier'), breakField('trackingNumber')],
+      fields: {
+        intent: (r) => r.pick(['ship', 'deliver', 'cancel', '', 'refund', 'shipment', 'check-shipment']),
+        carrier: (r) => r.pick(['inpost', 'pigeon', '']),
+        trackingNumber: bad,
+        size: (r) => r.pick(['small', 'medium', 'large', 'huge', '']),
+      },
+      defects: [breakField('intent'), breakField('carrier'), breakField('trackingNumber'), breakField('size')],
       signedIn: 'always',
       as: 'admin',
     },
@@ -493,7 +498,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery='];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery='];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';

@@ -54,6 +54,9 @@ export async function startTestShop(env: Record<string, string> = {}, { captureL
       PUBLIC_URL: 'http://127.0.0.1:3999',
       // Never InPost's own API from a test: a closed local port unless a test starts the stand-in.
       INPOST_API_URL: 'http://127.0.0.1:9',
+      SHIPX_API_URL: 'http://127.0.0.1:9',
+      SHIPX_TOKEN: 'no-token',
+      SHIPX_ORGANIZATION_ID: '1',
       ...env,
     },
     { readDotEnv: false },

@@ -26,8 +26,10 @@ if (!fs.existsSync(serverBuild)) {
 const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
 const E2E_OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3190);
-// InPost's Points API stand-in (tests/doubles/inpost-points.js) runs in a process of its own on E2E_PORT + 290.
+// InPost's Points API stand-in (tests/doubles/inpost-points.js) runs in a process of its own on E2E_PORT + 290,
+// and its ShipX shipments stand-in (tests/doubles/shipx.js) in another on E2E_PORT + 280.
 const E2E_INPOST_PORT = Number(process.env.E2E_INPOST_PORT ?? E2E_PORT + 290);
+const E2E_SHIPX_PORT = Number(process.env.E2E_SHIPX_PORT ?? E2E_PORT + 280);
 const shopUrl = `http://127.0.0.1:${E2E_PORT}`;
 const dataDir = path.join(root, `test-results/e2e-data-${E2E_PORT}`);
 fs.rmSync(dataDir, { recursive: true, force: true });
@@ -51,15 +53,18 @@ for (const method of ['warn', 'info']) {
     original(...args);
   };
 }
-const inpost = spawn(process.execPath, [path.join(root, 'tests/doubles/inpost-points.js'), String(E2E_INPOST_PORT)], { stdio: ['ignore', 'ignore', 'inherit'] });
-await new Promise((resolve, reject) => {
+/** A stand-in in a process of its own, once it answers on `port`. */
+async function standIn(file, port) {
+  const child = spawn(process.execPath, [path.join(root, 'tests/doubles', file), String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + 10_000;
-  const poll = () =>
-    fetch(`http://127.0.0.1:${E2E_INPOST_PORT}/__requests`)
-      .then(resolve)
-      .catch(() => (Date.now() > deadline ? reject(new Error('the InPost stand-in did not start')) : setTimeout(poll, 50)));
-  poll();
-});
+  while (!(await fetch(`http://127.0.0.1:${port}/__requests`).then(() => true, () => false))) {
+    if (Date.now() > deadline) throw new Error(`the stand-in ${file} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return child;
+}
+const inpost = await standIn('inpost-points.js', E2E_INPOST_PORT);
+const shipx = await standIn('shipx.js', E2E_SHIPX_PORT);
 const oidc = await startOidcProvider({ port: E2E_OIDC_PORT, redirectUri: `${shopUrl}/auth/google/callback` });
 
 const env = {
@@ -84,6 +89,9 @@ const env = {
   GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
   OIDC_ISSUER: oidc.issuer,
   INPOST_API_URL: `http://127.0.0.1:${E2E_INPOST_PORT}`,
+  SHIPX_API_URL: `http://127.0.0.1:${E2E_SHIPX_PORT}`,
+  SHIPX_TOKEN: 'shipx-test-token',
+  SHIPX_ORGANIZATION_ID: '1234',
 };
 // A DATABASE_URL from the developer's shell would point the tests at a real database: never use it here.
 delete env.DATABASE_URL;
@@ -91,12 +99,14 @@ delete env.DATABASE_URL;
 const child = spawn(process.execPath, [path.join(appDir, 'server.js')], { cwd: dataDir, env, stdio: 'inherit' });
 const forward = (signal) => {
   inpost.kill(signal);
+  shipx.kill(signal);
   child.kill(signal);
 };
 process.on('SIGTERM', forward);
 process.on('SIGINT', forward);
 child.on('exit', (code, signal) => {
   inpost.kill('SIGTERM');
+  shipx.kill('SIGTERM');
   oidc.server.closeAllConnections();
   oidc.server.close();
   process.exit(code ?? (signal ? 1 : 0));

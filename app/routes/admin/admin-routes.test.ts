@@ -17,6 +17,7 @@ import * as ordersExport from './orders-export';
 import * as deleteProduct from './delete-product';
 import * as editProduct from './edit-product';
 import * as order from './order';
+import * as orderLabel from './order-label';
 import * as orders from './orders';
 import * as products from './products';
 import * as reviews from './reviews';
@@ -62,6 +63,8 @@ describe('back-office routes', () => {
         ['order loader', () => order.loader(args(get('/admin/orders/o1'), user, { id: 'o1' }) as never)],
         ['order action', () => order.action(args(post('/admin/orders/o1', { intent: 'ship', carrier: 'dhl' }), user, { id: 'o1' }) as never)],
         ['cancel action', () => order.action(args(post('/admin/orders/o1', { intent: 'cancel' }), user, { id: 'o1' }) as never)],
+        ['shipment action', () => order.action(args(post('/admin/orders/o1', { intent: 'shipment', size: 'small' }), user, { id: 'o1' }) as never)],
+        ['label loader', () => orderLabel.loader(args(get('/admin/orders/o1/label'), user, { id: 'o1' }) as never)],
         ['layout loader', () => layout.loader(args(get('/admin'), user) as never)],
         ['dashboard loader', () => dashboard.loader(args(get('/admin?period=30d'), user) as never)],
         ['export loader', () => ordersExport.loader(args(get('/admin/orders/export?from=2026-01-01&to=2026-01-31'), user) as never)],
