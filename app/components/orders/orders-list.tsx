@@ -73,11 +73,11 @@ function OrderCard({ order, position, reviewed }: { order: OrderView; position: 
       )}
       {order.parcel?.trackingNumber && <Parcel parcel={order.parcel} />}
       <p className="mt-4 text-sm text-muted" data-testid="order-ship-to">
-        <span className="font-medium text-roast">{t('orders.shipTo')}</span>{' '}
+        <span className="font-medium text-roast">{t(order.delivery?.kind === 'pickup' ? 'orders.pickupBy' : 'orders.shipTo')}</span>{' '}
         {order.delivery?.kind === 'locker'
           ? `${order.shipping.fullName}, ${t('delivery.locker', { code: order.delivery.point ?? '' })}: ${order.delivery.pointAddress ?? ''}`
           : order.delivery?.kind === 'pickup'
-            ? `${order.shipping.fullName}, ${t('delivery.pickupAt', { address: order.delivery.pointAddress ?? '' })}`
+            ? `${order.shipping.fullName} · ${order.delivery.pointAddress ?? ''}`
             : `${order.shipping.fullName}, ${order.shipping.address}, ${order.shipping.zipCode} ${order.shipping.city}`}
       </p>
       <ReviewLinks order={order} reviewed={reviewed} />

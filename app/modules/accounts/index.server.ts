@@ -18,7 +18,7 @@ export {
   type RequestPasswordResetResult,
   type ResetPasswordResult,
 } from './password-reset.server';
-export { getContactDetails, getProfile, saveCheckoutDetails, updateProfile, type Profile } from './profiles.server';
+export { getCheckoutDetails, getProfile, saveCheckoutDetails, updateProfile, type Profile } from './profiles.server';
 export { pruneAccountData } from './maintenance.server';
 export {
   SESSION_TTL_MS,

@@ -41,10 +41,17 @@ export async function updateProfile(db: Executor, userId: string, profile: Profi
     .execute();
 }
 
-/** What checkout pre-fills besides the address: the phone a carrier texts and the country delivered to ('' when never given). */
-export async function getContactDetails(db: Executor, userId: string): Promise<{ phone: string; country: string }> {
-  const row = await db.selectFrom('profiles').select(['phone', 'country']).where('user_id', '=', userId).executeTakeFirst();
-  return { phone: row?.phone ?? '', country: row?.country ?? '' };
+/** What checkout pre-fills, in one read: the shipping address, the phone a carrier texts and the country delivered to ('' when never given). */
+export async function getCheckoutDetails(
+  db: Executor,
+  userId: string,
+): Promise<{ address: { fullName: string; address: string; city: string; zipCode: string }; phone: string; country: string }> {
+  const row = await db.selectFrom('profiles').select(['full_name', 'address', 'city', 'zip_code', 'phone', 'country']).where('user_id', '=', userId).executeTakeFirst();
+  return {
+    address: { fullName: row?.full_name ?? '', address: row?.address ?? '', city: row?.city ?? '', zipCode: row?.zip_code ?? '' },
+    phone: row?.phone ?? '',
+    country: row?.country ?? '',
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Executor, inTransaction, now } from '~/db/database.server';
-import { getContactDetails, getProfile, saveCheckoutDetails } from '~/modules/accounts/index.server';
+import { getCheckoutDetails, saveCheckoutDetails } from '~/modules/accounts/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
 import { type Cart, cartWeightGrams, changeLineQuantity, getCart } from '~/modules/cart/index.server';
 import { firstImageKeys } from '~/modules/catalog/index.server';
@@ -55,9 +55,8 @@ export async function reviewCheckout(
   storage: Storage,
   { userId, cartId, locale }: { userId: string; cartId: string | null; locale: Locale },
 ): Promise<CheckoutReview> {
-  const [cart, profile, contact] = await Promise.all([getCart(db, storage, cartId, locale), getProfile(db, userId), getContactDetails(db, userId)]);
-  const address = { fullName: profile.fullName, address: profile.address, city: profile.city, zipCode: profile.zipCode };
-  return { cart, address, addressComplete: isAddressComplete(address), ...contact, removedVariantIds: cart.removedVariantIds };
+  const [cart, { address, phone, country }] = await Promise.all([getCart(db, storage, cartId, locale), getCheckoutDetails(db, userId)]);
+  return { cart, address, addressComplete: isAddressComplete(address), phone, country, removedVariantIds: cart.removedVariantIds };
 }
 
 // --- step 2: start the payment ------------------------------------------------------------------

@@ -318,10 +318,17 @@ function MethodForm({ method, failed }: { method: DeliveryMethod; failed: Failed
       )}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Submit intent="method">{t('admin.delivery.saveMethod')}</Submit>
-        <button type="submit" name="intent" value="delete-method" formNoValidate className="btn-ghost px-3 py-2 text-sm text-cherry">
-          <Trash2 aria-hidden="true" className="h-4 w-4" />
-          {t('admin.delivery.deleteMethod')}
-        </button>
+        {/* Asked first: a details inside the method's form (forms cannot nest), whose button deletes. */}
+        <details className="text-sm">
+          <summary className="cursor-pointer text-cherry underline underline-offset-4">{t('admin.delivery.deleteMethod')}</summary>
+          <div className="mt-2 grid max-w-sm gap-2 rounded-2xl bg-cherry-light p-4">
+            <p>{t('admin.delivery.deleteMethodConfirm', { kind: t(`delivery.kinds.${method.kind}`) })}</p>
+            <button type="submit" name="intent" value="delete-method" formNoValidate className="btn bg-cherry text-white hover:bg-cherry/90">
+              <Trash2 aria-hidden="true" className="h-4 w-4" />
+              {t('admin.delivery.deleteMethodButton')}
+            </button>
+          </div>
+        </details>
       </div>
     </Form>
   );
