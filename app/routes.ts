@@ -25,6 +25,7 @@ const storefront = (prefix: '' | 'pl') => {
     page('auth/reset', 'routes/auth.reset.tsx'),
     page('logout', 'routes/logout.ts'),
     page('profile', 'routes/profile.tsx'),
+    page('order/:id', 'routes/order.tsx'),
   ];
 };
 

@@ -260,6 +260,13 @@ function endpoints(productId: string): Endpoint[] {
       signedIn: 'sometimes',
     },
     {
+      name: 'POST /order/:id (a guest order’s page: unknown orders, wrong keys)',
+      path: '/order/NoSuchOrderAtAll?key=AAAAAAAAAAAAAAAAAAAAAA',
+      fields: { intent: (r) => r.pick(['account', '', 'claim']), key: (r) => r.pick(['AAAAAAAAAAAAAAAAAAAAAA', '', 'x'.repeat(80)]) },
+      defects: [breakField('intent'), breakField('key')],
+      signedIn: 'sometimes',
+    },
+    {
       name: 'POST /cart',
       path: '/cart',
       fields: {
@@ -498,7 +505,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery='];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery='];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';
@@ -557,6 +564,8 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
       STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
       STRIPE_API_URL: 'http://127.0.0.1:9',
     });
+    // Guests may order: the checkout's guest path (an email with the address) is fuzzed too.
+    await shop.db.updateTable('delivery_settings').set({ guest_checkout: 1 }).execute();
     const customer = await shop.customer();
     cookie = customer.cookie;
     adminCookie = (await shop.admin()).cookie;

@@ -357,7 +357,8 @@ export interface RateEventsTable {
 
 export interface OrdersTable {
   id: string;
-  user_id: string;
+  /** The customer's account; null for a guest's order (migration 0021), whose customer is its email. */
+  user_id: string | null;
   user_email: string;
   /** The customer's language when ordering; the confirmation mail is written in it. */
   locale: string;
@@ -413,6 +414,8 @@ export interface OrdersTable {
   shipment_size: string | null;
   /** When creating the shipment began: while it is recent, no second one is created. */
   shipment_started_at: string | null;
+  /** The key in a guest's order link (migration 0021); null for a customer's order. */
+  guest_key: string | null;
 }
 
 export interface OrderLinesTable {
@@ -534,6 +537,8 @@ export interface DeliverySettingsTable {
   id: number;
   packaging_grams: number;
   home_country: string;
+  /** 1: guests may order without an account (migration 0021); 0: they sign in first, as the specification says. */
+  guest_checkout: Generated<number>;
 }
 
 export interface DeliveryZonesTable {

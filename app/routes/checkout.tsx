@@ -19,10 +19,12 @@ import { deliveryOptions, getDeliveryTable, chooseCountry } from '~/modules/deli
 import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
-import { getOrderForUser } from '~/modules/orders/index.server';
+import { getOrderForUser, guestOrderPath } from '~/modules/orders/index.server';
 import type { Route } from './+types/checkout';
 import { appContext } from '~/context';
-import { keepCountry, pathFor, requireUser, shopperContext } from '~/http/shopper.server';
+import { type Shopper, keepCountry, pathFor, requireUser, shopperContext } from '~/http/shopper.server';
+import type { AppContext } from '~/context';
+import { emailSchema } from '~/modules/accounts/accounts.schema';
 
 const StripePayment = lazy(() => import('~/components/checkout/stripe-payment'));
 
@@ -44,10 +46,22 @@ const paymentStepShown = createContext<boolean>(false);
 
 type ReviewErrors = DeliveryResult;
 
+/**
+ * Who checks out: the signed-in customer; or, when the owner accepts guests, a guest known by their cart (they
+ * give an email at the delivery step). Otherwise a guest is sent to sign in first, as the specification says.
+ */
+async function checkoutBuyer(app: AppContext, shopper: Shopper, url: URL) {
+  if (shopper.user) return { userId: shopper.user.id, email: shopper.user.email, cartId: shopper.cartId, guest: false } as const;
+  if ((await getDeliveryTable(app.db)).guestCheckout) return { userId: null, email: null, cartId: shopper.cartId, guest: true } as const;
+  requireUser(shopper, url);
+  throw new Error('unreachable');
+}
+const ownerOf = (buyer: Awaited<ReturnType<typeof checkoutBuyer>>) => (buyer.userId ?? { cartId: buyer.cartId });
+
 export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
-  const user = requireUser(shopper, url);
+  const buyer = await checkoutBuyer(app, shopper, url);
   const { locale, cartId } = shopper;
   const t = getT(locale);
   const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart', 'delivery') };
@@ -55,12 +69,14 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   if (url.searchParams.get('step') === 'done') {
     const orderId = url.searchParams.get('order') ?? '';
     // After Stripe confirmed in the browser the webhook may not have arrived yet: ask the provider (idempotent).
-    await confirmOrderPayment(paymentServices(app), { userId: user.id, orderId });
-    const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
+    await confirmOrderPayment(paymentServices(app), { userId: buyer.userId, cartId, orderId });
+    const order = await getOrderForUser(app.db, app.storage, ownerOf(buyer), orderId);
     if (!order) throw redirect(pathFor(shopper, '/checkout'));
     // A test-provider order is paid at once or not at all; only a real provider can still be processing.
     if (order.paymentStatus !== 'succeeded' && app.payments.name === 'test') throw redirect(pathFor(shopper, '/checkout'));
-    return { ...base, step: 'done' as const, order };
+    // A guest follows the order on its private page (its mails link there too).
+    const guestPage = buyer.guest ? await guestOrderPath(app.db, order.id) : null;
+    return { ...base, step: 'done' as const, order, guestPage };
   }
 
   // The action just answered with the payment step (a form post without JavaScript renders in the same request).
@@ -68,7 +84,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 
   if (url.searchParams.get('step') === 'delivery') {
     const delivery = await deliveryStep(app.db, app.storage, app.lockers, {
-      userId: user.id,
+      userId: buyer.userId,
       cartId,
       locale,
       country: url.searchParams.get('country') ?? shopper.country,
@@ -77,16 +93,16 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     if (url.searchParams.get('country') === delivery.country) keepCountry(shopper, delivery.country);
     if (delivery.cart.lines.length === 0) throw redirect(pathFor(shopper, '/checkout'));
     const chosen = { methodId: url.searchParams.get('method'), lockerCode: url.searchParams.get('locker') };
-    return { ...base, step: 'delivery' as const, delivery, chosen };
+    return { ...base, step: 'delivery' as const, delivery: { ...delivery, guest: buyer.guest }, chosen };
   }
 
-  const [review, table] = await Promise.all([reviewCheckout(app.db, app.storage, { userId: user.id, cartId, locale }), getDeliveryTable(app.db)]);
+  const [review, table] = await Promise.all([reviewCheckout(app.db, app.storage, { userId: buyer.userId, cartId, locale }), getDeliveryTable(app.db)]);
   // An empty cart goes back to the cart, unless the stock just emptied it: then the review says what sold out.
   if (review.cart.lines.length === 0 && review.cart.stockCapped.length === 0) throw redirect(pathFor(shopper, '/cart'));
   const options = deliveryOptions(table, { country: chooseCountry(table, shopper.country, review.country), goodsGrams: cartWeightGrams(review.cart), goodsCents: review.cart.totalCents });
   const shipped = options.filter((o) => o.kind !== 'pickup');
   const deliveryFromCents = shipped.length ? Math.min(...shipped.map((o) => o.priceCents)) : null;
-  return { ...base, step: 'review' as const, review, deliveryFromCents };
+  return { ...base, step: 'review' as const, review, deliveryFromCents, guest: buyer.guest };
 }
 
 /** After the action answered with the payment step, the review's data is not needed (browser navigations). */
@@ -98,14 +114,14 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData
 export async function action({ request, url, context }: Route.ActionArgs) {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
-  const user = requireUser(shopper, url);
+  const buyer = await checkoutBuyer(app, shopper, url);
   const form = await readForm(request);
   const intent = field(form, 'intent');
   const { locale, cartId } = shopper;
   const provider = app.payments;
 
   const paymentStep = async (orderId: string, extra: Partial<PaymentStep>) => {
-    const order = await getOrderForUser(app.db, app.storage, user.id, orderId);
+    const order = await getOrderForUser(app.db, app.storage, ownerOf(buyer), orderId);
     if (!order) throw redirect(pathFor(shopper, '/checkout'));
     if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
     context.set(paymentStepShown, true);
@@ -129,14 +145,19 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const table = await getDeliveryTable(app.db);
     const kindOf = (id: string) => table.zones.flatMap((zone) => zone.methods).find((m) => m.id === id && m.active)?.kind;
     const parsed = parseDeliveryForm(form, kindOf);
-    if (!parsed.ok) return data<ReviewErrors>({ step: 'delivery', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+    // A guest gives the email the order's mails go to.
+    const guestEmail = buyer.guest ? emailSchema.safeParse(field(form, 'email')) : null;
+    const emailError = guestEmail && !guestEmail.success ? { email: 'checkout.errors.emailInvalid' } : {};
+    if (!parsed.ok || guestEmail?.success === false) {
+      return data<ReviewErrors>({ step: 'delivery', fieldErrors: { ...(parsed.ok ? {} : parsed.fieldErrors), ...emailError }, values }, { status: 400 });
+    }
     const available = await provider.checkHealth();
     if (!available) return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.cannotConnect', values }, { status: 503 });
     const visitor = visitorIdSchema.safeParse(field(form, 'visitorId'));
     const choice = parsed.data;
     const result = await startPayment(app.db, provider, {
-      userId: user.id,
-      email: user.email,
+      userId: buyer.userId,
+      email: buyer.email ?? guestEmail!.data!.toLowerCase(),
       locale,
       cartId,
       address: choice.address,
@@ -165,7 +186,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const orderId = field(form, 'orderId');
     const [month, year] = field(form, 'cardExpiry').split('/').map((p) => p.trim());
     const result = await payWithCard(paymentServices(app), {
-      userId: user.id,
+      userId: buyer.userId,
+      cartId,
       orderId,
       card: {
         number: field(form, 'cardNumber'),
@@ -194,7 +216,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         text={order.paymentStatus === 'succeeded' ? t('checkout.done.text') : t('checkout.success.processing')}
         order={order}
         labelTestId="order-id"
-        profileLabel={t('checkout.viewInProfile')}
+        profileLabel={loaderData.guestPage ? t('checkout.guest.followOrder') : t('checkout.viewInProfile')}
+        orderPage={loaderData.guestPage ?? undefined}
       />
     );
   }
@@ -212,14 +235,14 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         ) : loaderData.step === 'delivery' ? (
           <Delivery step={loaderData.delivery} chosen={loaderData.chosen} result={deliveryResult} />
         ) : (
-          loaderData.review && <Review review={loaderData.review} deliveryFromCents={loaderData.deliveryFromCents} />
+          loaderData.review && <Review review={loaderData.review} deliveryFromCents={loaderData.deliveryFromCents} guest={loaderData.guest === true} />
         )}
       </div>
     </div>
   );
 }
 
-function Review({ review, deliveryFromCents }: { review: NonNullable<Awaited<ReturnType<typeof reviewCheckout>>>; deliveryFromCents: number | null }) {
+function Review({ review, deliveryFromCents, guest }: { review: NonNullable<Awaited<ReturnType<typeof reviewCheckout>>>; deliveryFromCents: number | null; guest: boolean }) {
   const path = useLocalePath();
   const { t } = useI18n();
   const lines: SummaryLine[] = review.cart.lines.map((l) => ({ ...l, key: l.variantId }));
@@ -252,6 +275,14 @@ function Review({ review, deliveryFromCents }: { review: NonNullable<Awaited<Ret
         <section aria-labelledby="next-heading" className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand">
           <h2 id="next-heading" className="text-2xl font-semibold">{t('delivery.heading')}</h2>
           <p className="mt-2 text-sm text-muted">{t('checkout.review.next')}</p>
+          {guest && (
+            <p className="mt-4 rounded-2xl bg-cream px-4 py-3 text-sm" data-testid="guest-checkout">
+              {t('checkout.guest.asGuest')}{' '}
+              <Link to={path(`/auth?mode=login&redirectTo=${encodeURIComponent(path('/checkout'))}`)} className="font-medium text-leaf underline underline-offset-4">
+                {t('checkout.guest.signIn')}
+              </Link>
+            </p>
+          )}
           <Link to={path('/checkout?step=delivery')} className="btn-primary mt-6 w-full py-3.5 text-base">
             {t('checkout.continue')}
             <ArrowRight aria-hidden="true" className="h-4 w-4" />

@@ -26,9 +26,12 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const orders = tab === 'orders' ? await listOrders(app.db, app.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
   const reviewable = orders?.orders.flatMap(reviewableProductIds) ?? [];
   const reviewed = [...(await reviewedProductIds(app.db, user.id, [...new Set(reviewable)]))];
+  // Just made from a guest's order: said once, above the orders.
+  const joined = tab === 'orders' ? ({ new: 'joinedNew', yes: 'joined' } as const)[url.searchParams.get('joined') as 'new' | 'yes'] ?? null : null;
   return {
     tab,
     page,
+    joined,
     orders,
     reviewed,
     user: { displayName: user.displayName, email: user.email },
@@ -72,6 +75,11 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         <Link to={path('/profile')} className={tabClass(tab === 'profile')} aria-current={tab === 'profile' ? 'page' : undefined}>{t('profile.tabs.profile')}</Link>
         <Link to={path('/profile?tab=orders')} className={tabClass(tab === 'orders')} aria-current={tab === 'orders' ? 'page' : undefined}>{t('profile.tabs.orders')}</Link>
       </nav>
+      {loaderData.joined && (
+        <p role="status" className="mt-6 max-w-2xl rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20" data-testid="order-joined">
+          {t(`profile.orders.${loaderData.joined}`, { email: user.email })}
+        </p>
+      )}
       <div className="mt-8">
         {tab === 'profile' ? (
           <ProfileForm profile={loaderData.profile} result={actionData as ActionResult | undefined} />

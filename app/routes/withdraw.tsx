@@ -6,6 +6,7 @@ import { formatDate, formatDateTime } from '~/lib/format';
 import { field, readForm } from '~/http/body.server';
 import { shopperContext } from '~/http/shopper.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
+import { getGuestOrder } from '~/modules/orders/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import {
   type WithdrawableOrder,
@@ -38,9 +39,14 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const t = getT(locale);
   let prefill = emptyValues;
   const orderId = url.searchParams.get('order');
+  const key = url.searchParams.get('key');
   if (user && orderId) {
     const order = await findOwnOrderForWithdrawal(app.db, user.id, orderId);
     if (order) prefill = { name: order.fullName, orderNumber: order.label, email: order.email, reason: '' };
+  } else if (orderId && key) {
+    // A guest from their order's private page.
+    const order = await getGuestOrder(app.db, app.storage, orderId, key);
+    if (order) prefill = { name: order.shipping.fullName, orderNumber: order.label, email: order.email, reason: '' };
   }
   return {
     prefill,

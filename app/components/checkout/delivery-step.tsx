@@ -20,6 +20,8 @@ export type DeliveryStepData = {
   options: DeliveryOption[];
   toFree: number | null;
   lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean } | null;
+  /** A guest (the owner accepts them): they give their email, and there is no profile to save to. */
+  guest?: boolean;
 };
 
 export type DeliveryResult = { step: 'delivery'; fieldErrors?: Partial<Record<DeliveryField, string>>; formError?: string; values?: Record<string, string> };
@@ -186,6 +188,9 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
         <fieldset className="grid gap-4">
           <legend className="text-lg font-semibold">{t('checkout.shipping.recipient')}</legend>
           {kind === 'pickup' && <p className="-mt-2 text-sm text-muted">{t('checkout.shipping.recipientPickup')}</p>}
+          {step.guest && (
+            <FormField name="email" type="email" label={t('checkout.guest.email')} autoComplete="email" defaultValue={values?.email ?? ''} error={errors.email} hint={t('checkout.guest.emailHint')} maxLength={254} required />
+          )}
           <FormField name="fullName" label={t('checkout.address.fullName')} autoComplete="name" defaultValue={field('fullName')} error={errors.fullName} maxLength={120} required />
           <FormField name="address" label={t('checkout.address.address')} autoComplete="street-address" defaultValue={field('address')} error={errors.address} maxLength={200} required={kind !== 'pickup'} />
           <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
@@ -204,10 +209,12 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
             maxLength={24}
             required={kind === 'locker'}
           />
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="saveToProfile" defaultChecked={values ? values.saveToProfile === 'on' : true} className="h-4 w-4 accent-leaf" />
-            {t('checkout.shipping.saveToProfile')}
-          </label>
+          {!step.guest && (
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="saveToProfile" defaultChecked={values ? values.saveToProfile === 'on' : true} className="h-4 w-4 accent-leaf" />
+              {t('checkout.shipping.saveToProfile')}
+            </label>
+          )}
         </fieldset>
 
         <div role="alert">{result?.formError && <p className="rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(result.formError)}</p>}</div>

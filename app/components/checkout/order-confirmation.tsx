@@ -19,6 +19,7 @@ export function OrderConfirmation({
   reference,
   labelTestId,
   profileLabel,
+  orderPage = '/profile?tab=orders',
 }: {
   title: string;
   heading?: string;
@@ -27,6 +28,8 @@ export function OrderConfirmation({
   reference?: string | null;
   labelTestId: string;
   profileLabel: string;
+  /** Where the order is followed: My Orders, or a guest's private order page. */
+  orderPage?: string;
 }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
@@ -71,7 +74,7 @@ export function OrderConfirmation({
         )}
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
           <Link to={path('/')} className="btn-primary">{t('checkout.continueShopping')}</Link>
-          <Link to={path('/profile?tab=orders')} className="btn-outline">{profileLabel}</Link>
+          <Link to={path(orderPage)} className="btn-outline">{profileLabel}</Link>
         </div>
       </section>
     </div>

@@ -29,8 +29,11 @@ export function OrdersList({ orders, hasMore, page, reviewed = [] }: { orders: O
   );
 }
 
-/** One order in My Orders: its number and date, its status, lines, parcel, address, and what can be done next. */
-function OrderCard({ order, position, reviewed }: { order: OrderView; position: number; reviewed: string[] }) {
+/**
+ * One order in My Orders: its number and date, its status, lines, parcel, address, and what can be done next.
+ * A guest's (`guestKey`, on its private page) withdraws through the key and has no reviews (they need an account).
+ */
+export function OrderCard({ order, position, reviewed, guestKey }: { order: OrderView; position: number; reviewed: string[]; guestKey?: string }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
   const { status, partlyWithdrawn } = displayStatus({ ...order, positions: order.lines.map((line) => line.position) });
@@ -80,9 +83,9 @@ function OrderCard({ order, position, reviewed }: { order: OrderView; position: 
             ? `${order.shipping.fullName} · ${order.delivery.pointAddress ?? ''}`
             : `${order.shipping.fullName}, ${order.shipping.address}, ${order.shipping.zipCode} ${order.shipping.city}`}
       </p>
-      <ReviewLinks order={order} reviewed={reviewed} />
+      {!guestKey && <ReviewLinks order={order} reviewed={reviewed} />}
       {withdrawalOpen(order) && (
-        <Link to={path(`/withdraw?order=${order.id}`)} className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
+        <Link to={path(`/withdraw?order=${order.id}${guestKey ? `&key=${encodeURIComponent(guestKey)}` : ''}`)} className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
           <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
           {t('legal.withdraw')}
         </Link>

@@ -19,6 +19,7 @@ import * as variants from './0017-variants';
 import * as stock from './0018-stock';
 import * as delivery from './0019-delivery';
 import * as shipments from './0020-shipments';
+import * as guestOrders from './0021-guest-orders';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-stock': stock,
   '0019-delivery': delivery,
   '0020-shipments': shipments,
+  '0021-guest-orders': guestOrders,
 };

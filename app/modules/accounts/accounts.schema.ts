@@ -39,6 +39,8 @@ const email = z.string({ error: E.emailRequired }).check(
   z.maxLength(authLimits.email, { error: E.emailTooLong }),
   z.regex(z.regexes.email, { error: E.emailInvalid }),
 );
+/** An email address as the sign-up form takes it (a guest's at checkout too). */
+export const emailSchema = email;
 
 /** Passwords are taken as typed: spaces count. */
 const password = z.string({ error: E.passwordRequired }).check(

@@ -29,6 +29,7 @@ export {
   type SessionLookup,
 } from './sessions.server';
 export { completeSignIn } from './sign-in.server';
+export { claimGuestOrder, type ClaimOutcome } from './guest-orders.server';
 export {
   MAX_LOGIN_SLOWDOWN_MS,
   findUserByEmail,

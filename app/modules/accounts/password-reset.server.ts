@@ -22,7 +22,8 @@ export type ResetPasswordResult = { ok: true; userId: string } | { ok: false; re
  */
 export async function requestPasswordReset(
   db: Executor,
-  input: { email: string; ip?: string | null; locale: Locale; publicUrl: URL; now?: Date },
+  /** `welcome`: an account just made from a guest's order, whose first password this sets. */
+  input: { email: string; ip?: string | null; locale: Locale; publicUrl: URL; now?: Date; mail?: 'reset' | 'welcome' },
   limits: Pick<Limits, 'reset'> = LIMITS,
 ): Promise<RequestPasswordResetResult> {
   const now = input.now ?? new Date();
@@ -50,7 +51,7 @@ export async function requestPasswordReset(
         used_at: null,
       })
       .execute();
-    await queueMail(trx, resetMail({ to: user.email, name: user.display_name, link: resetLink(input.publicUrl, token, input.locale), locale: input.locale }));
+    await queueMail(trx, resetMail({ to: user.email, name: user.display_name, link: resetLink(input.publicUrl, token, input.locale), locale: input.locale, kind: input.mail }));
   });
   return { ok: true };
 }
@@ -123,9 +124,9 @@ export function resetLink(publicUrl: URL, token: string, locale: Locale = 'en'):
 }
 
 /** The reset mail in the visitor's language: plain text and a simple HTML version. */
-export function resetMail({ to, name, link, locale }: { to: string; name: string; link: string; locale: Locale }): OutgoingMail {
+export function resetMail({ to, name, link, locale, kind = 'reset' }: { to: string; name: string; link: string; locale: Locale; kind?: 'reset' | 'welcome' }): OutgoingMail {
   const t = getT(locale);
-  const m = (key: string) => t(`auth.resetMail.${key}`, { name });
+  const m = (key: string) => t(`auth.${kind}Mail.${key}`, { name });
   const text = [m('greeting'), '', m('intro'), '', link, '', m('expiry'), m('ignore'), '', m('signature'), ''].join('\n');
   const html = [
     `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;line-height:1.5">`,

@@ -59,7 +59,7 @@ export type DeliveryChoice = {
   /** Whether the address and phone become the profile's. */
   saveToProfile: boolean;
 };
-export type DeliveryField = ShippingField | 'country' | 'phone' | 'methodId' | 'lockerCode';
+export type DeliveryField = ShippingField | 'country' | 'phone' | 'methodId' | 'lockerCode' | 'email';
 export type MethodKind = 'locker' | 'courier' | 'pickup';
 
 const lockerCodePattern = /^[A-Z]{3}\d{1,4}[A-Z]{0,3}$/;

@@ -53,11 +53,23 @@ export type CheckoutReview = {
 export async function reviewCheckout(
   db: Executor,
   storage: Storage,
-  { userId, cartId, locale }: { userId: string; cartId: string | null; locale: Locale },
+  { userId, cartId, locale }: { userId: string | null; cartId: string | null; locale: Locale },
 ): Promise<CheckoutReview> {
-  const [cart, { address, phone, country }] = await Promise.all([getCart(db, storage, cartId, locale), getCheckoutDetails(db, userId)]);
+  const [cart, { address, phone, country }] = await Promise.all([getCart(db, storage, cartId, locale), userId ? getCheckoutDetails(db, userId) : guestDetails]);
   return { cart, address, addressComplete: isAddressComplete(address), phone, country, removedVariantIds: cart.removedVariantIds };
 }
+
+const buyer = (input: { userId: string | null; cartId?: string | null }): Buyer => (input.userId ? { userId: input.userId } : { userId: null, cartId: input.cartId ?? null });
+
+/** A guest has nothing to pre-fill. */
+const guestDetails = { address: { fullName: '', address: '', city: '', zipCode: '' }, phone: '', country: '' };
+
+/** Who checks out: a signed-in customer, or (when the owner accepts guests) a guest, known by their cart. */
+export type Buyer = { userId: string } | { userId: null; cartId: string | null };
+
+/** Whether the order is this buyer's: a customer's by account, a guest's by the cart it was made from. */
+export const isBuyerOf = (order: { userId: string | null; cartId: string | null }, buyer: Buyer): boolean =>
+  buyer.userId !== null ? order.userId === buyer.userId : order.userId === null && buyer.cartId !== null && order.cartId === buyer.cartId;
 
 // --- step 2: start the payment ------------------------------------------------------------------
 
@@ -100,7 +112,8 @@ export async function startPayment(
   db: Executor,
   provider: PaymentProvider,
   input: {
-    userId: string;
+    /** The customer's account; null for a guest (the owner accepts them), whose order is known by its cart and email. */
+    userId: string | null;
     email: string;
     locale: Locale;
     cartId: string | null;
@@ -144,7 +157,7 @@ export async function startPayment(
     if (cart.lines.length === 0) return null;
     const delivery = priceDelivery(table, cart, input.delivery, method.kind, point);
     if (!delivery) return 'method_unavailable' as const;
-    if (input.delivery.saveToProfile !== false) {
+    if (input.userId && input.delivery.saveToProfile !== false) {
       await saveCheckoutDetails(trx, input.userId, { address: method.kind === 'pickup' ? null : address, phone: input.delivery.phone ?? '', country: input.delivery.country });
     }
     const images = await firstImageKeys(
@@ -200,7 +213,7 @@ export async function startPayment(
         currency: 'EUR',
         customerEmail: input.email,
         idempotencyKey: `kopi-order-${order.id}`,
-        metadata: { order_id: order.id, customer_id: input.userId, customer_email: input.email },
+        metadata: { order_id: order.id, customer_id: input.userId ?? 'guest', customer_email: input.email },
       });
       payment = await attachPayment(db, order.id, created);
     } catch (error) {
@@ -343,12 +356,12 @@ export type PayWithCardResult =
  * the card and settles the order in the same transaction. A declined card leaves the order pending and the
  * cart as it was.
  */
-export async function payWithCard(services: PaymentServices, input: { userId: string; orderId: string; card: CardDetails }): Promise<PayWithCardResult> {
+export async function payWithCard(services: PaymentServices, input: { userId: string | null; cartId?: string | null; orderId: string; card: CardDetails }): Promise<PayWithCardResult> {
   const { payments } = services;
   if (!payments.confirmCard) return { ok: false, code: 'unavailable' };
   return settlePayment(services, async (trx, markPaid) => {
     const order = await findOrderRecord(trx, input.orderId);
-    if (!order || order.userId !== input.userId) return { ok: false, code: 'not_found' } as const;
+    if (!order || !isBuyerOf(order, buyer(input))) return { ok: false, code: 'not_found' } as const;
     if (order.paymentStatus === 'succeeded') return { ok: false, code: 'already_paid' } as const;
     if (order.paymentStatus !== 'pending' || order.paymentProvider !== payments.name) return { ok: false, code: 'not_pending' } as const;
     if (!order.paymentId) return { ok: false, code: 'payment_not_found' } as const;
@@ -391,7 +404,7 @@ export type ConfirmOrderPaymentResult =
  */
 export async function confirmOrderPayment(
   services: PaymentServices,
-  input: { userId: string; orderId?: string; paymentId?: string },
+  input: { userId: string | null; cartId?: string | null; orderId?: string; paymentId?: string },
 ): Promise<ConfirmOrderPaymentResult> {
   const { db, payments: provider, log } = services;
   const order = input.orderId
@@ -399,7 +412,7 @@ export async function confirmOrderPayment(
     : input.paymentId
       ? await findOrderByPayment(db, provider.name, input.paymentId)
       : null;
-  if (!order || order.userId !== input.userId) return { status: 'not_found' };
+  if (!order || !isBuyerOf(order, buyer(input))) return { status: 'not_found' };
   if (order.paymentStatus === 'succeeded') return { status: 'paid', orderId: order.id };
   if (!order.paymentId || order.paymentProvider !== provider.name) return { status: 'pending', orderId: order.id };
   let payment: Awaited<ReturnType<PaymentProvider['retrievePayment']>>;

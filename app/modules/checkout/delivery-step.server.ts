@@ -33,7 +33,7 @@ export async function deliveryStep(
   db: Executor,
   storage: Storage,
   lockers: LockerDirectory,
-  input: { userId: string; cartId: string | null; locale: Locale; country?: string | null; lockerQuery?: string | null },
+  input: { userId: string | null; cartId: string | null; locale: Locale; country?: string | null; lockerQuery?: string | null },
 ): Promise<DeliveryStep> {
   const [review, table] = await Promise.all([reviewCheckout(db, storage, input), getDeliveryTable(db)]);
   const country = chooseCountry(table, input.country, review.country);

@@ -28,6 +28,7 @@ export type DeliveryFormError =
 
 export type DeliveryForm =
   | { intent: 'settings'; packagingGrams: number; homeCountry: string }
+  | { intent: 'checkout'; guestCheckout: boolean }
   | { intent: 'zone'; zoneId: string | null; name: string; countries: string[] }
   | { intent: 'delete-zone'; zoneId: string }
   | { intent: 'add-method'; zoneId: string; kind: DeliveryKind }
@@ -66,6 +67,8 @@ export function parseDeliveryForm(form: FormData): DeliveryFormResult {
       if (!isCountry(homeCountry)) errors.homeCountry = 'country';
       return done({ intent, packagingGrams: grams, homeCountry });
     }
+    case 'checkout':
+      return done({ intent, guestCheckout: text('guestCheckout') === 'on' });
     case 'zone': {
       const zoneId = text('zoneId') === '' ? null : id('zoneId');
       const name = line('name', deliveryLimits.zoneName, 'zoneName', true);

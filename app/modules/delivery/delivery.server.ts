@@ -25,7 +25,7 @@ export function getDeliveryTable(db: Executor): Promise<DeliveryTable> {
 
 async function readTable(db: Executor): Promise<DeliveryTable> {
   const [settings, zones, methods, rates] = await Promise.all([
-    db.selectFrom('delivery_settings').select(['packaging_grams', 'home_country']).where('id', '=', 1).executeTakeFirst(),
+    db.selectFrom('delivery_settings').select(['packaging_grams', 'home_country', 'guest_checkout']).where('id', '=', 1).executeTakeFirst(),
     db.selectFrom('delivery_zones').selectAll().orderBy('position').orderBy('id').execute(),
     db.selectFrom('delivery_methods').selectAll().orderBy('position').orderBy('id').execute(),
     db.selectFrom('delivery_rates').selectAll().orderBy('max_grams').execute(),
@@ -39,6 +39,7 @@ async function readTable(db: Executor): Promise<DeliveryTable> {
   return {
     packagingGrams: Number(settings?.packaging_grams ?? 0),
     homeCountry: settings?.home_country ?? 'PL',
+    guestCheckout: Number(settings?.guest_checkout ?? 0) === 1,
     zones: zones.map((zone) => ({
       id: zone.id,
       name: zone.name,
@@ -101,6 +102,11 @@ export async function changeDelivery(db: Executor, actor: Actor, form: DeliveryF
         case 'settings': {
           await trx.updateTable('delivery_settings').set({ packaging_grams: form.packagingGrams, home_country: form.homeCountry }).where('id', '=', 1).execute();
           await log('', null, { what: 'settings', packagingGrams: [table.packagingGrams, form.packagingGrams], homeCountry: [table.homeCountry, form.homeCountry] });
+          break;
+        }
+        case 'checkout': {
+          await trx.updateTable('delivery_settings').set({ guest_checkout: form.guestCheckout ? 1 : 0 }).where('id', '=', 1).execute();
+          await log('', null, { what: 'checkout', guestCheckout: [table.guestCheckout, form.guestCheckout] });
           break;
         }
         case 'zone': {

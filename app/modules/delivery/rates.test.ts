@@ -14,6 +14,7 @@ const method = (id: string, kind: DeliveryMethod['kind'], bands: Array<[number, 
 
 const table: DeliveryTable = {
   packagingGrams: 150,
+  guestCheckout: false,
   homeCountry: 'PL',
   zones: [
     {

@@ -32,7 +32,13 @@ export type DeliveryMethod = {
 
 export type DeliveryZone = { id: string; name: string; countries: string[]; methods: DeliveryMethod[] };
 
-export type DeliveryTable = { packagingGrams: number; homeCountry: string; zones: DeliveryZone[] };
+export type DeliveryTable = {
+  packagingGrams: number;
+  homeCountry: string;
+  /** Whether guests may order without an account (the owner's choice; off by default). */
+  guestCheckout: boolean;
+  zones: DeliveryZone[];
+};
 
 export type DeliveryOption = {
   methodId: string;

@@ -1,7 +1,7 @@
 import { htmlMail } from '~/modules/mail/plain-mail';
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import type { OutgoingMail } from '~/modules/mail/index.server';
-import { type OrderRecord, orderLabel } from '~/modules/orders/index.server';
+import { type OrderRecord, orderLabel, orderPagePath } from '~/modules/orders/index.server';
 import { formatPrice } from '~/lib/format';
 import { carrierNames, isCarrier, trackingUrl } from './carriers';
 import { localePath } from '~/modules/i18n/paths';
@@ -18,7 +18,7 @@ export function shippingMail(
   const label = orderLabel(order.id);
   const carrier = parcel.carrier && isCarrier(parcel.carrier) ? carrierNames[parcel.carrier] : '';
   const url = trackingUrl(parcel.carrier, parcel.trackingNumber);
-  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
+  const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
   // Once delivered, each coffee can be reviewed (only now: reviews come from buyers who received it).
   const reviewLinks =
     status === 'delivered' && publicUrl
@@ -54,7 +54,7 @@ export function cancellationMail(order: OrderRecord, refundedCents: number, { pu
   const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
   const t = getT(locale);
   const label = orderLabel(order.id);
-  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
+  const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
   const lines = [
     t('orders.mail.greeting', { name: order.shipping.fullName }),
     '',
@@ -83,7 +83,7 @@ export function stockShortMail(order: OrderRecord, refundedCents: number, soldOu
   const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
   const t = getT(locale);
   const label = orderLabel(order.id);
-  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
+  const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
   const lines = [
     t('orders.mail.greeting', { name: order.shipping.fullName }),
     '',

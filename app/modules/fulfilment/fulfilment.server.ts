@@ -122,7 +122,8 @@ export type OwnerOrder = {
   id: string;
   label: string;
   locale: string;
-  customer: { name: string; email: string };
+  /** Who ordered; `guest`: without an account (the owner accepts guests). */
+  customer: { name: string; email: string; guest: boolean };
   shipping: { fullName: string; address: string; city: string; zipCode: string };
   /** How it goes: the method, its price and, for a locker, its code and address (null for orders from before). */
   delivery: OrderDelivery | null;
@@ -220,7 +221,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     id,
     label: orderLabel(id),
     locale: record.locale,
-    customer: { name: record.shipping.fullName, email: record.userEmail },
+    customer: { name: record.shipping.fullName, email: record.userEmail, guest: record.userId === null },
     shipping: record.shipping,
     delivery: record.delivery,
     goodsCents: record.goodsCents,

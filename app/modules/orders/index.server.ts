@@ -1,5 +1,5 @@
 /** The orders module's public server API (order views for the customer; records for checkout). */
-export { getOrderForUser, listOrders, withdrawnPositionsByOrder } from './orders.server';
+export { getGuestOrder, getOrderForUser, guestOrderPath, listOrders, withdrawnPositionsByOrder } from './orders.server';
 export { parseWithdrawnEntries, withdrawnPositions, type WithdrawnEntry } from './withdrawn';
 export {
   attachPayment,

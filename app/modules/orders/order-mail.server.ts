@@ -1,7 +1,7 @@
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import type { OutgoingMail } from '~/modules/mail/index.server';
 import type { OrderRecord, OrderRecordLine } from './order-records.server';
-import { type OrderDelivery, type ShippingAddress, orderLabel } from './orders.types';
+import { type OrderDelivery, type ShippingAddress, orderLabel, orderPagePath } from './orders.types';
 import { localePath } from '~/modules/i18n/paths';
 import { formatPrice as money } from '~/lib/format';
 import { lineName } from '~/modules/catalog/variants';
@@ -41,7 +41,7 @@ export function orderConfirmationMail(
   const addressHeading = t(order.delivery?.kind === 'pickup' ? 'orders.mail.collectAt' : order.delivery?.kind === 'locker' ? 'orders.mail.toLocker' : 'orders.mail.shipTo');
   const delivery = deliveryLine(order, locale, t);
   const goods = order.delivery ? `${t('delivery.goods')}: ${money(order.goodsCents, locale)}` : null;
-  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
+  const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
   const total = t('orders.mail.total', { total: money(order.totalCents, locale) });
 
   const text = [

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
 import { type Executor, monotonicNow, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
@@ -7,8 +8,11 @@ import { type OrderDelivery, type ShippingAddress, orderDeliveryOf } from './ord
 /** The order as the checkout and payment code work with it (server only). */
 export type OrderRecord = {
   id: string;
-  userId: string;
+  /** The customer's account; null for a guest's order. */
+  userId: string | null;
   userEmail: string;
+  /** A guest's order: the key in the link its mails carry (/order/{id}?key=…). */
+  guestKey: string | null;
   locale: string;
   cartId: string | null;
   totalCents: number;
@@ -49,6 +53,7 @@ const toRecord = (row: Row): OrderRecord => ({
   id: row.id,
   userId: row.user_id,
   userEmail: row.user_email,
+  guestKey: row.guest_key,
   locale: row.locale,
   cartId: row.cart_id,
   totalCents: row.total_cents,
@@ -114,13 +119,14 @@ export async function getOrderRecordLines(db: Executor, orderId: string): Promis
 /**
  * The customer's pending order for exactly this cart (same fingerprint), created when there is none. The
  * partial unique index on (user_id, cart_fingerprint) among pending orders makes a concurrent second
- * insert do nothing, and that caller then reads the first one's order. A reused order takes the latest
- * shipping address, email and language.
+ * insert do nothing, and that caller then reads the first one's order. A guest (`userId` null) has one per
+ * cart and fingerprint, by an index of its own; a guest's order gets the key of its link. A reused order
+ * takes the latest shipping address, email and language.
  */
 export async function findOrCreatePendingOrder(
   db: Executor,
   input: {
-    userId: string;
+    userId: string | null;
     email: string;
     locale: string;
     cartId: string | null;
@@ -134,11 +140,14 @@ export async function findOrCreatePendingOrder(
     lines: NewOrderLine[];
   },
 ): Promise<{ order: OrderRecord; created: boolean }> {
+  const guest = input.userId === null;
+  if (guest && !input.cartId) throw new Error('a guest orders from a cart');
   const pending = () =>
     db
       .selectFrom('orders')
       .selectAll()
-      .where('user_id', '=', input.userId)
+      .$if(!guest, (qb) => qb.where('user_id', '=', input.userId))
+      .$if(guest, (qb) => qb.where('user_id', 'is', null).where('cart_id', '=', input.cartId))
       .where('cart_fingerprint', '=', input.fingerprint)
       .where('payment_status', '=', 'pending')
       .where('payment_provider', '=', input.provider)
@@ -174,9 +183,12 @@ export async function findOrCreatePendingOrder(
         created_at: monotonicNow(),
         paid_at: null,
         visitor_id: input.visitorId,
+        guest_key: guest ? randomBytes(16).toString('base64url') : null,
       })
       .onConflict((oc) =>
-        oc.columns(['user_id', 'cart_fingerprint']).where(sql<boolean>`payment_status = 'pending'`).doNothing(),
+        guest
+          ? oc.columns(['cart_id', 'cart_fingerprint']).where(sql<boolean>`payment_status = 'pending' and user_id is null`).doNothing()
+          : oc.columns(['user_id', 'cart_fingerprint']).where(sql<boolean>`payment_status = 'pending'`).doNothing(),
       )
       .returningAll()
       .executeTakeFirst();

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Executor } from '~/db/database.server';
 import { parseWithdrawnEntries, withdrawnPositions } from './withdrawn';
 import { type Storage, productImage } from '~/modules/storage/index.server';
@@ -8,6 +9,7 @@ import {
   type ShippingStatus,
   orderDeliveryOf,
   orderLabel,
+  orderPagePath,
   paymentStatuses,
   shippingStatuses,
 } from './orders.types';
@@ -91,19 +93,52 @@ export async function listOrders(
   return { orders: await toViews(db, storage, page), hasMore: rows.length > size };
 }
 
-/** One of the customer's orders (any payment status); null when it does not exist or is someone else's. */
-export async function getOrderForUser(db: Executor, storage: Storage, userId: string, orderId: string): Promise<OrderView | null> {
-  if (typeof orderId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(orderId)) return null;
+/**
+ * One of the customer's orders (any payment status); null when it does not exist or is someone else's. A
+ * guest's (`{ cartId }`) is one without an account made from that cart (the checkout's last step).
+ */
+export async function getOrderForUser(db: Executor, storage: Storage, owner: string | { cartId: string | null }, orderId: string): Promise<OrderView | null> {
+  if (typeof orderId !== 'string' || !idPattern.test(orderId)) return null;
+  if (typeof owner !== 'string' && !owner.cartId) return null;
   const row = await db
     .selectFrom('orders')
     .select(orderColumns)
     .where('id', '=', orderId)
-    .where('user_id', '=', userId)
+    .$if(typeof owner === 'string', (qb) => qb.where('user_id', '=', owner as string))
+    .$if(typeof owner !== 'string', (qb) => qb.where('user_id', 'is', null).where('cart_id', '=', (owner as { cartId: string }).cartId))
     .executeTakeFirst();
   if (!row) return null;
   const [view] = await toViews(db, storage, [row]);
   return view ?? null;
 }
+
+/**
+ * A guest's paid order by its private link (`/order/{id}?key=…`), with its email; null for a wrong or missing
+ * key, an order that is not a guest's (any more: once it joined an account, My Orders shows it), or unpaid.
+ */
+export async function getGuestOrder(db: Executor, storage: Storage, orderId: string, key: string): Promise<(OrderView & { email: string }) | null> {
+  if (typeof orderId !== 'string' || !idPattern.test(orderId) || typeof key !== 'string' || !/^[A-Za-z0-9_-]{16,64}$/.test(key)) return null;
+  const row = await db
+    .selectFrom('orders')
+    .select([...orderColumns, 'guest_key', 'user_email'])
+    .where('id', '=', orderId)
+    .where('user_id', 'is', null)
+    .where('payment_status', '=', 'succeeded')
+    .executeTakeFirst();
+  if (!row?.guest_key || !sameKey(row.guest_key, key)) return null;
+  const [view] = await toViews(db, storage, [row]);
+  return view ? { ...view, email: row.user_email } : null;
+}
+
+/** The private page of a guest's order (null for a customer's). */
+export async function guestOrderPath(db: Executor, orderId: string): Promise<string | null> {
+  const row = await db.selectFrom('orders').select(['id', 'guest_key']).where('id', '=', orderId).executeTakeFirst();
+  return row?.guest_key ? orderPagePath({ id: row.id, guestKey: row.guest_key }) : null;
+}
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+/** Compared in constant time: the key is the only proof the visitor got the order's mail. */
+const sameKey = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promise<OrderView[]> {
   if (rows.length === 0) return [];

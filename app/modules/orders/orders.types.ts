@@ -97,6 +97,14 @@ export type OrderView = {
   stockShort: boolean;
 };
 
+/**
+ * Where a customer follows an order, as its mails link to it: My Orders for a customer's, its private page for a
+ * guest's (`/order/{id}?key=…`, the key only its mails carry). A path in the order's language.
+ */
+export function orderPagePath(order: { id: string; guestKey: string | null }): string {
+  return order.guestKey ? `/order/${encodeURIComponent(order.id)}?key=${encodeURIComponent(order.guestKey)}` : '/profile?tab=orders';
+}
+
 /** Days a consumer has to withdraw from a contract, from delivery (Directive 2011/83/EU, art. 9). */
 export const WITHDRAWAL_DAYS = 14;
 

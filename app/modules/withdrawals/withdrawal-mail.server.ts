@@ -3,7 +3,7 @@ import { formatDate, formatDateTime, formatPrice } from '~/lib/format';
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import { localePath } from '~/modules/i18n/paths';
 import type { OutgoingMail } from '~/modules/mail/index.server';
-import type { OrderRecord } from '~/modules/orders/index.server';
+import { type OrderRecord, orderPagePath } from '~/modules/orders/index.server';
 import type { Withdrawal, WithdrawableOrder } from './withdrawals.server';
 
 /**
@@ -13,7 +13,7 @@ import type { Withdrawal, WithdrawableOrder } from './withdrawals.server';
 export function withdrawalAcknowledgementMail(withdrawal: Withdrawal, order: WithdrawableOrder, { publicUrl }: { publicUrl?: string } = {}): OutgoingMail {
   const locale: Locale = isLocale(withdrawal.locale) ? withdrawal.locale : 'en';
   const t = getT(locale);
-  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
+  const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
   const lines = [
     t('withdrawal.mail.greeting', { name: withdrawal.name }),
     '',
@@ -65,7 +65,7 @@ export function withdrawalRefundMail(withdrawal: Withdrawal, order: OrderRecord,
   const locale: Locale = isLocale(withdrawal.locale) ? withdrawal.locale : 'en';
   const t = getT(locale);
   const label = order.id.slice(-6).toUpperCase();
-  const ordersUrl = publicUrl ? new URL(localePath(locale, '/profile?tab=orders'), publicUrl).toString() : null;
+  const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
   const lines = [
     t('withdrawal.mail.greeting', { name: withdrawal.name }),
     '',

@@ -38,6 +38,8 @@ export type WithdrawableOrder = {
   status: 'open' | 'closed' | 'cancelled' | 'withdrawn';
   /** The standard delivery the order paid for: refunded once every line is withdrawn from. */
   standardDeliveryCents: number;
+  /** A guest's order: the key of its private page (its mails link there instead of My Orders). */
+  guestKey: string | null;
 };
 
 export type Withdrawal = {
@@ -152,7 +154,7 @@ export async function listWithdrawals(db: Executor, orderId: string): Promise<Wi
 function orderRows(db: Executor) {
   return db
     .selectFrom('orders')
-    .select(['id', 'user_id', 'user_email', 'shipping_full_name', 'created_at', 'delivered_at', 'cancelled_at', 'shipping_status', 'standard_delivery_cents'])
+    .select(['id', 'user_id', 'user_email', 'shipping_full_name', 'created_at', 'delivered_at', 'cancelled_at', 'shipping_status', 'standard_delivery_cents', 'guest_key'])
     .where('payment_status', '=', 'succeeded');
 }
 type OrderRow = Awaited<ReturnType<ReturnType<typeof orderRows>['executeTakeFirstOrThrow']>>;
@@ -187,6 +189,7 @@ async function withLines(db: Executor, row: OrderRow, now: Date): Promise<Withdr
     closesAt,
     status,
     standardDeliveryCents: Number(row.standard_delivery_cents),
+    guestKey: row.guest_key,
   };
 }
 

@@ -99,6 +99,8 @@ function describeDelivery(d: Record<string, unknown>, t: T, locale: Locale): str
   switch (d.what) {
     case 'settings':
       return [t('admin.activity.delivery.settings', { grams: String(after('packagingGrams')), country: countryName(String(after('homeCountry')), locale) })];
+    case 'checkout':
+      return [t(after('guestCheckout') ? 'admin.activity.delivery.guestsOn' : 'admin.activity.delivery.guestsOff')];
     case 'zone':
       return [t('admin.activity.delivery.zone', { countries: countries(after('countries')) })];
     case 'zone-added':

@@ -89,6 +89,7 @@ export default function AdminDeliveryPage({ loaderData, actionData }: Route.Comp
       </div>
 
       <Settings table={table} failed={failedHere('settings')} />
+      <Checkout guestCheckout={table.guestCheckout} />
 
       {table.zones.map((zone) => (
         <Zone key={zone.id} zone={zone} zoneOfCountry={zoneOfCountry} failedHere={failedHere} lastZone={table.zones.length === 1} />
@@ -115,6 +116,29 @@ function Submit({ children, className = 'btn-primary', intent }: { children: Rea
     <button type="submit" name={intent ? 'intent' : undefined} value={intent} className={`${className} px-4 py-2 text-sm`} disabled={busy}>
       {children}
     </button>
+  );
+}
+
+/** Whether guests may order without an account (the specification sends them to sign in first: the default). */
+function Checkout({ guestCheckout }: { guestCheckout: boolean }) {
+  const { t } = useI18n();
+  return (
+    <section aria-labelledby="checkout-settings" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
+      <h2 id="checkout-settings" className="text-lg font-semibold">{t('admin.delivery.checkout')}</h2>
+      <Form method="post" className="mt-4 grid gap-4 sm:flex sm:items-start sm:justify-between" data-testid="checkout-settings">
+        <input type="hidden" name="intent" value="checkout" />
+        <div className="flex items-start gap-3">
+          <input id="guestCheckout" name="guestCheckout" type="checkbox" defaultChecked={guestCheckout} aria-describedby="guestCheckout-hint" className="mt-1 h-4 w-4 accent-leaf" />
+          <div>
+            <label htmlFor="guestCheckout" className="font-medium">{t('admin.delivery.guestCheckout')}</label>
+            <p id="guestCheckout-hint" className="mt-1 max-w-xl text-sm text-muted">{t('admin.delivery.guestCheckoutHint')}</p>
+          </div>
+        </div>
+        <div>
+          <Submit>{t('admin.delivery.saveCheckout')}</Submit>
+        </div>
+      </Form>
+    </section>
   );
 }
 

@@ -368,7 +368,10 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
 
           <section aria-labelledby="order-customer" className="rounded-3xl bg-paper p-6 text-sm ring-1 ring-sand">
             <h2 id="order-customer" className="text-lg font-semibold">{t('admin.orders.customerHeading')}</h2>
-            <p className="mt-3 font-medium">{order.customer.name}</p>
+            <p className="mt-3 font-medium">
+              {order.customer.name}
+              {order.customer.guest && <span className="ml-2 rounded-full bg-sand px-2 py-0.5 text-xs font-semibold text-roast-800" data-testid="order-guest">{t('admin.orders.guest')}</span>}
+            </p>
             <p><a href={`mailto:${order.customer.email}`} className="text-leaf underline underline-offset-4">{order.customer.email}</a></p>
             <p className="mt-1 text-muted">{t('admin.orders.language')}: {t(`admin.orders.languages.${order.locale}`)}</p>
             <h3 className="mt-5 font-sans text-sm font-semibold">{t('admin.orders.shippingHeading')}</h3>

@@ -1,0 +1,110 @@
+import { UserPlus } from 'lucide-react';
+import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { OrderCard } from '~/components/orders/orders-list';
+import { field, readForm } from '~/http/body.server';
+import { pathFor, shopperContext, startSession } from '~/http/shopper.server';
+import { claimGuestOrder, findUserByEmail, requestPasswordReset } from '~/modules/accounts/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
+import { useI18n, useLocalePath } from '~/modules/i18n/react';
+import { getGuestOrder } from '~/modules/orders/index.server';
+import type { Route } from './+types/order';
+import { appContext } from '~/context';
+
+/**
+ * A guest's order (/order/{id}?key=…), from the link in its mails: the order as My Orders shows it, withdrawing
+ * from it, and making it an account's with one click (docs/decisions/0022). A wrong key is a plain 404: the
+ * page does not tell whether the order exists.
+ */
+type Result = { ok: false; problem: 'accountExists' | 'otherAccount' | 'gone' };
+
+export async function loader({ params, url, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const shopper = context.get(shopperContext);
+  const t = getT(shopper.locale);
+  const key = url.searchParams.get('key') ?? '';
+  const order = await getGuestOrder(app.db, app.storage, params.id, key);
+  if (!order) throw data(null, { status: 404 });
+  const { email, ...view } = order;
+  const signedInAs = shopper.user?.email ?? null;
+  return {
+    meta: { title: `${t('orders.guest.title')} · Kopi` },
+    messages: getMessages(shopper.locale, 'orders', 'cart', 'delivery'),
+    order: view,
+    key,
+    email,
+    signedInAs,
+    // Whether "Create my account" can make one, or the visitor signs in to the account the email has.
+    accountExists: signedInAs ? false : (await findUserByEmail(app.db, email)) !== null,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
+
+export async function action({ request, params, url, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
+  const shopper = context.get(shopperContext);
+  const form = await readForm(request);
+  const key = field(form, 'key') || (url.searchParams.get('key') ?? '');
+  if (field(form, 'intent') !== 'account') return data<Result>({ ok: false, problem: 'gone' }, { status: 400 });
+  const signedIn = shopper.user ? { id: shopper.user.id, email: shopper.user.email } : null;
+  const outcome = await claimGuestOrder(app.db, { orderId: params.id, key, signedIn });
+  if (!outcome.ok) {
+    const problem = outcome.reason === 'account_exists' ? 'accountExists' : outcome.reason === 'other_account' ? 'otherAccount' : 'gone';
+    return data<Result>({ ok: false, problem }, { status: problem === 'gone' ? 404 : 409 });
+  }
+  if (outcome.created) {
+    await startSession(app, shopper, outcome.userId, { name: 'sign_up', method: 'guest_order' });
+    // No password yet: the mail's link sets one (Google sign-in with the same email works too).
+    await requestPasswordReset(app.db, { email: outcome.email, ip: app.clientIp, locale: shopper.locale, publicUrl: app.config.publicUrl, mail: 'welcome' }, app.limits);
+    app.kickMail();
+  }
+  throw redirect(pathFor(shopper, `/profile?tab=orders&joined=${outcome.created ? 'new' : 'yes'}`));
+}
+
+export default function GuestOrderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useI18n();
+  const path = useLocalePath();
+  const busy = useNavigation().state === 'submitting';
+  const { order, key, email, signedInAs, accountExists } = loaderData;
+  const result = actionData as Result | undefined;
+  const here = path(`/order/${order.id}?key=${encodeURIComponent(key)}`);
+  return (
+    <div className="container-page py-10 md:py-14">
+      <p className="eyebrow">{t('orders.guest.eyebrow')}</p>
+      <h1 className="mt-2 text-4xl font-semibold md:text-5xl">{t('orders.guest.title')}</h1>
+      <p className="mt-3 max-w-2xl break-words text-muted">{t('orders.guest.intro', { email })}</p>
+      <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
+        <ul className="grid gap-6">
+          <OrderCard order={order} position={1} reviewed={[]} guestKey={key} />
+        </ul>
+        <section aria-labelledby="guest-account" className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="guest-account">
+          <h2 id="guest-account" className="text-xl font-semibold">{t('orders.guest.accountHeading')}</h2>
+          <p className="mt-2 text-sm text-muted">{t('orders.guest.accountText')}</p>
+          <div aria-live="polite">
+            {result && !result.ok && (
+              <p role="alert" className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">
+                {t(`orders.guest.problems.${result.problem}`, { email })}
+              </p>
+            )}
+          </div>
+          {signedInAs && signedInAs.toLowerCase() !== email.toLowerCase() ? (
+            <p className="mt-4 text-sm">{t('orders.guest.otherAccount', { email })}</p>
+          ) : accountExists ? (
+            <Link to={path(`/auth?mode=login&redirectTo=${encodeURIComponent(here)}`)} className="btn-primary mt-5 w-full">
+              {t('orders.guest.signInToAdd', { email })}
+            </Link>
+          ) : (
+            <Form method="post" className="mt-5">
+              <input type="hidden" name="intent" value="account" />
+              <input type="hidden" name="key" value={key} />
+              <button type="submit" className="btn-primary w-full" disabled={busy}>
+                <UserPlus aria-hidden="true" className="h-4 w-4" />
+                {signedInAs ? t('orders.guest.addToMine') : t('orders.guest.createAccount')}
+              </button>
+            </Form>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
