@@ -19,7 +19,9 @@ export async function lockerSearchFigures(base: string, productId: string): Prom
   const added = await customer.post('/cart', { intent: 'add', productId, quantity: '1', redirectTo: '/cart' });
   if (added.status !== 302) throw new Error(`adding to the cart answered ${added.status}`);
   const first = await customer.get('/checkout?step=delivery');
-  const lockerMethod = /name="methodId" value="([^"]+)"[^>]*data-kind="locker"/.exec(first.body)?.[1];
+  // The locker's radio, whatever the order of its attributes.
+  const lockerInput = first.body.match(/<input[^>]*name="methodId"[^>]*>/g)?.find((input) => input.includes('data-kind="locker"'));
+  const lockerMethod = lockerInput ? /value="([^"]+)"/.exec(lockerInput)?.[1] : undefined;
   if (!lockerMethod) throw new Error('the delivery step offers no locker');
 
   const problems = new Map<string, number>();

@@ -15,5 +15,20 @@ export function countryName(code: string, locale: string): string {
   return display.of(code) ?? code;
 }
 
-/** The countries sorted by their names in `locale`. */
-export const byName = (codes: readonly string[], locale: string) => [...codes].sort((a, b) => countryName(a, locale).localeCompare(countryName(b, locale), locale));
+const sorted = new Map<string, string[]>();
+const collators = new Map<string, Intl.Collator>();
+
+/** The countries sorted by their names in `locale` (remembered: every cart and checkout page lists them). */
+export function byName(codes: readonly string[], locale: string): string[] {
+  const key = `${locale}:${codes.join(',')}`;
+  let list = sorted.get(key);
+  if (!list) {
+    let collator = collators.get(locale);
+    if (!collator) collators.set(locale, (collator = new Intl.Collator(locale)));
+    list = [...codes].sort((a, b) => collator.compare(countryName(a, locale), countryName(b, locale)));
+    // A few lists per language in practice (the zones' countries); the bound only guards against odd input.
+    if (sorted.size > 200) sorted.clear();
+    sorted.set(key, list);
+  }
+  return [...list];
+}
