@@ -38,6 +38,9 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   };
 }
 
+// The key is the page's secret: never kept by a cache, never sent on to another site (a carrier's tracking page).
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
 export async function action({ request, params, url, context }: Route.ActionArgs) {

@@ -48,12 +48,18 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     const order = await getGuestOrder(app.db, app.storage, orderId, key);
     if (order) prefill = { name: order.shipping.fullName, orderNumber: order.label, email: order.email, reason: '' };
   }
-  return {
-    prefill,
-    meta: { title: `${t('withdrawal.title')} · Kopi`, description: t('withdrawal.metaDescription') },
-    messages: getMessages(locale, 'withdrawal', 'checkout'),
-  };
+  return data(
+    {
+      prefill,
+      meta: { title: `${t('withdrawal.title')} · Kopi`, description: t('withdrawal.metaDescription') },
+      messages: getMessages(locale, 'withdrawal', 'checkout'),
+    },
+    // Filled in with someone's name and email (from My Orders, or a guest's key): not for a shared cache.
+    prefill === emptyValues ? undefined : { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } },
+  );
 }
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData?.meta.title },
