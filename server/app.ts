@@ -141,7 +141,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       quietReqLogger: true,
       // One short line per request: no headers (cookies, tokens) in the logs.
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: withoutSecrets(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
@@ -379,3 +379,8 @@ async function warmUpPages(base: string): Promise<void> {
 }
 
 const isLoopback = (address: string | undefined) => address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+
+/** A URL as the logs keep it: a guest order's key (also inside an encoded `redirectTo`) replaced by "…". */
+export function withoutSecrets(url: string): string {
+  return url.replace(/((?:^|[?&]|%3F|%26)key(?:=|%3D))[^&#%]*/gi, '$1…');
+}

@@ -1,8 +1,8 @@
-import { UserPlus } from 'lucide-react';
+import { MailCheck, UserPlus } from 'lucide-react';
 import { Form, Link, data, redirect, useNavigation } from 'react-router';
 import { OrderCard } from '~/components/orders/orders-list';
 import { field, readForm } from '~/http/body.server';
-import { pathFor, shopperContext, startSession } from '~/http/shopper.server';
+import { pathFor, shopperContext } from '~/http/shopper.server';
 import { claimGuestOrder, findUserByEmail, requestPasswordReset } from '~/modules/accounts/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
@@ -12,7 +12,8 @@ import { appContext } from '~/context';
 
 /**
  * A guest's order (/order/{id}?key=…), from the link in its mails: the order as My Orders shows it, withdrawing
- * from it, and making it an account's with one click (docs/decisions/0022). A wrong key is a plain 404: the
+ * from it, and making it an account's with one click (docs/decisions/0022): a new account gets a mail to set
+ * its password (nobody is signed in by the click). A wrong key is a plain 404: the
  * page does not tell whether the order exists.
  */
 type Result = { ok: false; problem: 'accountExists' | 'otherAccount' | 'gone' };
@@ -21,14 +22,17 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
   const t = getT(shopper.locale);
+  const base = { meta: { title: `${t('orders.guest.title')} · Kopi` }, messages: getMessages(shopper.locale, 'orders', 'cart', 'delivery') };
+  // Just made an account's: the link has done its work, and the mail to set a password is on its way.
+  if (url.searchParams.get('joined') === 'new') return { ...base, joined: true as const };
   const key = url.searchParams.get('key') ?? '';
   const order = await getGuestOrder(app.db, app.storage, params.id, key);
   if (!order) throw data(null, { status: 404 });
   const { email, ...view } = order;
   const signedInAs = shopper.user?.email ?? null;
   return {
-    meta: { title: `${t('orders.guest.title')} · Kopi` },
-    messages: getMessages(shopper.locale, 'orders', 'cart', 'delivery'),
+    ...base,
+    joined: false as const,
     order: view,
     key,
     email,
@@ -56,20 +60,35 @@ export async function action({ request, params, url, context }: Route.ActionArgs
     return data<Result>({ ok: false, problem }, { status: problem === 'gone' ? 404 : 409 });
   }
   if (outcome.created) {
-    await startSession(app, shopper, outcome.userId, { name: 'sign_up', method: 'guest_order' });
-    // No password yet: the mail's link sets one (Google sign-in with the same email works too).
+    // Not signed in here: whoever checked out typed the email, but only its mailbox's owner may use the account.
+    // The mail's link sets its first password (Google sign-in with the same address works too).
     await requestPasswordReset(app.db, { email: outcome.email, ip: app.clientIp, locale: shopper.locale, publicUrl: app.config.publicUrl, mail: 'welcome' }, app.limits);
     app.kickMail();
+    throw redirect(pathFor(shopper, `/order/${encodeURIComponent(params.id)}?joined=new`));
   }
-  throw redirect(pathFor(shopper, `/profile?tab=orders&joined=${outcome.created ? 'new' : 'yes'}`));
+  throw redirect(pathFor(shopper, '/profile?tab=orders&joined=yes'));
 }
 
 export default function GuestOrderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useI18n();
   const path = useLocalePath();
   const busy = useNavigation().state === 'submitting';
-  const { order, key, email, signedInAs, accountExists } = loaderData;
   const result = actionData as Result | undefined;
+  if (loaderData.joined) {
+    return (
+      <div className="container-page py-12 md:py-20">
+        <section className="mx-auto max-w-xl rounded-3xl bg-paper p-6 text-center ring-1 ring-sand sm:p-10" aria-labelledby="account-ready" data-testid="account-ready">
+          <span className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-leaf-light">
+            <MailCheck aria-hidden="true" className="h-8 w-8 text-leaf" />
+          </span>
+          <h1 id="account-ready" className="mt-5 text-3xl font-semibold">{t('orders.guest.readyTitle')}</h1>
+          <p className="mt-3 text-muted">{t('orders.guest.readyText')}</p>
+          <Link to={path('/')} className="btn-primary mt-8">{t('checkout.continueShopping')}</Link>
+        </section>
+      </div>
+    );
+  }
+  const { order, key, email, signedInAs, accountExists } = loaderData;
   const here = path(`/order/${order.id}?key=${encodeURIComponent(key)}`);
   return (
     <div className="container-page py-10 md:py-14">

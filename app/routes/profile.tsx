@@ -27,7 +27,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const reviewable = orders?.orders.flatMap(reviewableProductIds) ?? [];
   const reviewed = [...(await reviewedProductIds(app.db, user.id, [...new Set(reviewable)]))];
   // Just made from a guest's order: said once, above the orders.
-  const joined = tab === 'orders' ? ({ new: 'joinedNew', yes: 'joined' } as const)[url.searchParams.get('joined') as 'new' | 'yes'] ?? null : null;
+  const joined = tab === 'orders' && url.searchParams.get('joined') === 'yes';
   return {
     tab,
     page,
@@ -77,7 +77,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       </nav>
       {loaderData.joined && (
         <p role="status" className="mt-6 max-w-2xl rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20" data-testid="order-joined">
-          {t(`profile.orders.${loaderData.joined}`, { email: user.email })}
+          {t('profile.orders.joined')}
         </p>
       )}
       <div className="mt-8">

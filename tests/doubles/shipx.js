@@ -16,7 +16,8 @@
  *
  * For the tests: `GET /__shipments` lists what was created (with the bodies sent), `POST /__lockers/{name}/withdraw`
  * takes a locker out of service (InPost then refuses it), `POST /__confirm-after/{ms}` sets how long new
- * shipments wait for confirmation, `GET /__requests` counts the requests answered.
+ * shipments wait for confirmation, `POST /__fail-next/{status}` makes the next shipment be created but answered
+ * with that status (an answer lost on the way), `GET /__requests` counts the requests answered.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -100,6 +101,8 @@ function problems(body) {
 export function startShipx({ port = 3391, host = '127.0.0.1', token = SHIPX_TEST_TOKEN, organization = SHIPX_TEST_ORGANIZATION } = {}) {
   const shipments = [];
   let answered = 0;
+  /** A status the next created shipment is answered with instead of 201 (it is created all the same). */
+  let failNext = 0;
   const view = (s, base) => {
     const confirmed = Date.now() - s.createdAt >= s.confirmAfterMs;
     return {
@@ -135,6 +138,11 @@ export function startShipx({ port = 3391, host = '127.0.0.1', token = SHIPX_TEST
       withdrawn.add(withdraw[1]);
       return send(200, { withdrawn: [...withdrawn] });
     }
+    const fail = /^\/__fail-next\/(\d{3})$/.exec(url.pathname);
+    if (fail && req.method === 'POST') {
+      failNext = Number(fail[1]);
+      return send(200, { failNext });
+    }
     const delay = /^\/__confirm-after\/(\d+)$/.exec(url.pathname);
     if (delay && req.method === 'POST') {
       confirmAfterMs = Number(delay[1]);
@@ -157,6 +165,11 @@ export function startShipx({ port = 3391, host = '127.0.0.1', token = SHIPX_TEST
       const id = 90_000_000 + shipments.length + 1;
       const shipment = { id, body, createdAt: Date.now(), confirmAfterMs, trackingNumber: `6200${String(id).padStart(20, '0')}` };
       shipments.push(shipment);
+      if (failNext) {
+        const status = failNext;
+        failNext = 0;
+        return send(status, { status, error: 'bad_gateway', message: 'Upstream error.', details: {} });
+      }
       return send(201, view(shipment, base));
     }
     const one = /^\/v1\/shipments\/(\d+)(\/label)?$/.exec(url.pathname);

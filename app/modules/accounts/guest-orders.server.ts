@@ -1,9 +1,9 @@
 /**
  * A guest's order becomes a customer's (docs/decisions/0022): from the order's private page, one click.
  *
- * - Nobody has an account with the order's email: an account is made for it (no password yet: the mail that
- *   says so carries a link to set one), the order joins it, and the visitor is signed in. The key in the link
- *   came in a mail to that address, so whoever holds it reads that mailbox.
+ * - Nobody has an account with the order's email: an account is made for it and the order joins it. Nobody is
+ *   signed in: whoever checked out typed that email (the checkout's last page links to the order too), so only
+ *   the mail to it, which carries a link to set the first password, opens the account.
  * - The email has an account: the visitor signs in to it first; signed in with that email, the order joins it.
  *   Signed in with another one, it does not (an order goes only to its own email's account).
  *

@@ -19,9 +19,10 @@ export function shippingMail(
   const carrier = parcel.carrier && isCarrier(parcel.carrier) ? carrierNames[parcel.carrier] : '';
   const url = trackingUrl(parcel.carrier, parcel.trackingNumber);
   const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
-  // Once delivered, each coffee can be reviewed (only now: reviews come from buyers who received it).
+  // Once delivered, each coffee can be reviewed (only now: reviews come from buyers who received it), by a
+  // customer: a guest's order joins an account first.
   const reviewLinks =
-    status === 'delivered' && publicUrl
+    status === 'delivered' && publicUrl && order.userId !== null
       ? [...new Map(ordered.map((line) => [line.productId, line.title])).entries()].map(([productId, title]) =>
           t('reviews.mail.invite', { title, url: new URL(localePath(locale, `/review?product=${encodeURIComponent(productId)}`), publicUrl).toString() }),
         )

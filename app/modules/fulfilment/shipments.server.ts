@@ -21,6 +21,8 @@ export type ShipmentServices = { db: Executor; shipx: Shipx | null; publicUrl?: 
 export type ShipmentOutcome =
   | { ok: true; shipped: boolean }
   | { ok: false; reason: 'not_found' | 'not_allowed' | 'not_configured' | 'in_progress' | 'invalid_size' | 'unreachable' | 'cancelled' }
+  /** InPost may have made the shipment without saying so: the order stays claimed (see CLAIM_MS) and unchanged. */
+  | { ok: false; reason: 'uncertain' }
   | { ok: false; reason: 'refused'; message: string };
 
 /** A claim older than this is a request that died midway: the owner may try again. */
@@ -83,7 +85,11 @@ export async function createShipment(services: ShipmentServices, actor: Actor, i
       : { service, reference, receiver, size, weightGrams, address: { ...splitStreet(order.shipping.address), city: order.shipping.city, postCode: order.shipping.zipCode } },
   );
   if (!created.ok) {
-    await db.updateTable('orders').set({ shipment_started_at: null }).where('id', '=', id).where('shipment_started_at', '=', startedAt).where('shipment_id', 'is', null).execute();
+    // A refusal, or a request that never left: nothing exists at InPost, the owner may try again at once. No
+    // clear answer: a shipment may exist, so the claim stays until CLAIM_MS is over (the owner looks first).
+    if (created.reason !== 'uncertain') {
+      await db.updateTable('orders').set({ shipment_started_at: null }).where('id', '=', id).where('shipment_started_at', '=', startedAt).where('shipment_id', 'is', null).execute();
+    }
     return created;
   }
   await inTransaction(db, async (trx) => {
@@ -96,7 +102,9 @@ export async function createShipment(services: ShipmentServices, actor: Actor, i
       details: { shipmentId: created.value.id, size, service },
     });
   });
-  return confirmShipment(services, actor, id, CONFIRM_TRIES);
+  const confirmed = await confirmShipment(services, actor, id, CONFIRM_TRIES);
+  // It exists at InPost whatever its confirmation said: the page offers to check again.
+  return !confirmed.ok && (confirmed.reason === 'unreachable' || confirmed.reason === 'uncertain') ? { ok: true, shipped: false } : confirmed;
 }
 
 /**
@@ -109,12 +117,12 @@ export async function confirmShipment(services: ShipmentServices, actor: Actor, 
   if (!idPattern.test(id)) return { ok: false, reason: 'not_found' };
   const row = await db.selectFrom('orders').select(['shipment_id', 'shipping_status', 'payment_status']).where('id', '=', id).executeTakeFirst();
   if (!row || row.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' };
-  if (!row.shipment_id) return { ok: false, reason: 'not_allowed' };
-  if (row.shipping_status !== 'processing') return { ok: true, shipped: row.shipping_status !== 'cancelled' };
+  if (!row.shipment_id || row.shipping_status === 'cancelled') return { ok: false, reason: 'not_allowed' };
+  if (row.shipping_status !== 'processing') return { ok: true, shipped: true };
   for (let i = 0; i < tries; i++) {
     if (i > 0) await wait(CONFIRM_EVERY_MS);
     const answer = await shipx.get(row.shipment_id);
-    if (!answer.ok) return answer;
+    if (!answer.ok) return answer.reason === 'refused' ? answer : { ok: false, reason: 'unreachable' };
     if (cancelledStatuses.has(answer.value.status)) {
       await db.updateTable('orders').set({ shipment_id: null, shipment_size: null, shipment_started_at: null }).where('id', '=', id).where('shipment_id', '=', row.shipment_id).execute();
       return { ok: false, reason: 'cancelled' };

@@ -82,6 +82,8 @@ describe('what ShipX is sent', () => {
     expect(await createShipx({ ...settings, token: 'wrong' }).create(request)).toEqual({ ok: false, reason: 'refused', message: 'Token is missing or invalid.' });
     expect(await createShipx({ ...settings, organizationId: '999' }).create(request)).toMatchObject({ ok: false, reason: 'refused' });
     expect(await createShipx({ ...settings, apiUrl: 'http://127.0.0.1:9' }).create(request)).toEqual({ ok: false, reason: 'unreachable' });
+    // A closed port: refused before anything was sent.
+    expect(await createShipx({ ...settings, apiUrl: 'http://127.0.0.1:39999' }).create(request)).toEqual({ ok: false, reason: 'unreachable' });
   });
 });
 
@@ -167,6 +169,36 @@ describe.each(testDatabases())('InPost shipments on %s', (_kind, open) => {
     expect(await createShipment(down, owner, order.id, 'small')).toEqual({ ok: false, reason: 'unreachable' });
     expect(await orderRow(order.id)).toMatchObject({ shipping_status: 'processing', shipment_started_at: null });
     expect(await createShipment(services(), owner, order.id, 'large')).toEqual({ ok: true, shipped: true });
+  });
+
+  it('keeps the order claimed when InPost’s answer is lost: the shipment may exist, so no second one is made at once', async () => {
+    const order = await paidOrder('locker');
+    await control('/__fail-next/502');
+    const before = (await shipmentsAt()).length;
+    expect(await createShipment(services(), owner, order.id, 'small')).toEqual({ ok: false, reason: 'uncertain' });
+    // InPost did make it (the answer was lost); the order is unchanged but stays claimed.
+    expect((await shipmentsAt()).length).toBe(before + 1);
+    const row = await orderRow(order.id);
+    expect(row).toMatchObject({ shipping_status: 'processing', shipment_id: null });
+    expect(row.shipment_started_at).not.toBeNull();
+    expect(await createShipment(services(), owner, order.id, 'small')).toEqual({ ok: false, reason: 'in_progress' });
+    expect((await shipmentsAt()).length).toBe(before + 1);
+    // After the claim's two minutes the owner, having looked in InPost Manager, may create it.
+    const later = () => new Date(Date.now() + 3 * 60_000);
+    expect(await createShipment(services(), owner, order.id, 'small', later)).toEqual({ ok: true, shipped: true });
+  });
+
+  it('never ships a cancelled order’s shipment, and says so', async () => {
+    await control('/__confirm-after/2500');
+    const order = await paidOrder('locker');
+    try {
+      expect(await createShipment(services(), owner, order.id, 'small')).toEqual({ ok: true, shipped: false });
+      await db.updateTable('orders').set({ shipping_status: 'cancelled' }).where('id', '=', order.id).execute();
+      expect(await confirmShipment(services(), owner, order.id, 30)).toEqual({ ok: false, reason: 'not_allowed' });
+      expect(await orderRow(order.id)).toMatchObject({ shipping_status: 'cancelled', carrier: null });
+    } finally {
+      await control('/__confirm-after/200');
+    }
   });
 
   it('makes one shipment when two admins click at once', async () => {

@@ -23,7 +23,19 @@ export type ShipmentRequest = {
 
 export type Shipment = { id: string; status: string; trackingNumber: string | null };
 
-export type ShipxAnswer<T> = { ok: true; value: T } | { ok: false; reason: 'refused'; message: string } | { ok: false; reason: 'unreachable' };
+/**
+ * `unreachable`: the request never reached InPost (no connection), so nothing happened there. `uncertain`: it
+ * may have (no answer in time, a 5xx, an answer that cannot be read): a shipment may exist.
+ */
+export type ShipxAnswer<T> = { ok: true; value: T } | { ok: false; reason: 'refused'; message: string } | { ok: false; reason: 'unreachable' | 'uncertain' };
+
+/** Errors that mean the request was never sent. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const neverSent = (error: unknown) => {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  // fetch refuses some ports before connecting ("bad port").
+  return NOT_SENT.has(String(cause?.code ?? '')) || cause?.message === 'bad port';
+};
 
 export type Shipx = {
   create(request: ShipmentRequest): Promise<ShipxAnswer<Shipment>>;
@@ -110,11 +122,11 @@ export function createShipx(settings: ShipxSettings, { log, fetchImpl = fetch }:
       });
     } catch (error) {
       log?.warn({ err: error, path }, 'ShipX could not be reached');
-      return { ok: false, reason: 'unreachable' };
+      return { ok: false, reason: neverSent(error) ? 'unreachable' : 'uncertain' };
     }
     if (response.status >= 500) {
       log?.warn({ status: response.status, path }, 'ShipX failed');
-      return { ok: false, reason: 'unreachable' };
+      return { ok: false, reason: 'uncertain' };
     }
     if (!response.ok) {
       const body = await response.json().catch(() => null);
@@ -124,7 +136,7 @@ export function createShipx(settings: ShipxSettings, { log, fetchImpl = fetch }:
       return { ok: true, value: await read(response) };
     } catch (error) {
       log?.warn({ err: error, path }, 'ShipX answered something unreadable');
-      return { ok: false, reason: 'unreachable' };
+      return { ok: false, reason: 'uncertain' };
     }
   }
   const shipmentPath = (id: string) => `/v1/shipments/${encodeURIComponent(id)}`;

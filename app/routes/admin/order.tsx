@@ -24,6 +24,7 @@ import {
 } from '~/modules/fulfilment/index.server';
 import { getT } from '~/modules/i18n/index.server';
 import { countryName } from '~/modules/delivery/countries';
+import { orderLabel } from '~/modules/orders/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/order';
 
@@ -42,8 +43,9 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     /** The shop's calendar day now (the delivery date's default and latest), and the shipping day (its earliest). */
     today: shopDayOf(new Date(), SHOP_TIME_ZONE),
     shippedOn: order.shippedAt ? shopDayOf(new Date(order.shippedAt), SHOP_TIME_ZONE) : null,
-    // An order paid after its coffee sold out is refunded, never shipped.
-    canShip: canMove(order.shippingStatus, 'shipped', order.delivery?.kind ?? null) && !order.stockShort,
+    // An order paid after its coffee sold out is refunded, never shipped; one with an InPost shipment waiting for
+    // InPost's confirmation is shipped by it (a number typed meanwhile would leave that paid parcel behind).
+    canShip: canMove(order.shippingStatus, 'shipped', order.delivery?.kind ?? null) && !order.stockShort && !order.shipment,
     canDeliver: canMove(order.shippingStatus, 'delivered', order.delivery?.kind ?? null) && !order.stockShort,
     canCancel: canCancel(order.shippingStatus),
     inpost: service
@@ -108,8 +110,11 @@ async function shipment(app: AppContext, user: { id: string; email: string }, id
     if (outcome.shipped) app.kickMail();
     return data<Result>({ ok: true, moved: outcome.shipped ? 'shipmentShipped' : 'shipmentWaiting' });
   }
-  const status = { not_found: 404, not_allowed: 409, in_progress: 409, cancelled: 409, not_configured: 409, invalid_size: 400, refused: 422, unreachable: 503 }[outcome.reason];
-  return data<Result>({ ok: false, error: outcome.reason, message: outcome.reason === 'refused' ? outcome.message : undefined }, { status });
+  const status = { not_found: 404, not_allowed: 409, in_progress: 409, cancelled: 409, not_configured: 409, invalid_size: 400, refused: 422, unreachable: 503, uncertain: 502 }[outcome.reason];
+  // `message`: InPost's words for a refusal; for an unclear answer, the reference to look for in InPost Manager.
+  const message = outcome.reason === 'refused' ? outcome.message : outcome.reason === 'uncertain' ? orderLabel(id) : undefined;
+  const error = outcome.reason === 'not_allowed' ? 'shipment_not_allowed' : outcome.reason;
+  return data<Result>({ ok: false, error, message }, { status });
 }
 
 async function cancel(app: AppContext, user: { id: string; email: string }, id: string, backToStock: boolean) {
@@ -354,6 +359,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 <p className="mt-3 text-sm leading-relaxed text-roast-800">
                   {t('admin.orders.cancelExplain', { amount: formatPrice(order.totalCents - order.refundedCents, locale), language: t(`admin.orders.languages.${order.locale}`) })}
                 </p>
+                {order.shipment && <p className="mt-2 text-sm font-medium text-cherry">{t('admin.orders.shipment.cancelWarning', { id: order.shipment.id })}</p>}
                 <Form method="post" className="mt-4 grid gap-3">
                   <input type="hidden" name="intent" value="cancel" />
                   {order.shippingStatus === 'paid' && <BackToStock id="cancel-back-to-stock" defaultChecked hint={t('admin.orders.backToStockHint')} />}
@@ -485,7 +491,9 @@ function InpostShipment({ order, inpost, busy }: { order: Route.ComponentProps['
           <p className="font-medium" data-testid="inpost-shipment-id">
             {t('admin.orders.shipment.created', { id: order.shipment.id, size: isParcelSize(order.shipment.size) ? parcelSizeLetters[order.shipment.size] : '' })}
           </p>
-          {order.shippingStatus === 'processing' ? (
+          {order.shippingStatus === 'cancelled' ? (
+            <p className="text-cherry" data-testid="inpost-shipment-cancelled">{t('admin.orders.shipment.cancelledNote', { id: order.shipment.id })}</p>
+          ) : order.shippingStatus === 'processing' ? (
             <Form method="post" className="grid gap-2">
               <input type="hidden" name="intent" value="check-shipment" />
               <p className="text-muted">{t('admin.orders.shipment.waiting')}</p>
