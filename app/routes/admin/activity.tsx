@@ -183,7 +183,9 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
             <tbody className="divide-y divide-sand">
               {entries.map((entry) => {
                 const link = subjectLink(entry);
-                const subject = link ? <Link to={link} className="font-semibold text-leaf hover:underline">{entry.subjectLabel}</Link> : <strong>{entry.subjectLabel}</strong>;
+                // The shop-wide delivery settings have no name of their own: the part of the page they are on.
+                const label = entry.subjectLabel || (entry.subjectType === 'delivery' ? t(entry.details.what === 'checkout' ? 'admin.delivery.checkout' : 'admin.delivery.parcels') : '');
+                const subject = link ? <Link to={link} className="font-semibold text-leaf hover:underline">{label}</Link> : <strong>{label}</strong>;
                 const [before, after] = t(`admin.activity.actions.${actionKey(entry.action)}`, { subject: '\u0000' }).split('\u0000');
                 return (
                   <tr key={entry.id} data-testid="activity-row" className="align-top">
