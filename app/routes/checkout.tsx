@@ -51,10 +51,9 @@ type ReviewErrors = DeliveryResult;
  * give an email at the delivery step). Otherwise a guest is sent to sign in first, as the specification says.
  */
 async function checkoutBuyer(app: AppContext, shopper: Shopper, url: URL) {
-  if (shopper.user) return { userId: shopper.user.id, email: shopper.user.email, cartId: shopper.cartId, guest: false } as const;
-  if ((await getDeliveryTable(app.db)).guestCheckout) return { userId: null, email: null, cartId: shopper.cartId, guest: true } as const;
-  requireUser(shopper, url);
-  throw new Error('unreachable');
+  if (!shopper.user && (await getDeliveryTable(app.db)).guestCheckout) return { userId: null, email: null, cartId: shopper.cartId, guest: true } as const;
+  const user = requireUser(shopper, url);
+  return { userId: user.id, email: user.email, cartId: shopper.cartId, guest: false } as const;
 }
 const ownerOf = (buyer: Awaited<ReturnType<typeof checkoutBuyer>>) => (buyer.userId ?? { cartId: buyer.cartId });
 

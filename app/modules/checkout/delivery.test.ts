@@ -3,8 +3,9 @@
  * threshold), takes only what is offered for the country and the parcel, and only a locker InPost's Points API
  * returned (here its stand-in, tests/doubles/inpost-points.js, in a process of its own).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnStandIn } from '../../../tests/doubles/spawn';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { createProduct } from '~/modules/catalog/index.server';
@@ -19,12 +20,7 @@ const locker = { country: 'PL', methodId: 'method-pl-locker', phone: '600100200'
 let standIn: ChildProcess;
 
 beforeAll(async () => {
-  standIn = spawn(process.execPath, ['tests/doubles/inpost-points.js', String(PORT)], { stdio: 'ignore' });
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(`${inpostUrl}/__requests`).then(() => true, () => false)) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('the InPost stand-in did not start');
+  standIn = await spawnStandIn('inpost-points.js', PORT);
 });
 afterAll(() => {
   standIn.kill();

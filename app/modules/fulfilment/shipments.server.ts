@@ -10,7 +10,7 @@
 import { type Executor, inTransaction } from '~/db/database.server';
 import type { Actor } from '~/modules/activity/index.server';
 import { recordActivity } from '~/modules/activity/index.server';
-import { getDeliveryTable } from '~/modules/delivery/index.server';
+import { getDeliveryTable, parcelGrams } from '~/modules/delivery/index.server';
 import { type OrderDelivery, findOrderRecord, getOrderRecordLines, orderLabel } from '~/modules/orders/index.server';
 import { moveOrder } from './fulfilment.server';
 import { type ParcelSize, isParcelSize } from './carriers';
@@ -42,10 +42,9 @@ export function shipmentService(delivery: OrderDelivery | null): 'locker' | 'cou
 /** The locker size a parcel of this weight usually needs (a 1 kg bag of beans is about 8 cm thick). */
 export const suggestedSize = (grams: number): ParcelSize => (grams <= 2_000 ? 'small' : grams <= 6_000 ? 'medium' : 'large');
 
-/** The parcel's weight: the ordered variants' net weights and the packaging. */
-export async function parcelGrams(db: Executor, orderId: string): Promise<number> {
-  const [lines, table] = await Promise.all([getOrderRecordLines(db, orderId), getDeliveryTable(db)]);
-  return lines.reduce((sum, line) => sum + (line.netWeightGrams ?? 0) * line.quantity, table.packagingGrams);
+/** The order's parcel weight by delivery's rule: the ordered variants' net weights and the packaging. */
+export async function orderParcelGrams(db: Executor, lines: ReadonlyArray<{ netWeightGrams: number | null; quantity: number }>): Promise<number> {
+  return parcelGrams(await getDeliveryTable(db), lines.reduce((sum, line) => sum + (line.netWeightGrams ?? 0) * line.quantity, 0));
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -76,7 +75,7 @@ export async function createShipment(services: ShipmentServices, actor: Actor, i
     return { ok: false, reason: now?.shipping_status === 'processing' && !now.shipment_id && !now.stock_short_at ? 'in_progress' : 'not_allowed' };
   }
 
-  const weightGrams = await parcelGrams(db, id);
+  const weightGrams = await orderParcelGrams(db, await getOrderRecordLines(db, id));
   const receiver = { name: order.shipping.fullName, email: order.userEmail, phone: order.delivery!.phone };
   const reference = orderLabel(id);
   const created = await shipx.create(

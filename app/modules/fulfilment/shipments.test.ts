@@ -4,15 +4,16 @@
  * order moved to shipped with InPost's tracking number and the customer's mail, the label, a refusal in
  * InPost's words that changes nothing, two clicks at once making one shipment, and a confirmation that comes later.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnStandIn } from '../../../tests/doubles/spawn';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { settlePayment, startPayment } from '~/modules/checkout/index.server';
-import { orderLabel } from '~/modules/orders/index.server';
+import { getOrderRecordLines, orderLabel } from '~/modules/orders/index.server';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
 import { address, courier, createCoffee, createUser, fillCart, pickup } from '../../../tests/fixtures/shop';
-import { confirmShipment, createShipment, parcelGrams, shipmentLabel, shipmentService, suggestedSize } from './shipments.server';
+import { confirmShipment, createShipment, orderParcelGrams, shipmentLabel, shipmentService, suggestedSize } from './shipments.server';
 import { createShipx, shipmentBody, shipxPhone, shipxWords, splitName, splitStreet } from './shipx.server';
 
 const PORT = 3371 + Number(process.env.VITEST_POOL_ID ?? 0);
@@ -22,12 +23,7 @@ const owner = { id: 'owner-1', email: 'owner@kopi.test' };
 let standIn: ChildProcess;
 
 beforeAll(async () => {
-  standIn = spawn(process.execPath, ['tests/doubles/shipx.js', String(PORT)], { stdio: 'ignore' });
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(`${apiUrl}/__requests`).then(() => true, () => false)) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('the ShipX stand-in did not start');
+  standIn = await spawnStandIn('shipx.js', PORT);
 });
 afterAll(() => {
   standIn.kill();
@@ -121,7 +117,7 @@ describe.each(testDatabases())('InPost shipments on %s', (_kind, open) => {
 
   it('ships a locker order: ShipX gets the locker, the size and the order label; the order is shipped with InPost’s number and the customer mailed', async () => {
     const order = await paidOrder('locker');
-    expect(await parcelGrams(db, order.id)).toBe(2 * 250 + 150);
+    expect(await orderParcelGrams(db, await getOrderRecordLines(db, order.id))).toBe(2 * 250 + 150);
     expect(await createShipment(services(), owner, order.id, 'small')).toEqual({ ok: true, shipped: true });
     const sent = (await shipmentsAt()).find((s) => s.reference === orderLabel(order.id))!;
     expect(sent.body).toMatchObject({

@@ -17,7 +17,7 @@ import {
   createShipment,
   getOwnerOrder,
   moveOrder,
-  parcelGrams,
+  orderParcelGrams,
   refundWithdrawal,
   shipmentService,
   suggestedSize,
@@ -36,7 +36,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   if (!order) throw data(null, { status: 404 });
   // Through ShipX: a locker, or InPost's courier in Poland, when the shop has a ShipX token.
   const service = app.shipx ? shipmentService(order.delivery) : null;
-  const grams = service ? await parcelGrams(app.db, order.id) : 0;
+  const grams = service ? await orderParcelGrams(app.db, order.lines) : 0;
   return {
     title: getT(shopper.locale)('admin.meta.orderTitle', { label: order.label }),
     order,
