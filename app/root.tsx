@@ -47,7 +47,7 @@ export const middleware: Route.MiddlewareFunction[] = [shopperMiddleware, shared
 
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const { user, locale, cartId, cartCount: counted } = context.get(shopperContext);
+  const { user, locale, currency, cartId, cartCount: counted } = context.get(shopperContext);
   let cartCount = 0;
   try {
     cartCount = counted ?? (cartId ? await countCartItems(app.db, cartId) : 0);
@@ -56,6 +56,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   }
   return {
     locale,
+    currency,
     cartCount,
     user: user ? { displayName: greetingName(user), isAdmin: user.isAdmin } : null,
     messages: getMessages(locale, 'common'),
@@ -85,7 +86,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {data && <SeoLinks siteUrl={data.siteUrl} />}
       </head>
       <body className="flex min-h-screen flex-col">
-        <I18nProvider locale={locale}>{children}</I18nProvider>
+        <I18nProvider locale={locale} currency={data?.currency ?? 'EUR'}>
+          {children}
+        </I18nProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -46,7 +46,7 @@ describe.each(testDatabases())('POST /webhooks/stripe on %s', (_kind, open) => {
     const product = await createCoffee(db, 'Kintamani', 1399);
     const user = await createUser(db);
     const cartId = await fillCart(db, user.id, [[product, 2]]);
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address, delivery: pickup });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery: pickup });
     if (!started.ok) throw new Error(started.reason);
     return { user, cartId, started, product };
   }

@@ -10,6 +10,7 @@ export interface Database {
   variants: VariantsTable;
   stock_settings: StockSettingsTable;
   delivery_settings: DeliverySettingsTable;
+  currency_settings: CurrencySettingsTable;
   delivery_zones: DeliveryZonesTable;
   delivery_methods: DeliveryMethodsTable;
   delivery_rates: DeliveryRatesTable;
@@ -63,6 +64,8 @@ export interface ProductsTable {
    * its price per kilogram, and the price sort), kept by the catalogue in the transaction that writes variants.
    */
   net_weight_grams: number | null;
+  /** The lowest złoty price of its active variants, in grosze (the price sort of złoty pages; migration 0022). */
+  price_pln: Generated<number>;
   /** The options it is sold by, in order: '' (one way), 'size', 'grind', 'size,grind' or 'pack' (migration 0017). */
   options: Generated<string>;
   /** washed | natural | honey | wetHulled | anaerobic */
@@ -88,7 +91,9 @@ export interface VariantsTable {
   grind: string | null;
   /** Pieces in a pack (drip bags, capsules). */
   pack_count: number | null;
+  /** The gross price in euro cents and in grosze (migration 0022). */
   price_cents: number;
+  price_pln: number;
   /** 0: switched off by the owner (not shown, not sold). */
   active: Generated<number>;
   created_at: string;
@@ -557,6 +562,8 @@ export interface DeliveryMethodsTable {
   position: number;
   active: Generated<number>;
   free_over_cents: number | null;
+  /** The threshold in grosze (migration 0022). */
+  free_over_pln: number | null;
   pickup_address: Generated<string>;
   pickup_hours_en: Generated<string>;
   pickup_hours_pl: Generated<string>;
@@ -566,4 +573,18 @@ export interface DeliveryRatesTable {
   method_id: string;
   max_grams: number;
   price_cents: number;
+  /** In grosze (migration 0022). */
+  price_pln: number;
+}
+
+/** The owner's currency settings (one row; migration 0022, docs/decisions/0023). */
+export interface CurrencySettingsTable {
+  id: number;
+  /** EUR | PLN: what each language's pages show a shopper who has not chosen. */
+  default_en: string;
+  default_pl: string;
+  /** Złoty per euro in ten-thousandths, used only to propose złoty prices. */
+  rate: number;
+  /** 99 | 49 | 00 */
+  rounding: string;
 }

@@ -17,6 +17,8 @@ export type KopiCookies = {
   language: Cookie;
   /** The country the shopper asked delivery prices for (a year). */
   country: Cookie;
+  /** The currency the shopper chose (a year); without it, the page's language decides. */
+  currency: Cookie;
   /** State, nonce and PKCE verifier between "Continue with Google" and the provider's redirect back (10 min). */
   oidcState: Cookie;
   /** An event the server completed, for the browser to track with consent (2 min). */
@@ -37,10 +39,11 @@ export function createKopiCookies(config: Pick<Config, 'sessionSecrets' | 'secur
     cart: createCookie('kopi_cart', { ...signed, maxAge: 90 * DAY }),
     language: createCookie('lang', { ...signed, maxAge: 365 * DAY }),
     country: createCookie('kopi_country', { ...signed, maxAge: 365 * DAY }),
+    currency: createCookie('kopi_currency', { ...signed, maxAge: 365 * DAY }),
     oidcState: createCookie('kopi_oidc', { ...signed, maxAge: 10 * 60 }),
     event: createCookie('kopi_event', { path: '/', sameSite: 'lax', secure: config.secureCookies, maxAge: 120 }),
   };
-  for (const cookie of [cookies.session, cookies.cart, cookies.language, cookies.country, cookies.oidcState]) signingSecrets.set(cookie, config.sessionSecrets);
+  for (const cookie of [cookies.session, cookies.cart, cookies.language, cookies.country, cookies.currency, cookies.oidcState]) signingSecrets.set(cookie, config.sessionSecrets);
   return cookies;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The catalogue pages as shoppers with a cookie see them (a guest with a cart, a signed-in customer), rendered
- * once per URL, kind of shopper and cart count, and filled in per response with the few bits that are the
+ * once per URL, kind of shopper, cart count, delivery country and currency, and filled in per response with the few bits that are the
  * shopper's own: the customer's name (and, as on every cached page, the CSP nonce and the form key).
  *
  * What a catalogue page shows of its shopper is the header (cart count, greeting, sign-in or profile links)
@@ -44,7 +44,7 @@ export const sharedPagesMiddleware: MiddlewareFunction<Response> = async ({ requ
   const count = await countCartItems(app.db, shopper.cartId);
   if (count > MAX_COUNT) return next();
 
-  const key = `${url.pathname}${url.search} ${user ? 'customer' : 'guest'} ${count} ${shopper.country ?? '-'}`;
+  const key = `${url.pathname}${url.search} ${user ? 'customer' : 'guest'} ${count} ${shopper.country ?? '-'} ${shopper.currency}`;
   const tokens = { nonce: app.nonce, formKey: app.formKey, name };
   const cached = pages.get(key);
   if (cached) return new Response(bytes(withTokens(cached, tokens)), { status: cached.status, headers: [...cached.headers, ['x-page-cache', 'shared']] });

@@ -8,6 +8,7 @@ import { appContext, type AppContext } from '~/context';
 import { type SessionUser, completeSignIn, deleteSession, getSessionUser } from '~/modules/accounts/index.server';
 import { type Locale, defaultLocale, isLocale } from '~/modules/i18n/index.server';
 import { localeOfPath, localePath } from '~/modules/i18n/paths';
+import { type Currency, isCurrency, requestCurrency } from '~/modules/pricing/index.server';
 import { CookieJar, cookieValue, readCookie } from './cookies.server';
 
 export type Shopper = {
@@ -24,6 +25,10 @@ export type Shopper = {
   cartCount?: number;
   /** The country the shopper chose for delivery prices (a served one is checked where it is used). */
   country: string | null;
+  /** What prices are shown and charged in: the shopper's choice, else the owner's default for the language. */
+  currency: Currency;
+  /** Whether the currency is the shopper's own choice (the cookie), not the language's default. */
+  currencyChosen: boolean;
 };
 
 export const shopperContext = createContext<Shopper>();
@@ -41,11 +46,12 @@ export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request,
   const app = context.get(appContext);
   const header = request.headers.get('cookie');
   const cookies = new CookieJar(app.cookies);
-  const [signedToken, signedCart, language, country] = await Promise.all([
+  const [signedToken, signedCart, language, country, chosenCurrency] = await Promise.all([
     readCookie(app.cookies.session, header, isToken),
     readCookie(app.cookies.cart, header, isCartId),
     readCookie(app.cookies.language, header, isLocale),
     readCookie(app.cookies.country, header, isCountryCode),
+    readCookie(app.cookies.currency, header, isCurrency),
   ]);
   // Cookies from before they were signed (until the next release): accepted once, then re-issued signed.
   const sessionToken = signedToken ?? legacyValue(header, 'kopi_session', isToken);
@@ -63,7 +69,8 @@ export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request,
 
   // A storefront page's URL names its language; the back office follows the cookie.
   const locale = localeOfPath(new URL(request.url).pathname) ?? language ?? defaultLocale;
-  context.set(shopperContext, { user, locale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies, country });
+  const currency = await requestCurrency(app.db, locale, chosenCurrency);
+  context.set(shopperContext, { user, locale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies, country, currency, currencyChosen: chosenCurrency !== null });
   const response = await next();
   await cookies.writeTo(response.headers);
   // Anything rendered for a session or a cart is this shopper's alone: no shared cache may keep it.
@@ -123,6 +130,13 @@ export function chooseLanguage(shopper: Shopper, locale: Locale): void {
 /** An event the server completed, for the browser to track if the visitor consented (app/lib/analytics.ts). */
 export function tellBrowser(shopper: Shopper, name: string, props: Record<string, string | number | boolean> = {}): void {
   shopper.cookies.set('event', { name, props });
+}
+
+/** Remembers the currency a shopper chose (the switch in the header); this response is priced in it. */
+export function chooseCurrency(shopper: Shopper, currency: Currency): void {
+  shopper.cookies.set('currency', currency);
+  shopper.currency = currency;
+  shopper.currencyChosen = true;
 }
 
 /** Remembers the country a shopper chose for delivery prices (the cart, the checkout). */

@@ -15,6 +15,8 @@ export function routeArgs(request: Request, { app, shopper, params = {} }: { app
     sessionToken: null,
     cookies: new CookieJar(testCookies),
     country: null,
+    currency: 'EUR',
+    currencyChosen: false,
     ...shopper,
   });
   return { request, context, params, url: new URL(request.url), pattern: new URL(request.url).pathname };

@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { createT } from '~/modules/i18n/translate';
+import { currencies } from '~/modules/pricing/currencies';
 import { formatDate, formatDateTime, formatDayMonth, formatNumber, formatPrice } from './format';
 
 describe('formatPrice', () => {
   it('shows the euro sign and two decimals in each locale', () => {
-    expect(formatPrice(1250, 'en')).toBe('€12.50');
-    expect(formatPrice(1250, 'pl').replace(/\s/g, ' ')).toBe('12,50 €');
-    expect(formatPrice(100000, 'pl').replace(/\s/g, ' ')).toBe('1000,00 €');
-    expect(formatPrice(0, 'en')).toBe('€0.00');
+    expect(formatPrice(1250, 'EUR', 'en')).toBe('€12.50');
+    expect(formatPrice(1250, 'EUR', 'pl').replace(/\s/g, ' ')).toBe('12,50 €');
+    expect(formatPrice(100000, 'EUR', 'pl').replace(/\s/g, ' ')).toBe('1000,00 €');
+    expect(formatPrice(0, 'EUR', 'en')).toBe('€0.00');
+  });
+
+  it('writes złoty as each language does', () => {
+    expect(formatPrice(1299, 'PLN', 'pl').replace(/\s/g, ' ')).toBe('12,99 zł');
+    expect(formatPrice(1299, 'PLN', 'en').replace(/\s/g, ' ')).toBe('PLN 12.99');
   });
 });
 
@@ -27,10 +33,11 @@ describe('the same text as Intl', () => {
   it('prices', () => {
     const cents = [0, 1, 5, 99, 100, 1250, 99999, 100000, 123456, 999999, 1234567, 123456789, -1250, -5];
     for (let i = 0; i < 300; i++) cents.push(Math.floor(Math.random() * 10 ** (1 + (i % 9))));
-    for (const locale of locales) {
-      const reference = new Intl.NumberFormat(intl[locale], { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 });
-      for (const value of cents) expect(formatPrice(value, locale), `${value} ${locale}`).toBe(reference.format(value / 100));
-    }
+    for (const locale of locales)
+      for (const currency of currencies) {
+        const reference = new Intl.NumberFormat(intl[locale], { style: 'currency', currency, minimumFractionDigits: 2 });
+        for (const value of cents) expect(formatPrice(value, currency, locale), `${value} ${currency} ${locale}`).toBe(reference.format(value / 100));
+      }
   });
 
   it('numbers, whole and with decimals, as counts, ratings, weights and altitudes use them', () => {

@@ -1,4 +1,5 @@
 import type { Locale } from '~/modules/i18n/translate';
+import type { Currency } from '~/modules/pricing/currencies';
 import { numberFormat } from './intl';
 
 /**
@@ -22,12 +23,18 @@ function groupDigits(digits: string, locale: Locale): string {
   return out;
 }
 
-/** Euro cents → "€12.50" (en) or "12,50 €" (pl). */
-export function formatPrice(cents: number, locale: Locale): string {
+const symbols: Record<Currency, Record<Locale, { before: string } | { after: string }>> = {
+  EUR: { en: { before: '€' }, pl: { after: `${NBSP}€` } },
+  PLN: { en: { before: `PLN${NBSP}` }, pl: { after: `${NBSP}zł` } },
+};
+
+/** Minor units → "€12.50", "PLN 12.99" (en) or "12,50 €", "12,99 zł" (pl). */
+export function formatPrice(cents: number, currency: Currency, locale: Locale): string {
   const whole = Math.round(Math.abs(cents));
   const number = `${groupDigits(String(Math.floor(whole / 100)), locale)}${locale === 'pl' ? ',' : '.'}${String(whole % 100).padStart(2, '0')}`;
   const sign = cents < 0 && whole > 0 ? '-' : '';
-  return locale === 'pl' ? `${sign}${number}${NBSP}€` : `${sign}€${number}`;
+  const symbol = symbols[currency][locale];
+  return 'before' in symbol ? `${sign}${symbol.before}${number}` : `${sign}${number}${symbol.after}`;
 }
 
 /**

@@ -4,14 +4,13 @@ import { Link, data, redirect, useFetchers } from 'react-router';
 import { CartLine } from '~/components/cart/cart-line';
 import { StockNotes } from '~/components/cart/stock-notes';
 import { track } from '~/lib/analytics';
-import { formatPrice } from '~/lib/format';
 import { focusQuietly, mainHeading } from '~/lib/navigation-focus';
 import { safeRedirect } from '~/lib/safe-redirect';
 import { useHydrated } from '~/lib/use-hydrated';
 import { cartFormSchema } from '~/modules/cart/cart.schema';
 import { readForm } from '~/http/body.server';
 import { keepCountry, keepGuestCart, shopperContext } from '~/http/shopper.server';
-import { amountToFreeDelivery, cheapestDelivery, chooseCountry, deliveryOptions, getDeliveryTable, servedCountries } from '~/modules/delivery/index.server';
+import { amountToFreeDelivery, cheapestDelivery, chooseCountry, deliveryOptions, getDeliveryTable, servedCountries, inCurrency } from '~/modules/delivery/index.server';
 import { CartCountry, CartDelivery } from '~/components/cart/cart-delivery';
 import { type StockRefusal, addToCart, cartWeightGrams, defaultVariantOf, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
@@ -22,8 +21,9 @@ import { appContext } from '~/context';
 export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
-  const { user, locale, cartId } = shopper;
-  const [cart, table] = await Promise.all([getCart(app.db, app.storage, cartId, locale), getDeliveryTable(app.db)]);
+  const { user, locale, currency, cartId } = shopper;
+  const [cart, stored] = await Promise.all([getCart(app.db, app.storage, cartId, locale, currency), getDeliveryTable(app.db)]);
+  const table = inCurrency(stored, currency);
   const t = getT(locale);
   // The country chosen here (a GET form, so it works without JavaScript) is remembered for the product pages and the checkout.
   const asked = url.searchParams.get('country');
@@ -94,7 +94,7 @@ function refused(result: { reason: 'variant_not_found' } | StockRefusal, variant
 export default function CartPage({ loaderData, actionData }: Route.ComponentProps) {
   const path = useLocalePath();
   const { cart, checkoutAttempt, signedIn } = loaderData;
-  const { t, locale } = useI18n();
+  const { t, locale, price } = useI18n();
   const hydrated = useHydrated();
   const [showLogin, setShowLogin] = useState(checkoutAttempt);
   const removing = useFetchers().filter((f) => f.formAction === path('/cart') && f.formData?.get('intent') === 'remove').length;
@@ -155,12 +155,12 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
           <dl className="mt-5 space-y-3 text-sm">
             <div className="flex justify-between">
               <dt className="text-muted">{t('cart.subtotal')}</dt>
-              <dd className="tabular-nums">{formatPrice(cart.totalCents, locale)}</dd>
+              <dd className="tabular-nums">{price(cart.totalCents)}</dd>
             </div>
             <CartDelivery delivery={loaderData.delivery} />
             <div className="flex justify-between border-t border-sand pt-3 text-lg font-semibold">
               <dt>{t('cart.total')}</dt>
-              <dd className="tabular-nums" data-testid="cart-total">{formatPrice(cart.totalCents, locale)}</dd>
+              <dd className="tabular-nums" data-testid="cart-total">{price(cart.totalCents)}</dd>
             </div>
           </dl>
           <p className="mt-2 text-xs text-muted">{t('cart.taxNote')}</p>

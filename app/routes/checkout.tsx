@@ -15,7 +15,8 @@ import { field, readForm } from '~/http/body.server';
 import { parseDeliveryForm } from '~/modules/checkout/checkout.schema';
 import { confirmOrderPayment, deliveryStep, payWithCard, paymentServices, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
 import { cartWeightGrams } from '~/modules/cart/index.server';
-import { deliveryOptions, getDeliveryTable, chooseCountry } from '~/modules/delivery/index.server';
+import { deliveryOptions, getDeliveryTable, chooseCountry, inCurrency } from '~/modules/delivery/index.server';
+import type { Currency } from '~/modules/pricing/currencies';
 import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
@@ -33,6 +34,8 @@ type PaymentStep = {
   orderId: string;
   amountCents: number;
   goodsCents: number;
+  /** The order's currency (every amount here is in it). */
+  currency: Currency;
   delivery: DeliveryRow | null;
   lines: SummaryLine[];
   provider: 'test' | 'stripe';
@@ -61,7 +64,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
   const buyer = await checkoutBuyer(app, shopper, url);
-  const { locale, cartId } = shopper;
+  const { locale, currency, cartId } = shopper;
   const t = getT(locale);
   const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart', 'delivery') };
 
@@ -86,6 +89,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
       userId: buyer.userId,
       cartId,
       locale,
+      currency,
       country: url.searchParams.get('country') ?? shopper.country,
       lockerQuery: url.searchParams.get('lockerQuery'),
     });
@@ -95,7 +99,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     return { ...base, step: 'delivery' as const, delivery: { ...delivery, guest: buyer.guest }, chosen };
   }
 
-  const [review, table] = await Promise.all([reviewCheckout(app.db, app.storage, { userId: buyer.userId, cartId, locale }), getDeliveryTable(app.db)]);
+  const [review, stored] = await Promise.all([reviewCheckout(app.db, app.storage, { userId: buyer.userId, cartId, locale, currency }), getDeliveryTable(app.db)]);
+  const table = inCurrency(stored, currency);
   // An empty cart goes back to the cart, unless the stock just emptied it: then the review says what sold out.
   if (review.cart.lines.length === 0 && review.cart.stockCapped.length === 0) throw redirect(pathFor(shopper, '/cart'));
   const options = deliveryOptions(table, { country: chooseCountry(table, shopper.country, review.country), goodsGrams: cartWeightGrams(review.cart), goodsCents: review.cart.totalCents });
@@ -129,6 +134,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       orderId: order.id,
       amountCents: order.totalCents,
       goodsCents: order.goodsCents,
+      currency: order.currency,
       delivery: order.delivery ? { kind: order.delivery.kind, priceCents: order.delivery.priceCents, point: order.delivery.point } : null,
       // The last screen before paying shows the price per kilogram too (the order keeps each variant's weight).
       lines: linesOfOrder(order).map((line, i) => ({ ...line, netWeightGrams: order.lines[i].netWeightGrams })),
@@ -158,6 +164,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       userId: buyer.userId,
       email: buyer.email ?? guestEmail!.data!.toLowerCase(),
       locale,
+      currency: shopper.currency,
       cartId,
       address: choice.address,
       delivery: choice,
@@ -256,7 +263,7 @@ function Review({ review, deliveryFromCents, guest }: { review: NonNullable<Awai
         )}
         <StockNotes capped={review.cart.stockCapped} />
         <div className="mt-4">
-          <OrderLines lines={lines} totalCents={review.cart.totalCents} goodsCents={review.cart.totalCents} deliveryFromCents={deliveryFromCents} />
+          <OrderLines lines={lines} currency={review.cart.currency} totalCents={review.cart.totalCents} goodsCents={review.cart.totalCents} deliveryFromCents={deliveryFromCents} />
         </div>
         <Link to={path('/cart')} className="btn-ghost mt-6 px-3">
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />
@@ -312,7 +319,7 @@ function Delivery({ step, chosen, result }: { step: DeliveryStepData; chosen: { 
       <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
         <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
         <div className="mt-2">
-          <OrderLines lines={lines} totalCents={step.cart.totalCents} goodsOnly />
+          <OrderLines lines={lines} currency={step.cart.currency} totalCents={step.cart.totalCents} goodsOnly />
         </div>
       </aside>
     </div>
@@ -322,7 +329,7 @@ function Delivery({ step, chosen, result }: { step: DeliveryStepData; chosen: { 
 function Payment({ payment }: { payment: PaymentStep }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
-  const amount = formatPrice(payment.amountCents, locale);
+  const amount = formatPrice(payment.amountCents, payment.currency, locale);
   return (
     <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
       <section aria-labelledby="payment-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
@@ -347,7 +354,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
       <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
         <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
         <div className="mt-2">
-          <OrderLines lines={payment.lines} totalCents={payment.amountCents} goodsCents={payment.goodsCents} delivery={payment.delivery} />
+          <OrderLines lines={payment.lines} currency={payment.currency} totalCents={payment.amountCents} goodsCents={payment.goodsCents} delivery={payment.delivery} />
         </div>
       </aside>
     </div>

@@ -17,10 +17,11 @@ import { shopperContext } from '~/http/shopper.server';
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const { locale } = context.get(shopperContext);
+  const { locale, currency } = context.get(shopperContext);
   const query = productListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const { items, hasMore, correctedQuery } = await listProducts(app.db, app.storage, {
     locale,
+    currency,
     q: query.q,
     category: query.category,
     sort: query.sort,

@@ -24,13 +24,13 @@ import { appContext } from '~/context';
 import { shopperContext } from '~/http/shopper.server';
 import { field, readForm } from '~/http/body.server';
 import { parseAlertForm, subscribeToRestock } from '~/modules/alerts/index.server';
-import { chooseCountry, countryName, deliveryTeaser, getDeliveryTable } from '~/modules/delivery/index.server';
+import { chooseCountry, countryName, deliveryTeaser, getDeliveryTable, inCurrency } from '~/modules/delivery/index.server';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
-  const { locale } = shopper;
-  const product = await getProduct(app.db, app.storage, params.id, locale);
+  const { locale, currency } = shopper;
+  const product = await getProduct(app.db, app.storage, params.id, locale, currency);
   if (!product) throw data(null, { status: 404 });
   const search = new URL(request.url).searchParams;
   const page = Number(search.get('reviews') ?? '1');
@@ -38,10 +38,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const t = getT(locale);
   // What delivery costs to the shopper's country (the one chosen in the cart, else the shop's own).
   const country = chooseCountry(table, shopper.country);
-  const teaser = deliveryTeaser(table, country);
+  const teaser = deliveryTeaser(inCurrency(table, currency), country);
   const delivery = teaser
     ? {
-        text: [t('delivery.teaser', { price: formatPrice(teaser.fromCents, locale) }), teaser.freeOverCents !== null ? t('delivery.teaserFree', { threshold: formatPrice(teaser.freeOverCents, locale) }) : null]
+        text: [t('delivery.teaser', { price: formatPrice(teaser.fromCents, currency, locale) }), teaser.freeOverCents !== null ? t('delivery.teaserFree', { threshold: formatPrice(teaser.freeOverCents, currency, locale) }) : null]
           .filter(Boolean)
           .join(' · '),
         country: countryName(country, locale),
@@ -60,7 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       locale: ogLocale[locale],
       image: product.images[0] ? new URL(product.images[0].src, app.config.publicUrl).href : undefined,
     },
-    jsonLd: productJsonLd(product, name, url, app.config.publicUrl, locale, t),
+    jsonLd: productJsonLd(product, name, url, app.config.publicUrl, locale, currency, t),
     messages: getMessages(locale, 'product', 'reviews'),
   };
 }
@@ -124,7 +124,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const path = useLocalePath();
   const { product, reviews } = loaderData;
-  const { t, locale } = useI18n();
+  const { t, locale, price } = useI18n();
   const name = product.name || t('product.unnamed');
   const [search] = useSearchParams();
   const navigate = useNavigate();
@@ -179,7 +179,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           <div aria-live="polite">
             {selected ? (
               <>
-                <p className="mt-6 text-3xl font-semibold" data-testid="product-price">{formatPrice(selected.priceCents, locale)}</p>
+                <p className="mt-6 text-3xl font-semibold" data-testid="product-price">{price(selected.priceCents)}</p>
                 <p className="mt-1">
                   <UnitPrice priceCents={selected.priceCents} netWeightGrams={selected.netWeightGrams} withWeight className="text-sm text-muted" />
                 </p>
@@ -207,7 +207,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
               variant={selected}
               label={variantLabel(selected, product.options, t, locale)}
               name={name}
-              price={formatPrice(selected.priceCents, locale)}
+              price={price(selected.priceCents)}
             />
           )}
           <ProductAdminActions productId={product.id} name={name} size="md" className="mt-4" />

@@ -116,13 +116,13 @@ test.describe('with analytics accepted', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe(`kopi-orders-${today}-${today}.csv`);
     const csv = (await (await file.createReadStream()).toArray()).join('');
-    expect(csv.split('\r\n')[0]).toBe('\uFEFFOrder,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price (EUR),Line total (EUR),Status');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFOrder,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price,Line total,Currency,Status');
     // A label that starts with "-" is written defused ("'-X7K2Q"), like any cell a spreadsheet would run.
     const line = csv.split('\r\n').find((row) => row.startsWith(`${orderLabel(orderId)},`) || row.startsWith(`'${orderLabel(orderId)},`));
     expect(line).toContain(`,${polishAddress.fullName},`);
     // The variant bought, and its SKU (the card adds the cheapest).
     expect(line).toContain(`,${defaultVariant(product).sku},`);
-    expect(line).toMatch(new RegExp(`,3,${(product.priceCents / 100).toFixed(2)},${((3 * product.priceCents) / 100).toFixed(2)},Processing$`));
+    expect(line).toMatch(new RegExp(`,3,${(product.priceCents / 100).toFixed(2)},${((3 * product.priceCents) / 100).toFixed(2)},EUR,Processing$`));
 
     // Cancelled and refunded, the order is paid but not kept: revenue and orders are back where they were,
     // and the refund is counted as one.

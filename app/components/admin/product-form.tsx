@@ -235,6 +235,7 @@ export function ProductForm({ mode, action, values: initial, images = [], result
         <SoldAs value={values.options} error={message(errors.options)} />
         <div data-sold="one" className="grid gap-5 sm:grid-cols-2">
           {text('price', t('admin.productForm.price'), { required: true, inputMode: 'decimal', hint: t('admin.productForm.priceHint') })}
+          {text('pricePln', t('admin.productForm.pricePln'), { inputMode: 'decimal', hint: t('admin.productForm.pricePlnHint') })}
           {text('netWeight', t('admin.productForm.netWeight'), { required: true, inputMode: 'numeric', hint: t('admin.productForm.netWeightHint') })}
           {text('sku', t('admin.productForm.sku'), { max: 40, hint: t('admin.productForm.skuHint') })}
         </div>

@@ -1,4 +1,5 @@
 import { formatDayMonth, formatPrice } from '~/lib/format';
+import type { Currency } from '~/modules/pricing/currencies';
 import type { Locale } from '~/modules/i18n/translate';
 import { useT } from '~/modules/i18n/react';
 import { axisMax, ORDERS_MIN_STEP, REVENUE_MIN_STEP } from './chart-axis';
@@ -14,7 +15,7 @@ const PAD = { top: 16, right: 44, bottom: 28, left: 64 };
  * drawn as SVG on the server: no chart library, nothing for the storefront to load. The figures are also in a
  * table below it.
  */
-export function RevenueChart({ days, locale }: { days: Day[]; locale: Locale }) {
+export function RevenueChart({ days, currency, locale }: { days: Day[]; currency: Currency; locale: Locale }) {
   const t = useT();
   const maxRevenue = axisMax(Math.max(...days.map((d) => d.revenueCents)), REVENUE_MIN_STEP);
   const maxOrders = axisMax(Math.max(...days.map((d) => d.orders)), ORDERS_MIN_STEP);
@@ -30,13 +31,13 @@ export function RevenueChart({ days, locale }: { days: Day[]; locale: Locale }) 
   const line = days.map((d, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${yOrders(d.orders).toFixed(1)}`).join(' ');
   const total = days.reduce((sum, d) => sum + d.revenueCents, 0);
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" aria-label={t('admin.dashboard.chartLabel', { days: days.length, total: formatPrice(total, locale) })} data-testid="revenue-chart">
+    <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" aria-label={t('admin.dashboard.chartLabel', { days: days.length, total: formatPrice(total, currency, locale) })} data-testid="revenue-chart">
       {grid.map((g) => {
         const y = PAD.top + innerH - (g / 4) * innerH;
         return (
           <g key={g}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y} y2={y} stroke="#e8dccb" strokeWidth={1} />
-            <text x={PAD.left - 8} y={y + 4} textAnchor="end" fontSize={11} fill="#6b5647">{formatPrice((maxRevenue * g) / 4, locale).replace(/[.,]00(?=\D*$)/, '')}</text>
+            <text x={PAD.left - 8} y={y + 4} textAnchor="end" fontSize={11} fill="#6b5647">{formatPrice((maxRevenue * g) / 4, currency, locale).replace(/[.,]00(?=\D*$)/, '')}</text>
             <text x={W - PAD.right + 8} y={y + 4} fontSize={11} fill="#2f6b4f">{(maxOrders * g) / 4}</text>
           </g>
         );
@@ -44,7 +45,7 @@ export function RevenueChart({ days, locale }: { days: Day[]; locale: Locale }) 
       {days.map((d, i) => (
         <g key={d.day}>
           <rect x={x(i) - barW / 2} y={yRevenue(d.revenueCents)} width={barW} height={Math.max(0, PAD.top + innerH - yRevenue(d.revenueCents))} rx={3} fill="#2b1a12">
-            <title>{`${formatDayMonth(d.day, locale)}: ${formatPrice(d.revenueCents, locale)} · ${t('admin.dashboard.ordersCount', { count: d.orders })}`}</title>
+            <title>{`${formatDayMonth(d.day, locale)}: ${formatPrice(d.revenueCents, currency, locale)} · ${t('admin.dashboard.ordersCount', { count: d.orders })}`}</title>
           </rect>
           {i % labelEvery === 0 && (
             <text x={x(i)} y={H - 8} textAnchor="middle" fontSize={11} fill="#6b5647">{formatDayMonth(d.day, locale)}</text>

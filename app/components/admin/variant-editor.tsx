@@ -22,7 +22,7 @@ export const EXTRA_ROWS = 3;
 
 const P = 'admin.productForm.';
 const wayKey = (way: SellingWay) => (way === 'size,grind' ? 'sizeGrind' : way);
-const blankRow = (key: number): VariantRowValues => ({ key, id: '', sku: '', weight: '', grind: '', pack: '', price: '', active: true, remove: false });
+const blankRow = (key: number): VariantRowValues => ({ key, id: '', sku: '', weight: '', grind: '', pack: '', price: '', pln: '', active: true, remove: false });
 const fieldId = (key: number, field: string) => `variant-${key}-${field}`;
 
 /**
@@ -114,6 +114,7 @@ export function VariantTable({ rows: initialRows, errors, message, hydrated, for
               <th scope="col" className="py-2 pr-2 font-semibold" data-option="grind">{t(`${P}variants.grind`)}</th>
               <th scope="col" className="py-2 pr-2 font-semibold" data-option="pack">{t(`${P}variants.pack`)}</th>
               <th scope="col" className="py-2 pr-2 font-semibold">{t(`${P}variants.price`)}</th>
+              <th scope="col" className="py-2 pr-2 font-semibold">{t(`${P}variants.pricePln`)}</th>
               <th scope="col" className="py-2 pr-2 font-semibold">{t(`${P}variants.sku`)}</th>
               <th scope="col" className="py-2 pr-2 text-center font-semibold whitespace-nowrap">{t(`${P}variants.active`)}</th>
               <th scope="col" className="py-2 font-semibold"><span className="sr-only">{t(`${P}remove`)}</span></th>
@@ -150,7 +151,7 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
   const { t, locale } = useI18n();
   const name = (field: VariantField | 'id' | 'active' | 'remove') => variantFieldName(row.key, field);
   const rowName = t(`${P}variants.variantN`, { n });
-  const problems = (['weight', 'grind', 'pack', 'price', 'sku'] as const).flatMap((field) => {
+  const problems = (['weight', 'grind', 'pack', 'price', 'pln', 'sku'] as const).flatMap((field) => {
     const text = message(errors[name(field)]);
     return text ? [{ field, text }] : [];
   });
@@ -239,6 +240,20 @@ function VariantRow({ row, n, errors, message, hydrated, onDrop }: { row: Varian
             aria-invalid={problem('price') || undefined}
             aria-describedby={described('price')}
             className={`${input} md:w-24`}
+          />
+        </td>
+        <td className={`${cell} max-md:block`}>
+          {label('pln', t(`${P}variants.pricePln`))}
+          <input
+            id={fieldId(row.key, 'pln')}
+            name={name('pln')}
+            defaultValue={row.pln}
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={t(`${P}variants.plnPlaceholder`)}
+            aria-invalid={problem('pln') || undefined}
+            aria-describedby={described('pln')}
+            className={`${input} placeholder:text-xs md:w-24`}
           />
         </td>
         <td className={`${cell} max-md:col-span-2 max-md:block`}>

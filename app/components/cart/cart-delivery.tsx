@@ -1,5 +1,4 @@
 import { Form, useSubmit } from 'react-router';
-import { formatPrice } from '~/lib/format';
 import { byName, countryName } from '~/modules/delivery/countries';
 import { useI18n } from '~/modules/i18n/react';
 
@@ -13,7 +12,7 @@ export type CartDeliveryData = {
 
 /** The cart's delivery rows (in its summary's list): the cheapest delivery for this cart and how much more makes it free. */
 export function CartDelivery({ delivery }: { delivery: CartDeliveryData }) {
-  const { t, locale } = useI18n();
+  const { t, locale, price } = useI18n();
   return (
     <div className="flex justify-between gap-4" data-testid="cart-delivery">
       <dt className="text-muted">{t('delivery.delivery')}</dt>
@@ -23,10 +22,10 @@ export function CartDelivery({ delivery }: { delivery: CartDeliveryData }) {
             ? t('delivery.noneFor', { country: countryName(delivery.country, locale) })
             : delivery.cheapest.priceCents === 0
               ? t('delivery.freeNow')
-              : t('delivery.cheapest', { price: formatPrice(delivery.cheapest.priceCents, locale), method: t(`delivery.kindsShort.${delivery.cheapest.kind}`) })}
+              : t('delivery.cheapest', { price: price(delivery.cheapest.priceCents), method: t(`delivery.kindsShort.${delivery.cheapest.kind}`) })}
         </span>
         {delivery.toFree !== null && delivery.toFree > 0 && (
-          <span className="mt-1 block text-xs text-leaf-dark" data-testid="cart-to-free">{t('delivery.toFree', { amount: formatPrice(delivery.toFree, locale) })}</span>
+          <span className="mt-1 block text-xs text-leaf-dark" data-testid="cart-to-free">{t('delivery.toFree', { amount: price(delivery.toFree) })}</span>
         )}
       </dd>
     </div>
@@ -35,7 +34,7 @@ export function CartDelivery({ delivery }: { delivery: CartDeliveryData }) {
 
 /** The country the cart's delivery is quoted for: a GET form that reloads the page with its prices (with JavaScript, on change). */
 export function CartCountry({ delivery }: { delivery: CartDeliveryData }) {
-  const { t, locale } = useI18n();
+  const { t, locale, price } = useI18n();
   const submit = useSubmit();
   const countries = byName(delivery.countries, locale);
   return (

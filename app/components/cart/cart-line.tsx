@@ -4,7 +4,6 @@ import { ProductImage } from '~/components/catalog/product-image';
 import { ProductName } from '~/components/catalog/product-name';
 import { UnitPrice } from '~/components/catalog/unit-price';
 import { track } from '~/lib/analytics';
-import { formatPrice } from '~/lib/format';
 import { focusQuietly, mainHeading } from '~/lib/navigation-focus';
 import { useHydrated } from '~/lib/use-hydrated';
 import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.types';
@@ -23,7 +22,7 @@ function focusAfterRemoving(line: HTMLElement | null) {
  */
 export function CartLine({ line }: { line: Line }) {
   const path = useLocalePath();
-  const { t, locale } = useI18n();
+  const { t, locale, price } = useI18n();
   const fetcher = useFetcher<{ ok: boolean; error?: string; left?: number }>({ key: `cart-line:${line.variantId}` });
   // The stock refused more of it: said beside the line.
   const refusal = fetcher.state === 'idle' && fetcher.data?.ok === false ? fetcher.data : null;
@@ -81,7 +80,7 @@ export function CartLine({ line }: { line: Line }) {
           <p className="mt-1 text-sm text-muted">{t(`categories.${line.category ?? 'uncategorized'}`)}</p>
           <p className="mt-1 text-sm">
             <span className="sr-only">{t('cart.unitPrice')}: </span>
-            {formatPrice(line.unitPriceCents, locale)}
+            {price(line.unitPriceCents)}
           </p>
           <UnitPrice priceCents={line.unitPriceCents} netWeightGrams={line.netWeightGrams} withWeight className="mt-0.5 block text-xs text-muted" />
           <p role="status" className={refusal ? 'mt-2 text-sm font-medium text-cherry' : 'sr-only'}>
@@ -98,7 +97,7 @@ export function CartLine({ line }: { line: Line }) {
           </div>
           <p className="font-semibold tabular-nums" data-testid="line-total">
             <span className="sr-only">{t('cart.lineTotal')}: </span>
-            {formatPrice(line.unitPriceCents * quantity, locale)}
+            {price(line.unitPriceCents * quantity)}
           </p>
           {form(
             'remove',

@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { AddToCartButton } from '~/components/cart/add-to-cart-button';
-import { formatPrice } from '~/lib/format';
 import type { ProductSummary } from '~/modules/catalog/catalog.types';
 import { lineName, variantLabel } from '~/modules/catalog/variants';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
@@ -12,7 +11,7 @@ import { UnitPrice } from './unit-price';
 
 export function ProductCard({ product, eager = false }: { product: ProductSummary; eager?: boolean }) {
   const path = useLocalePath();
-  const { t, locale } = useI18n();
+  const { t, locale, price } = useI18n();
   const name = product.name || t('product.unnamed');
   const choice = variantLabel(product.defaultVariant, product.options, t, locale);
   return (
@@ -49,7 +48,7 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
         <div className="relative z-10 mt-auto flex flex-col gap-2 pt-2 sm:flex-row sm:items-center sm:justify-between sm:gap-3 sm:pt-3">
           <p className="flex flex-col">
             <span className="text-base font-semibold tabular-nums sm:text-lg" data-testid="card-price">
-              {product.priceFrom ? t('product.fromPrice', { price: formatPrice(product.priceCents, locale) }) : formatPrice(product.priceCents, locale)}
+              {product.priceFrom ? t('product.fromPrice', { price: price(product.priceCents) }) : price(product.priceCents)}
             </span>
             <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} />
             {/* What "Add to cart" here adds; the product page offers the other sizes and grinds. */}

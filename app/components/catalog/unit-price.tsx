@@ -1,5 +1,6 @@
 import { formatUnitPrice, formatWeight } from '~/modules/catalog/unit-price';
 import { useI18n } from '~/modules/i18n/react';
+import type { Currency } from '~/modules/pricing/currencies';
 
 /**
  * The price per kilogram that stands beside a price ("€87.60 / kg"), with the net weight first when
@@ -10,14 +11,17 @@ export function UnitPrice({
   netWeightGrams,
   withWeight = false,
   className = 'text-xs text-muted',
+  currency,
 }: {
   priceCents: number;
+  /** The amount's currency when it is not the page's (an order's). */
+  currency?: Currency;
   netWeightGrams: number | null | undefined;
   withWeight?: boolean;
   className?: string;
 }) {
-  const { t, locale } = useI18n();
-  const unit = formatUnitPrice(priceCents, netWeightGrams, locale);
+  const { t, locale, currency: pageCurrency } = useI18n();
+  const unit = formatUnitPrice(priceCents, netWeightGrams, currency ?? pageCurrency, locale);
   if (!unit || !netWeightGrams) return null;
   return (
     <span className={`tabular-nums ${className}`} data-testid="unit-price">

@@ -1,8 +1,9 @@
 import { MapPin, Search, Store, Truck } from 'lucide-react';
+import type { Currency } from '~/modules/pricing/currencies';
 import { useState } from 'react';
 import { Form, useNavigation, useSubmit } from 'react-router';
 import { FormField } from '~/components/ui/form-field';
-import { formatNumber, formatPrice } from '~/lib/format';
+import { formatNumber } from '~/lib/format';
 import { useClientValidation } from '~/lib/use-client-validation';
 import type { SummaryLine } from '~/components/checkout/order-lines';
 import { type DeliveryField, type MethodKind, parseDeliveryForm } from '~/modules/checkout/checkout.schema';
@@ -12,7 +13,7 @@ import type { Locker } from '~/modules/delivery/lockers.server';
 import { useI18n } from '~/modules/i18n/react';
 
 export type DeliveryStepData = {
-  cart: { totalCents: number; lines: Array<Omit<SummaryLine, 'key'> & { variantId: string }>; stockCapped: Array<{ variantId: string; name: string; left: number }> };
+  cart: { currency: Currency; totalCents: number; lines: Array<Omit<SummaryLine, 'key'> & { variantId: string }>; stockCapped: Array<{ variantId: string; name: string; left: number }> };
   address: { fullName: string; address: string; city: string; zipCode: string };
   phone: string;
   country: string;
@@ -35,7 +36,7 @@ const kindIcons = { locker: MapPin, courier: Truck, pickup: Store } as const;
  * change and the client checks the form before sending it.
  */
 export function DeliveryStepForm({ step, result, chosen, visitorField }: { step: DeliveryStepData; result?: DeliveryResult; chosen: { methodId: string | null; lockerCode: string | null }; visitorField: React.ReactNode }) {
-  const { t, locale } = useI18n();
+  const { t, locale, price } = useI18n();
   const submit = useSubmit();
   const busy = useNavigation().state === 'submitting';
   const kindOf = (id: string): MethodKind | undefined => step.options.find((o) => o.methodId === id)?.kind;
@@ -111,7 +112,7 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
                         <span className="flex flex-wrap justify-between gap-2 font-semibold">
                           <span>{t(`delivery.kinds.${option.kind}`)}</span>
                           <span className="tabular-nums" data-testid="delivery-option-price">
-                            {option.priceCents === 0 ? t('delivery.free') : formatPrice(option.priceCents, locale)}
+                            {option.priceCents === 0 ? t('delivery.free') : price(option.priceCents)}
                           </span>
                         </span>
                         {option.kind === 'pickup' && (
@@ -131,7 +132,7 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
           )}
           {errors.methodId && <p id="delivery-method-error" className="field-error">{t(errors.methodId)}</p>}
           {step.toFree !== null && step.toFree > 0 && (
-            <p className="mt-3 text-sm text-leaf-dark" data-testid="delivery-to-free">{t('delivery.toFree', { amount: formatPrice(step.toFree, locale) })}</p>
+            <p className="mt-3 text-sm text-leaf-dark" data-testid="delivery-to-free">{t('delivery.toFree', { amount: price(step.toFree) })}</p>
           )}
         </fieldset>
 

@@ -60,7 +60,7 @@ export function OrderConfirmation({
               <span className="text-sm text-muted">{formatDate(order.createdAt, locale)}</span>
             </p>
             <div className="mt-2">
-              <OrderLines lines={linesOfOrder(order)} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} />
+              <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} />
             </div>
             <p className="mt-4 flex items-center gap-2 text-sm text-muted">
               <span
@@ -68,7 +68,7 @@ export function OrderConfirmation({
                 className={`h-2 w-2 shrink-0 rounded-full ${order.paymentStatus === 'succeeded' ? 'bg-leaf' : 'bg-gold'}`}
               />
               {short ? t('checkout.done.refunded') : order.paymentStatus === 'succeeded' ? t('checkout.success.paid') : t('checkout.success.processing')} ·{' '}
-              {formatPrice(order.totalCents, locale)}
+              {formatPrice(order.totalCents, order.currency, locale)}
             </p>
           </div>
         )}

@@ -4,6 +4,7 @@ import { formatPrice } from '~/lib/format';
 import type { OrderView } from '~/modules/orders/orders.types';
 import type { ProductImage as Image } from '~/modules/storage/image';
 import { useI18n } from '~/modules/i18n/react';
+import type { Currency } from '~/modules/pricing/currencies';
 
 export type SummaryLine = {
   /** Unique among the lines: the variant (a cart's) or the position (an order's). */
@@ -37,8 +38,11 @@ export function OrderLines({
   delivery,
   deliveryFromCents,
   goodsOnly = false,
+  currency,
 }: {
   lines: SummaryLine[];
+  /** The amounts' currency: the order's, or the cart's. */
+  currency: Currency;
   totalCents: number;
   placed?: boolean;
   /** With a delivery: the goods' total, shown above it. */
@@ -50,6 +54,7 @@ export function OrderLines({
   goodsOnly?: boolean;
 }) {
   const { t, locale } = useI18n();
+  const price = (cents: number) => formatPrice(cents, currency, locale);
   const showGoods = goodsCents !== undefined && (delivery || deliveryFromCents != null);
   return (
     <div>
@@ -65,11 +70,11 @@ export function OrderLines({
                 {line.label && <span className="block text-sm font-normal text-roast-600">{line.label}</span>}
               </p>
               <p className="text-sm text-muted">
-                {line.quantity} × {formatPrice(line.unitPriceCents, locale)}
+                {line.quantity} × {price(line.unitPriceCents)}
               </p>
-              <UnitPrice priceCents={line.unitPriceCents} netWeightGrams={line.netWeightGrams} withWeight className="block text-xs text-muted" />
+              <UnitPrice priceCents={line.unitPriceCents} netWeightGrams={line.netWeightGrams} currency={currency} withWeight className="block text-xs text-muted" />
             </div>
-            <p className="font-semibold tabular-nums">{formatPrice(line.unitPriceCents * line.quantity, locale)}</p>
+            <p className="font-semibold tabular-nums">{price(line.unitPriceCents * line.quantity)}</p>
           </li>
         ))}
       </ul>
@@ -77,7 +82,7 @@ export function OrderLines({
         <dl className="grid gap-1 border-t border-sand py-3 text-sm" data-testid="summary-delivery">
           <div className="flex justify-between">
             <dt>{t('delivery.goods')}</dt>
-            <dd className="tabular-nums" data-testid="summary-goods">{formatPrice(goodsCents, locale)}</dd>
+            <dd className="tabular-nums" data-testid="summary-goods">{price(goodsCents)}</dd>
           </div>
           <div className="flex justify-between gap-4">
             <dt>
@@ -89,17 +94,17 @@ export function OrderLines({
               {delivery
                 ? delivery.priceCents === 0
                   ? t('delivery.free')
-                  : formatPrice(delivery.priceCents, locale)
+                  : price(delivery.priceCents)
                 : deliveryFromCents === 0
                   ? t('delivery.freeNow')
-                  : t('delivery.teaser', { price: formatPrice(deliveryFromCents ?? 0, locale) })}
+                  : t('delivery.teaser', { price: price(deliveryFromCents ?? 0) })}
             </dd>
           </div>
         </dl>
       )}
       <p className="flex justify-between border-t border-sand pt-4 text-lg font-semibold">
         <span>{goodsOnly ? t('delivery.goods') : placed ? t('cart.placedTotal') : t('cart.total')}</span>
-        <span className="tabular-nums" data-testid="checkout-total">{formatPrice(totalCents, locale)}</span>
+        <span className="tabular-nums" data-testid="checkout-total">{price(totalCents)}</span>
       </p>
     </div>
   );

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { headerAdminLinks } from '~/components/admin/admin-links';
 import { useI18n } from '~/modules/i18n/react';
+import { CurrencySwitch } from './currency-switch';
 import { type HeaderUser, LogoutButton, navLinks } from './header-parts';
 
 const CONTROLS = 'a[href], button, input, select, textarea, summary';
@@ -82,6 +83,10 @@ export function MobileMenu({ user, here }: { user: HeaderUser; here: string }) {
                 </NavLink>
               </li>
             ))}
+          <li className="mt-2 flex items-center justify-between gap-3 border-t border-sand px-3 pt-3 sm:hidden">
+            <span className="text-sm text-muted" aria-hidden="true">{t('currency.label')}</span>
+            <CurrencySwitch here={here} />
+          </li>
           <li className="mt-2 border-t border-sand pt-3">
             {user && (
               <p className="mb-2 truncate px-3 text-sm text-muted" data-testid="menu-greeting">

@@ -3,6 +3,7 @@ import { Form, Link, NavLink, useFetchers, useLocation } from 'react-router';
 import { headerAdminLinks } from '~/components/admin/admin-links';
 import { counterpartPath } from '~/modules/i18n/paths';
 import { useI18n } from '~/modules/i18n/react';
+import { CurrencySwitch } from './currency-switch';
 import { type HeaderUser, LogoutButton, navLinks } from './header-parts';
 import { Logo } from './logo';
 import { MobileMenu } from './mobile-menu';
@@ -63,6 +64,8 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
             <span className="sm:hidden">{locale === 'en' ? 'PL' : 'EN'}</span>
           </button>
         </Form>
+
+        <CurrencySwitch here={here} className="hidden sm:block" />
 
         {user ? (
           <div className="hidden items-center gap-1 lg:flex">

@@ -54,7 +54,7 @@ export function OrderCard({ order, position, reviewed, guestKey }: { order: Orde
           {order.refundedCents > 0 && status !== 'returned' && (
             <span className="inline-flex items-center gap-1 rounded-full bg-sand px-3 py-1 text-xs font-semibold text-roast" data-testid="order-refunded">
               <Undo2 aria-hidden="true" className="h-3.5 w-3.5" />
-              {order.refundedCents >= order.totalCents ? t('orders.refunded') : t('orders.partlyRefunded', { amount: formatPrice(order.refundedCents, locale) })}
+              {order.refundedCents >= order.totalCents ? t('orders.refunded') : t('orders.partlyRefunded', { amount: formatPrice(order.refundedCents, order.currency, locale) })}
             </span>
           )}
           {partlyWithdrawn && (
@@ -67,7 +67,7 @@ export function OrderCard({ order, position, reviewed, guestKey }: { order: Orde
         </div>
       </div>
       <div className="mt-4">
-        <OrderLines lines={linesOfOrder(order)} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} />
+        <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} />
       </div>
       {order.stockShort && (
         <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry" data-testid="order-stock-short">

@@ -20,6 +20,7 @@ import * as stock from './0018-stock';
 import * as delivery from './0019-delivery';
 import * as shipments from './0020-shipments';
 import * as guestOrders from './0021-guest-orders';
+import * as currencies from './0022-currencies';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-delivery': delivery,
   '0020-shipments': shipments,
   '0021-guest-orders': guestOrders,
+  '0022-currencies': currencies,
 };

@@ -142,12 +142,12 @@ describe.each(testDatabases())('sessions on %s', (_kind, open) => {
       await addToCart(db, guest, (await defaultVariantOf(db, java))!, 3);
       const second = await completeSignIn(db, { userId, previousSessionToken: first.sessionToken, guestCartId: guest });
       expect(second.cartId).toBe(first.cartId);
-      const cart = await getCart(db, storage, second.cartId, 'en');
+      const cart = await getCart(db, storage, second.cartId, 'en', 'EUR');
       expect(cart.lines.map((l) => [l.name, l.quantity])).toEqual([
         ['Gayo', 3],
         ['Java', 3],
       ]);
-      expect((await getCart(db, storage, guest, 'en')).id).toBeNull();
+      expect((await getCart(db, storage, guest, 'en', 'EUR')).id).toBeNull();
     });
 
     it('gives the guest cart to a customer who has none, and keeps a cart when there is no guest cart', async () => {

@@ -27,7 +27,9 @@ export type ActivityAction =
   | 'stock.batch'
   | 'stock.corrected'
   | 'order.stock_short'
-  | 'delivery.changed';
+  | 'delivery.changed'
+  | 'currency.changed'
+  | 'prices.proposed';
 
 export type ActivityEntry = {
   id: string;

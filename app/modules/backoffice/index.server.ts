@@ -3,3 +3,4 @@ export { addProduct, changeProduct, removeProduct, type BackofficeServices, type
 export { checkImage, storeUploadedImages } from './uploads.server';
 export * from './product-form';
 export { changeStock, type StockChangeOutcome, type StockServices } from './stock.server';
+export { applyZlotyPrices, proposeZlotyPrices, type ApplyOutcome, type ZlotyProposal, type ZlotyProposals } from './zloty-prices.server';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Variant } from '~/modules/catalog/variants';
 import { type ProductFormValues, type VariantRowValues, parseProductForm, productFormValues } from './product-form';
 
-type Row = Partial<Record<'id' | 'sku' | 'weight' | 'grind' | 'pack' | 'price', string>> & { active?: boolean; remove?: boolean };
+type Row = Partial<Record<'id' | 'sku' | 'weight' | 'grind' | 'pack' | 'price' | 'pln', string>> & { active?: boolean; remove?: boolean };
 
 /** A form as the page sends it: the basics, "Sold as", and rows by key (a row's "on sale" is ticked unless said). */
 function form(options: string | null, rows: Record<number, Row> = {}, fields: Record<string, string> = {}): FormData {
@@ -29,7 +29,7 @@ function formOf(values: ProductFormValues): FormData {
   const data = new FormData();
   for (const [key, value] of Object.entries(values)) if (typeof value === 'string') data.set(key, value);
   for (const row of values.variants) {
-    for (const field of ['id', 'sku', 'weight', 'grind', 'pack', 'price'] as const) data.set(`variants.${row.key}.${field}`, row[field]);
+    for (const field of ['id', 'sku', 'weight', 'grind', 'pack', 'price', 'pln'] as const) data.set(`variants.${row.key}.${field}`, row[field]);
     if (row.active) data.set(`variants.${row.key}.active`, 'on');
   }
   return data;
@@ -40,7 +40,7 @@ describe('the product form’s variants', () => {
     const parsed = parseProductForm(
       form('size,grind', {
         0: { weight: '250', grind: 'wholeBean', price: '21,90', sku: ' frinsa-250-wb ' },
-        1: { weight: '250', grind: 'espresso', price: '21.9' },
+        1: { weight: '250', grind: 'espresso', price: '21.9', pln: '92,99' },
         2: blank,
         // Only "on sale" is ticked on an empty row: still empty.
         3: { ...blank, active: true },
@@ -51,9 +51,10 @@ describe('the product form’s variants', () => {
     expect(parsed.fields.options).toEqual(['size', 'grind']);
     expect(parsed.fields.rowKeys).toEqual([0, 1, 10]);
     expect(parsed.fields.variants).toEqual([
-      { sku: 'FRINSA-250-WB', netWeightGrams: 250, grind: 'wholeBean', packCount: null, priceCents: 2190, active: true },
-      { sku: '', netWeightGrams: 250, grind: 'espresso', packCount: null, priceCents: 2190, active: true },
-      { sku: '', netWeightGrams: 1000, grind: 'espresso', packCount: null, priceCents: 7450, active: false },
+      // A złoty price typed is kept; one left empty is proposed by the server.
+      { sku: 'FRINSA-250-WB', netWeightGrams: 250, grind: 'wholeBean', packCount: null, priceCents: 2190, pricePln: null, active: true },
+      { sku: '', netWeightGrams: 250, grind: 'espresso', packCount: null, priceCents: 2190, pricePln: 9299, active: true },
+      { sku: '', netWeightGrams: 1000, grind: 'espresso', packCount: null, priceCents: 7450, pricePln: null, active: false },
     ]);
     // What was typed comes back, without the empty rows.
     expect(parsed.values.variants.map((row) => row.key)).toEqual([0, 1, 10]);
@@ -133,8 +134,8 @@ describe('the product form’s variants', () => {
 
   it('starts the edit page from the product’s variants and reads them back unchanged', () => {
     const variants: Variant[] = [
-      { id: 'v250wb', sku: 'FRINSA-250-WB', netWeightGrams: 250, grind: 'wholeBean', packCount: null, priceCents: 2190, active: true },
-      { id: 'v1000es', sku: 'FRINSA-1000-ES', netWeightGrams: 1000, grind: 'espresso', packCount: null, priceCents: 7490, active: false },
+      { id: 'v250wb', sku: 'FRINSA-250-WB', netWeightGrams: 250, grind: 'wholeBean', packCount: null, priceCents: 2190, prices: { EUR: 2190, PLN: 9299 }, active: true },
+      { id: 'v1000es', sku: 'FRINSA-1000-ES', netWeightGrams: 1000, grind: 'espresso', packCount: null, priceCents: 7490, prices: { EUR: 7490, PLN: 31_900 }, active: false },
     ];
     const product = {
       category: 'wholeBean' as const,
@@ -149,12 +150,12 @@ describe('the product form’s variants', () => {
       translations: { en: { name: 'Java Frinsa', description: '', notes: [] }, pl: null },
     };
     const values = productFormValues(product);
-    expect(values).toMatchObject({ options: 'size,grind', price: '21.90', netWeight: '250', sku: 'FRINSA-250-WB' });
+    expect(values).toMatchObject({ options: 'size,grind', price: '21.90', pricePln: '92.99', netWeight: '250', sku: 'FRINSA-250-WB' });
     expect(values.variants).toEqual<VariantRowValues[]>([
-      { key: 0, id: 'v250wb', sku: 'FRINSA-250-WB', weight: '250', grind: 'wholeBean', pack: '', price: '21.90', active: true, remove: false },
-      { key: 1, id: 'v1000es', sku: 'FRINSA-1000-ES', weight: '1000', grind: 'espresso', pack: '', price: '74.90', active: false, remove: false },
+      { key: 0, id: 'v250wb', sku: 'FRINSA-250-WB', weight: '250', grind: 'wholeBean', pack: '', price: '21.90', pln: '92.99', active: true, remove: false },
+      { key: 1, id: 'v1000es', sku: 'FRINSA-1000-ES', weight: '1000', grind: 'espresso', pack: '', price: '74.90', pln: '319.00', active: false, remove: false },
     ]);
     const parsed = parseProductForm(formOf(values));
-    expect(parsed).toMatchObject({ ok: true, fields: { options: ['size', 'grind'], variants: variants.map(({ id, sku, netWeightGrams, grind, packCount, priceCents, active }) => ({ id, sku, netWeightGrams, grind, packCount, priceCents, active })) } });
+    expect(parsed).toMatchObject({ ok: true, fields: { options: ['size', 'grind'], variants: variants.map(({ id, sku, netWeightGrams, grind, packCount, priceCents, prices, active }) => ({ id, sku, netWeightGrams, grind, packCount, priceCents, pricePln: prices.PLN, active })) } });
   });
 });

@@ -54,11 +54,13 @@ export type VariantRowValues = {
   /** Pieces in the pack. */
   pack: string;
   price: string;
+  /** The złoty price; empty: proposed from the shop rate when saved. */
+  pln: string;
   active: boolean;
   /** Ticked "Remove": the variant is deleted on saving. */
   remove: boolean;
 };
-export const variantFields = ['sku', 'weight', 'grind', 'pack', 'price'] as const;
+export const variantFields = ['sku', 'weight', 'grind', 'pack', 'price', 'pln'] as const;
 export type VariantField = (typeof variantFields)[number];
 /** A row's field as the form names it: "variants.3.price". */
 export const variantFieldName = (key: number, field: VariantField | 'id' | 'active' | 'remove') => `variants.${key}.${field}` as const;
@@ -67,8 +69,9 @@ const MAX_ROW_KEY = 999;
 
 export type ProductFormValues = {
   name: string;
-  /** A product sold one way: its price, net weight in grams and SKU. */
+  /** A product sold one way: its price (and złoty price), net weight in grams and SKU. */
   price: string;
+  pricePln: string;
   netWeight: string;
   sku: string;
   /** How it is sold (`sellingWays`; anything else is refused). */
@@ -94,7 +97,7 @@ type TextField = Exclude<keyof ProductFormValues, 'variants'>;
 export type ProductFormField = TextField | 'images' | 'variants' | ReturnType<typeof variantFieldName>;
 export type ProductFormErrors = Partial<Record<ProductFormField, string>>;
 
-const textFields = ['name', 'price', 'netWeight', 'sku', 'options', 'description', 'category', 'namePl', 'descriptionPl', 'origin', 'region', 'originPl', 'regionPl', 'process', 'roast', 'altitudeMin', 'altitudeMax', 'notes', 'notesPl'] as const;
+const textFields = ['name', 'price', 'pricePln', 'netWeight', 'sku', 'options', 'description', 'category', 'namePl', 'descriptionPl', 'origin', 'region', 'originPl', 'regionPl', 'process', 'roast', 'altitudeMin', 'altitudeMax', 'notes', 'notesPl'] as const;
 
 export const emptyProductForm: ProductFormValues = { ...(Object.fromEntries(textFields.map((f) => [f, ''])) as Omit<ProductFormValues, 'variants'>), options: 'none', variants: [] };
 
@@ -108,6 +111,8 @@ export type FormVariant = {
   grind: Grind | null;
   packCount: number | null;
   priceCents: number;
+  /** null: proposed from the shop rate when saved. */
+  pricePln: number | null;
   active: boolean;
 };
 
@@ -149,7 +154,7 @@ export const priceText = (cents: number) => (cents / 100).toFixed(2);
 const notesOf = (text: string) => text.split(',').map((note) => note.trim()).filter(Boolean);
 
 /** A row with nothing typed in it (the form offers a few for new variants): ignored. */
-const isBlankRow = (row: VariantRowValues) => !row.id && [row.sku, row.weight, row.grind, row.pack, row.price].every((v) => v.trim() === '');
+const isBlankRow = (row: VariantRowValues) => !row.id && [row.sku, row.weight, row.grind, row.pack, row.price, row.pln].every((v) => v.trim() === '');
 
 /**
  * The variants table's rows as typed, in the order of their keys, without blank ones. A value given twice counts
@@ -159,12 +164,12 @@ export function readVariantRows(form: FormData): VariantRowValues[] {
   const rows = new Map<number, VariantRowValues>();
   const seen = new Set<string>();
   for (const [name, value] of form.entries()) {
-    const match = /^variants\.(\d{1,3})\.(id|sku|weight|grind|pack|price|active|remove)$/.exec(name);
+    const match = /^variants\.(\d{1,3})\.(id|sku|weight|grind|pack|price|pln|active|remove)$/.exec(name);
     if (!match || typeof value !== 'string' || seen.has(name)) continue;
     seen.add(name);
     const key = Number(match[1]);
     if (key > MAX_ROW_KEY) continue;
-    const row = rows.get(key) ?? { key, id: '', sku: '', weight: '', grind: '', pack: '', price: '', active: false, remove: false };
+    const row = rows.get(key) ?? { key, id: '', sku: '', weight: '', grind: '', pack: '', price: '', pln: '', active: false, remove: false };
     const field = match[2] as keyof VariantRowValues;
     if (field === 'active' || field === 'remove') row[field] = true;
     else if (field !== 'key') row[field] = value;
@@ -181,6 +186,13 @@ export function readVariantRows(form: FormData): VariantRowValues[] {
     .filter((row) => !isBlankRow(row));
 }
 
+/** A price that may be left empty: null when empty, undefined when it is not a price the shop takes. */
+const optionalPrice = (text: string): number | null | undefined => {
+  if (text.trim() === '') return null;
+  const cents = parsePrice(text);
+  return cents !== null && cents <= MAX_PRICE_CENTS ? cents : undefined;
+};
+
 /** Whole grams from 1 to the largest net weight; NaN when it is not such a number. */
 const grams = (text: string) => (/^\d{1,6}$/.test(text.trim()) ? Number(text.trim()) : NaN);
 const validGrams = (value: number) => value >= 1 && value <= MAX_NET_WEIGHT_GRAMS;
@@ -193,6 +205,7 @@ export function variantProblemField(problem: string, options: readonly OptionKin
   if (key === 'variantPack') return 'pack';
   if (key === 'sku' || key === 'skuTwice' || key === 'skuTaken') return 'sku';
   if (key === 'price' || key === 'priceRequired') return 'price';
+  if (key === 'pricePln') return 'pln';
   // Two variants with the same values: the first value that tells them apart.
   return options[0] === 'grind' ? 'grind' : options[0] === 'pack' ? 'pack' : 'weight';
 }
@@ -218,6 +231,8 @@ function parseVariantRows(rows: VariantRowValues[], options: OptionKind[], error
     check('price', row.price.trim() !== '', 'priceRequired');
     const price = parsePrice(row.price);
     check('price', price !== null && price <= MAX_PRICE_CENTS, 'price');
+    const pln = optionalPrice(row.pln);
+    check('pln', pln !== undefined, 'price');
     variants.push({
       ...(row.id ? { id: row.id } : {}),
       sku,
@@ -225,6 +240,7 @@ function parseVariantRows(rows: VariantRowValues[], options: OptionKind[], error
       grind: grind as Grind | null,
       packCount: pack !== null && Number.isNaN(pack) ? null : pack,
       priceCents: price ?? 0,
+      pricePln: pln ?? null,
       active: row.active,
     });
     rowKeys.push(row.key);
@@ -291,9 +307,11 @@ export function parseProductForm(form: FormData): ProductFormResult {
     check('price', t('price') !== '', 'priceRequired');
     const priceCents = parsePrice(values.price);
     check('price', priceCents !== null && priceCents <= MAX_PRICE_CENTS, 'price');
+    const pricePln = optionalPrice(values.pricePln);
+    check('pricePln', pricePln !== undefined, 'price');
     const sku = t('sku').toUpperCase();
     check('sku', sku === '' || skuPattern.test(sku), 'sku');
-    sold = { variants: [{ sku, netWeightGrams, grind: null, packCount: null, priceCents: priceCents ?? 0, active: true }], rowKeys: null };
+    sold = { variants: [{ sku, netWeightGrams, grind: null, packCount: null, priceCents: priceCents ?? 0, pricePln: pricePln ?? null, active: true }], rowKeys: null };
   } else if (way) {
     sold = parseVariantRows(values.variants, options, errors);
   }
@@ -348,7 +366,7 @@ export function parseProductForm(form: FormData): ProductFormResult {
 export function variantErrorField(fields: Pick<ProductFields, 'rowKeys' | 'options'>, index: number, field: VariantField): ProductFormField {
   const key = fields.rowKeys?.[index];
   if (key !== undefined) return variantFieldName(key, field);
-  return field === 'weight' ? 'netWeight' : field === 'sku' ? 'sku' : 'price';
+  return field === 'weight' ? 'netWeight' : field === 'sku' ? 'sku' : field === 'pln' ? 'pricePln' : 'price';
 }
 
 /** The variant a product shows first (its cheapest on sale): the one a product sold one way is, and the one that stays when a product with options becomes one. */
@@ -374,7 +392,8 @@ export function productFormValues(product: {
   const first = shownVariant(product.variants);
   return {
     name: en.name,
-    price: first ? priceText(first.priceCents) : '',
+    price: first ? priceText(first.prices.EUR) : '',
+    pricePln: first ? priceText(first.prices.PLN) : '',
     netWeight: first?.netWeightGrams == null ? '' : String(first.netWeightGrams),
     sku: first?.sku ?? '',
     options: sellingWayOf(product.options),
@@ -385,7 +404,8 @@ export function productFormValues(product: {
       weight: variant.netWeightGrams === null ? '' : String(variant.netWeightGrams),
       grind: variant.grind ?? '',
       pack: variant.packCount === null ? '' : String(variant.packCount),
-      price: priceText(variant.priceCents),
+      price: priceText(variant.prices.EUR),
+      pln: priceText(variant.prices.PLN),
       active: variant.active,
       remove: false,
     })),

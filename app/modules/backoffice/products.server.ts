@@ -212,9 +212,9 @@ function catalogueInput(fields: ProductFields, images: ProductInput['images'], r
 }
 
 const errorPrefix = 'productForm.errors.';
-const variantFieldOf: Record<string, VariantField> = { sku: 'sku', netWeightGrams: 'weight', grind: 'grind', packCount: 'pack', priceCents: 'price' };
+const variantFieldOf: Record<string, VariantField> = { sku: 'sku', netWeightGrams: 'weight', grind: 'grind', packCount: 'pack', priceCents: 'price', pricePln: 'pln' };
 /** What a row's field says when the catalogue's rule has no message of its own. */
-const fallbackMessage: Record<VariantField, string> = { sku: 'sku', weight: 'netWeight', grind: 'variantGrind', pack: 'variantPack', price: 'price' };
+const fallbackMessage: Record<VariantField, string> = { sku: 'sku', weight: 'netWeight', grind: 'variantGrind', pack: 'variantPack', price: 'price', pln: 'price' };
 
 /**
  * The catalogue's own check of what the form gives it (the form checks the same rules first, so this rarely
@@ -269,6 +269,7 @@ function changes(record: ProductRecord, fields: ProductFields, images: { key: st
   diff('namePl', record.translations.pl?.name ?? '', fields.translations.pl.name);
   if (record.options.length === 0 && fields.options.length === 0) {
     diff('priceCents', record.priceCents, variants[0]?.priceCents);
+    diff('pricePln', record.variants[0]?.prices.PLN, variants[0]?.prices.PLN);
     diff('netWeightGrams', record.netWeightGrams, variants[0]?.netWeightGrams);
   } else {
     diff('options', record.options, fields.options);
@@ -276,8 +277,10 @@ function changes(record: ProductRecord, fields: ProductFields, images: { key: st
     const kept = variants.filter((v) => before.has(v.id));
     list('variantsAdded', variants.filter((v) => !before.has(v.id)).map((v) => v.sku));
     list('variantsRemoved', record.variants.filter((v) => !variants.some((after) => after.id === v.id)).map((v) => v.sku));
-    const prices = kept.filter((v) => before.get(v.id)!.priceCents !== v.priceCents).map((v) => [v.sku, before.get(v.id)!.priceCents, v.priceCents]);
+    const prices = kept.filter((v) => before.get(v.id)!.prices.EUR !== v.prices.EUR).map((v) => [v.sku, before.get(v.id)!.prices.EUR, v.prices.EUR]);
     if (prices.length > 0) out.variantPrices = prices;
+    const zloty = kept.filter((v) => before.get(v.id)!.prices.PLN !== v.prices.PLN).map((v) => [v.sku, before.get(v.id)!.prices.PLN, v.prices.PLN]);
+    if (zloty.length > 0) out.variantPricesPln = zloty;
     list('variantsOff', kept.filter((v) => before.get(v.id)!.active && !v.active).map((v) => v.sku));
     list('variantsOn', kept.filter((v) => !before.get(v.id)!.active && v.active).map((v) => v.sku));
   }

@@ -331,7 +331,7 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     ]);
     expect(edited.variants.slice(0, 2).map((v) => v.id)).toEqual([espresso.id, made.variants[2].id]);
 
-    const cart = await getCart(db, storage, cartId, 'en');
+    const cart = await getCart(db, storage, cartId, 'en', 'EUR');
     expect(cart.removedVariantIds).toEqual([]);
     expect(cart.lines).toMatchObject([{ variantId: espresso.id, quantity: 2, unitPriceCents: 2190 }]);
     expect(cart.lines[0].label).toBe(variantLabel(espresso, ['size', 'grind'], getT('en'), 'en'));
@@ -384,12 +384,13 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     const cartId = await fillCart(db, buyer.id, [[variant.id, 1]]);
 
     expect(await changeProduct(services, owner, id, productForm({ name: 'Plain', price: '11,50', netWeight: '250' }))).toEqual({ ok: true, id });
-    expect((await record(id)).variants).toEqual([{ ...variant, priceCents: 1150 }]);
-    expect((await lastChange(id)).details).toEqual({ priceCents: [1000, 1150] });
+    // No złoty price given: it is proposed from the new euro price at the shop rate (11.50 × 4.25 = 48.88 → 48.99).
+    expect((await record(id)).variants).toEqual([{ ...variant, priceCents: 1150, prices: { EUR: 1150, PLN: 4899 } }]);
+    expect((await lastChange(id)).details).toEqual({ priceCents: [1000, 1150], pricePln: [4299, 4899] });
 
     // By size: the table starts from the one variant, and a kilo joins it.
     const rows = await rowsOf(id);
-    expect(rows).toEqual([{ id: variant.id, sku: variant.sku, weight: '250', grind: '', pack: '', price: '11.50', active: true, remove: false }]);
+    expect(rows).toEqual([{ id: variant.id, sku: variant.sku, weight: '250', grind: '', pack: '', price: '11.50', pln: '48.99', active: true, remove: false }]);
     expect(await changeProduct(services, owner, id, variantForm('size', [rows[0], { weight: '1000', price: '39' }], { name: 'Plain' }))).toEqual({ ok: true, id });
     expect(await record(id)).toMatchObject({ options: ['size'], variants: [{ id: variant.id, netWeightGrams: 250, priceCents: 1150 }, { sku: 'PLAIN-1000', netWeightGrams: 1000, priceCents: 3900 }] });
     expect((await lastChange(id)).details).toEqual({ options: [[], ['size']], variantsAdded: ['PLAIN-1000'] });
@@ -398,8 +399,8 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     expect(await changeProduct(services, owner, id, productForm({ name: 'Plain', options: 'none', price: '12', netWeight: '250' }))).toEqual({ ok: true, id });
     expect(await record(id)).toMatchObject({ options: [], variants: [{ id: variant.id, sku: variant.sku, priceCents: 1200 }] });
     expect((await record(id)).variants).toHaveLength(1);
-    expect((await lastChange(id)).details).toEqual({ options: [['size'], []], variantsRemoved: ['PLAIN-1000'], variantPrices: [[variant.sku, 1150, 1200]] });
-    expect((await getCart(db, storage, cartId, 'en')).lines).toMatchObject([{ variantId: variant.id, unitPriceCents: 1200 }]);
+    expect((await lastChange(id)).details).toEqual({ options: [['size'], []], variantsRemoved: ['PLAIN-1000'], variantPrices: [[variant.sku, 1150, 1200]], variantPricesPln: [[variant.sku, 4899, 5099]] });
+    expect((await getCart(db, storage, cartId, 'en', 'EUR')).lines).toMatchObject([{ variantId: variant.id, unitPriceCents: 1200 }]);
   });
 
   it('deletes a product and its pictures; carts drop it, past orders keep their lines without the picture', async () => {
@@ -408,7 +409,7 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     const provider = createTestPaymentProvider(db);
     const buyer = await createUser(db);
     const cartId = await fillCart(db, buyer.id, [[id, 2]]);
-    const started = await startPayment(db, provider, { userId: buyer.id, email: buyer.email, locale: 'en', cartId, address, delivery: pickup });
+    const started = await startPayment(db, provider, { userId: buyer.id, email: buyer.email, locale: 'en', currency: 'EUR', cartId, address, delivery: pickup });
     if (!started.ok) throw new Error(started.reason);
     await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
     const shopper = await createUser(db);
@@ -420,7 +421,7 @@ describe.each(testDatabases())('back office products on %s', (_kind, open) => {
     expect(await getProductRecord(db, storage, id)).toBeNull();
     expect(await filesIn(dir)).toEqual([]);
 
-    const cart = await getCart(db, storage, otherCart, 'en');
+    const cart = await getCart(db, storage, otherCart, 'en', 'EUR');
     expect(cart.lines.map((l) => l.productId)).toEqual([keep]);
     expect(cart.removedVariantIds).toHaveLength(1);
 

@@ -6,19 +6,20 @@ import { type Locale, getT } from '~/modules/i18n/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { stockOf, stockShortages } from '~/modules/stock/index.server';
 import { lineName } from '~/modules/catalog/variants';
+import type { Currency } from '~/modules/pricing/currencies';
 import { type Cart, type CartLine, MAX_LINE_QUANTITY } from './cart.schema';
 
-const emptyCart = (id: string | null): Cart => ({ id, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] });
+const emptyCart = (id: string | null, currency: Currency): Cart => ({ id, currency, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] });
 
 /** An add or a quantity the stock cannot serve: sold out, or only `left` of it (the cart's other lines counted). */
 export type StockRefusal = { ok: false; reason: 'sold_out' } | { ok: false; reason: 'not_enough'; left: number };
 
 /**
- * The cart priced from the current catalogue. Lines whose variant no longer exists or was switched off (or
+ * The cart priced from the current catalogue in `currency` (the shopper's: a switch re-prices it). Lines whose variant no longer exists or was switched off (or
  * whose product is gone) are deleted and reported in `removedVariantIds`. An unknown cart reads as empty with id null.
  */
-export async function getCart(db: Executor, storage: Storage, cartId: string | null, locale: Locale): Promise<Cart> {
-  if (!cartId) return emptyCart(null);
+export async function getCart(db: Executor, storage: Storage, cartId: string | null, locale: Locale, currency: Currency): Promise<Cart> {
+  if (!cartId) return emptyCart(null, currency);
   const rows = await db
     .selectFrom('carts')
     .leftJoin('cart_lines', 'cart_lines.cart_id', 'carts.id')
@@ -27,13 +28,13 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
     .orderBy('cart_lines.added_at')
     .orderBy('cart_lines.variant_id')
     .execute();
-  if (rows.length === 0) return emptyCart(null);
+  if (rows.length === 0) return emptyCart(null, currency);
   const stored = rows.flatMap((r) =>
     r.variant_id === null || r.quantity === null ? [] : [{ variantId: r.variant_id, quantity: r.quantity }],
   );
-  if (stored.length === 0) return emptyCart(cartId);
+  if (stored.length === 0) return emptyCart(cartId, currency);
 
-  const variants = await findVariants(db, stored.map((l) => l.variantId));
+  const variants = await findVariants(db, stored.map((l) => l.variantId), currency);
   // The cart reads its lines' stock below, for what each line may hold.
   const products = await getProductsByIds(db, storage, [...variants.values()].map((v) => v.productId), locale, { stock: false });
   const t = getT(locale);
@@ -83,6 +84,7 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
   }
   return {
     id: cartId,
+    currency,
     lines,
     totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0),
     count: lines.reduce((sum, l) => sum + l.quantity, 0),

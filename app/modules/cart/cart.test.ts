@@ -53,12 +53,12 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
   });
   afterAll(() => handle.close());
 
-  const lines = async (cartId: string) => (await getCart(db, storage, cartId, 'en')).lines.map((l) => [l.name, l.quantity]);
+  const lines = async (cartId: string) => (await getCart(db, storage, cartId, 'en', 'EUR')).lines.map((l) => [l.name, l.quantity]);
 
   it('reads no cart as an empty cart', async () => {
-    const empty = { id: null, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] };
-    expect(await getCart(db, storage, null, 'en')).toEqual(empty);
-    expect(await getCart(db, storage, 'AAAAAAAAAAAAAAAAAAAAAA', 'en')).toEqual(empty);
+    const empty = { id: null, currency: 'EUR', lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] };
+    expect(await getCart(db, storage, null, 'en', 'EUR')).toEqual(empty);
+    expect(await getCart(db, storage, 'AAAAAAAAAAAAAAAAAAAAAA', 'en', 'EUR')).toEqual(empty);
     expect(await countCartItems(db, null)).toBe(0);
     expect(await countCartItems(db, 'AAAAAAAAAAAAAAAAAAAAAA')).toBe(0);
   });
@@ -91,7 +91,7 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
   it('totals in cents from current prices, in the language asked', async () => {
     const cartId = await newCart(db, gayo, 3);
     await addToCart(db, cartId, v(java));
-    const cart = await getCart(db, storage, cartId, 'pl');
+    const cart = await getCart(db, storage, cartId, 'pl', 'EUR');
     expect(cart).toMatchObject({ id: cartId, totalCents: 3 * 1250 + 899, count: 4, removedVariantIds: [], stockCapped: [] });
     expect(cart.lines).toEqual([
       {
@@ -129,7 +129,30 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
     const id = await product(db, 'Toraja', 1000);
     const cartId = await newCart(db, id, 2);
     await updateProduct(db, id, { category: 'wholeBean', priceCents: 1150, translations: { en: { name: 'Toraja' } } });
-    expect((await getCart(db, storage, cartId, 'en')).totalCents).toBe(2300);
+    expect((await getCart(db, storage, cartId, 'en', 'EUR')).totalCents).toBe(2300);
+  });
+
+  it('prices the same lines in the currency asked for: a switch re-prices the whole cart, never mixing the two', async () => {
+    const id = await createProduct(db, {
+      category: 'wholeBean',
+      options: ['size'],
+      variants: [
+        { netWeightGrams: 250, priceCents: 1200, pricePln: 4999 },
+        // No złoty price typed: proposed from the shop rate (4.25, ending .99): 32.90 € → 139.83 zł → 139.99 zł.
+        { netWeightGrams: 1000, priceCents: 3290 },
+      ],
+      translations: { en: { name: 'Kerinci' } },
+    });
+    const [small, large] = (await db.selectFrom('variants').select('id').where('product_id', '=', id).orderBy('position').execute()).map((r) => r.id);
+    const added = await addToCart(db, null, small, 2);
+    if (!added.ok) throw new Error('not added');
+    await addToCart(db, added.cartId, large, 1);
+    const euros = await getCart(db, storage, added.cartId, 'en', 'EUR');
+    const zloty = await getCart(db, storage, added.cartId, 'pl', 'PLN');
+    expect(euros).toMatchObject({ currency: 'EUR', totalCents: 2 * 1200 + 3290 });
+    expect(euros.lines.map((l) => l.unitPriceCents)).toEqual([1200, 3290]);
+    expect(zloty).toMatchObject({ currency: 'PLN', totalCents: 2 * 4999 + 13_999, count: 3 });
+    expect(zloty.lines.map((l) => [l.unitPriceCents, l.lineTotalCents])).toEqual([[4999, 9998], [13_999, 13_999]]);
   });
 
   it('drops and reports lines whose product was deleted', async () => {
@@ -139,10 +162,10 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
     await addToCart(db, cartId, v(java));
     await deleteProduct(db, doomed);
 
-    const cart = await getCart(db, storage, cartId, 'en');
+    const cart = await getCart(db, storage, cartId, 'en', 'EUR');
     expect(cart).toMatchObject({ id: cartId, count: 1, totalCents: 899, removedVariantIds: [doomedVariant] });
     expect(cart.lines.map((l) => l.productId)).toEqual([java]);
-    expect((await getCart(db, storage, cartId, 'en')).removedVariantIds).toEqual([]);
+    expect((await getCart(db, storage, cartId, 'en', 'EUR')).removedVariantIds).toEqual([]);
     expect(await countCartItems(db, cartId)).toBe(1);
   });
 
@@ -186,8 +209,8 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
     await addToCart(db, cartId, v(gayo), 2);
     expect(await removeFromCart(db, cartId, v(gayo))).toBe(true);
     expect(await removeFromCart(db, cartId, v(gayo))).toBe(false);
-    const cart = await getCart(db, storage, cartId, 'en');
-    expect(cart).toEqual({ id: cartId, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] });
+    const cart = await getCart(db, storage, cartId, 'en', 'EUR');
+    expect(cart).toEqual({ id: cartId, currency: 'EUR', lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] });
   });
 
   it('bumps updated_at on every write', async () => {

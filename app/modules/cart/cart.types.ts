@@ -1,6 +1,7 @@
 /** Cart constants and view types, free of zod (browser-safe). */
 import type { Category } from '~/modules/catalog/catalog.types';
 import type { ProductImage } from '~/modules/storage/image';
+import type { Currency } from '~/modules/pricing/currencies';
 
 export const MAX_LINE_QUANTITY = 99;
 
@@ -28,6 +29,8 @@ export type CartLine = {
 export type Cart = {
   /** null until the visitor first adds something (or when the cookie named no cart). */
   id: string | null;
+  /** What its prices are in: the shopper's currency (one per cart; switching re-prices it). */
+  currency: Currency;
   /** In the order they were added. */
   lines: CartLine[];
   totalCents: number;

@@ -68,6 +68,8 @@ export const variantInputSchema = z.object({
   grind: z.enum(grinds).nullable().default(null),
   packCount: z.number().int().min(1).max(MAX_PACK_COUNT).nullable().default(null),
   priceCents: price,
+  /** The złoty price in grosze; null: proposed from the owner's rate when saved. */
+  pricePln: price.nullable().default(null),
   active: z.boolean().default(true),
 });
 export type VariantInput = z.input<typeof variantInputSchema>;

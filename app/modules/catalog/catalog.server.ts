@@ -23,6 +23,7 @@ import { planSearch, recordSearchText } from './vocabulary.server';
 import { LOW_STOCK, type ProductStock, stockOf, syncStockVariants } from '~/modules/stock/index.server';
 import { parseOptions, variantsOf, writeVariants } from './variants.server';
 import type { OptionKind, Variant } from './variants';
+import type { Currency } from '~/modules/pricing/currencies';
 
 /** Product ids are random base64url strings; anything else cannot name a product. */
 const productIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -35,6 +36,8 @@ export type ListProductsOptions = {
   sort?: SortOrder;
   limit: number;
   offset: number;
+  /** What the prices are in (and sorted by); euros unless said. */
+  currency?: Currency;
 };
 
 /**
@@ -46,7 +49,7 @@ export type ListProductsOptions = {
 export async function listProducts(
   db: Executor,
   storage: Storage,
-  { locale, q, category, sort = 'newest', limit, offset }: ListProductsOptions,
+  { locale, q, category, sort = 'newest', limit, offset, currency = 'EUR' }: ListProductsOptions,
 ): Promise<{ items: ProductSummary[]; hasMore: boolean; correctedQuery?: string }> {
   const plan = await planSearch(db, searchTerms(q ?? ''));
   if (plan === null) return { items: [], hasMore: false };
@@ -54,8 +57,8 @@ export async function listProducts(
   const rows = await summaryQuery(db, locale)
     .$if(category !== undefined, (qb) => qb.where('products.category', '=', category!))
     .$if(terms.length > 0, (qb) => qb.where(productSearchFilter(db, terms)))
-    .$if(sort === 'price-asc', (qb) => qb.orderBy('products.price_cents', 'asc'))
-    .$if(sort === 'price-desc', (qb) => qb.orderBy('products.price_cents', 'desc'))
+    .$if(sort === 'price-asc', (qb) => qb.orderBy(currency === 'PLN' ? 'products.price_pln' : 'products.price_cents', 'asc'))
+    .$if(sort === 'price-desc', (qb) => qb.orderBy(currency === 'PLN' ? 'products.price_pln' : 'products.price_cents', 'desc'))
     .$if(sort === 'rating', (qb) => qb.orderBy('products.rating', 'desc').orderBy('products.review_count', 'desc'))
     .orderBy('products.created_at', 'desc')
     .orderBy('products.id', 'desc')
@@ -63,7 +66,7 @@ export async function listProducts(
     .offset(offset)
     .execute();
   const page = rows.slice(0, limit);
-  const result = { items: await toSummaries(db, storage, page), hasMore: rows.length > limit };
+  const result = { items: await toSummaries(db, storage, page, { currency }), hasMore: rows.length > limit };
   return corrected && page.length > 0 ? { ...result, correctedQuery: terms.join(' ') } : result;
 }
 
@@ -74,15 +77,15 @@ export async function getProductsByIds(
   ids: readonly string[],
   locale: Locale,
   /** `stock: false`: the caller reads stock its own way (the cart), so the summaries leave it out (every variant's `left` is null). */
-  { stock = true }: { stock?: boolean } = {},
+  { stock = true, currency = 'EUR' }: { stock?: boolean; currency?: Currency } = {},
 ): Promise<Map<string, ProductSummary>> {
   const wanted = [...new Set(ids.filter(isProductId))];
   if (wanted.length === 0) return new Map();
   const rows = await summaryQuery(db, locale).where('products.id', 'in', wanted).execute();
-  return new Map((await toSummaries(db, storage, rows, { stock })).map((p) => [p.id, p]));
+  return new Map((await toSummaries(db, storage, rows, { stock, currency })).map((p) => [p.id, p]));
 }
 
-export async function getProduct(db: Executor, storage: Storage, id: string, locale: Locale): Promise<ProductDetail | null> {
+export async function getProduct(db: Executor, storage: Storage, id: string, locale: Locale, currency: Currency = 'EUR'): Promise<ProductDetail | null> {
   if (!isProductId(id)) return null;
   const row = await summaryQuery(db, locale)
     .select([
@@ -98,7 +101,7 @@ export async function getProduct(db: Executor, storage: Storage, id: string, loc
   if (!row) return null;
   const [rows, variants, stock] = await Promise.all([
     db.selectFrom('product_images').select(['path', 'width', 'height']).where('product_id', '=', id).orderBy('position').execute(),
-    variantsOf(db, [id]),
+    variantsOf(db, [id], { currency }),
     stockOf(db, [id]),
   ]);
   const images = rows.map((image) => productImage(storage, image.path, image));
@@ -343,10 +346,15 @@ async function firstImages(db: Executor, productIds: string[]): Promise<Map<stri
   return new Map(images.map((image) => [image.product_id, image]));
 }
 
-async function toSummaries(db: Executor, storage: Storage, rows: SummaryRow[], { stock: withStock = true } = {}): Promise<ProductSummary[]> {
+async function toSummaries(
+  db: Executor,
+  storage: Storage,
+  rows: SummaryRow[],
+  { stock: withStock = true, currency = 'EUR' }: { stock?: boolean; currency?: Currency } = {},
+): Promise<ProductSummary[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [first, variants, stock] = await Promise.all([firstImages(db, ids), variantsOf(db, ids), withStock ? stockOf(db, ids) : new Map<string, ProductStock>()]);
+  const [first, variants, stock] = await Promise.all([firstImages(db, ids), variantsOf(db, ids, { currency }), withStock ? stockOf(db, ids) : new Map<string, ProductStock>()]);
   return rows.flatMap((row) => {
     const image = first.get(row.id);
     const summary = toSummary(row, image === undefined ? null : productImage(storage, image.path, image), withLeft(variants.get(row.id) ?? [], stock.get(row.id)));

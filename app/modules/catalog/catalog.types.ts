@@ -27,7 +27,7 @@ export type ProductSummary = {
   name: string;
   /** null = uncategorized. */
   category: Category | null;
-  /** The lowest price of its variants on sale ("from €X" when they differ: `priceFrom`). */
+  /** The lowest price of its variants on sale ("from €X" when they differ: `priceFrom`), in the page's currency. */
   priceCents: number;
   priceFrom: boolean;
   /** The net weight of that cheapest variant, for the price per kilogram; null when not set. */

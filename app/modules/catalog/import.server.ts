@@ -3,6 +3,7 @@
  * one transaction: the rows createProduct writes one product at a time, the search vocabulary, and one bump of
  * the catalogue version at the end.
  */
+import { currencySettings, proposePrice } from '~/modules/pricing/index.server';
 import type { Insertable } from 'kysely';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
@@ -20,6 +21,7 @@ const BATCH = 500;
 export async function importProducts(db: Executor, items: ReadonlyArray<{ input: ProductInput; createdAt: string }>): Promise<string[]> {
   const ids = items.map(() => newId());
   await inTransaction(db, async (trx) => {
+    const settings = await currencySettings(trx);
     for (let from = 0; from < items.length; from += BATCH) {
       const products: Insertable<ProductsTable>[] = [];
       const translations: Insertable<ProductTranslationsTable>[] = [];
@@ -42,6 +44,7 @@ export async function importProducts(db: Executor, items: ReadonlyArray<{ input:
             grind: variant.grind,
             pack_count: variant.packCount,
             price_cents: variant.priceCents,
+            price_pln: variant.pricePln ?? proposePrice(variant.priceCents, settings.rate, settings.rounding),
             active: variant.active ? 1 : 0,
             created_at: items[i].createdAt,
             updated_at: items[i].createdAt,

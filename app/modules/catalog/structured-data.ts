@@ -2,6 +2,7 @@ import type { Locale, T } from '~/modules/i18n/translate';
 import type { ProductDetail } from './catalog.schema';
 import { type StockState, stockState } from '~/modules/stock/stock.types';
 import { unitPriceCents } from './unit-price';
+import type { Currency } from '~/modules/pricing/currencies';
 
 const availability: Record<StockState, string> = { inStock: 'InStock', low: 'LimitedAvailability', soldOut: 'OutOfStock' };
 import { type Variant, choiceQuery, lineName, optionLabel, optionValue, optionValueLabel, variantLabel } from './variants';
@@ -10,8 +11,9 @@ import { type Variant, choiceQuery, lineName, optionLabel, optionValue, optionVa
  * schema.org data for search engines (rendered as JSON-LD on the product page): a `Product` for one sold one way,
  * else a `ProductGroup` whose `hasVariant` lists a `Product` per variant on sale, each with its `Offer`. Sizes and
  * packs are `size` (what `variesBy` names); a grind has no schema.org property, so it is an `additionalProperty`.
+ * Offers are in the page's currency (the product's prices were read in it).
  */
-export function productJsonLd(product: ProductDetail, name: string, url: string, base: URL, locale: Locale, t: T) {
+export function productJsonLd(product: ProductDetail, name: string, url: string, base: URL, locale: Locale, currency: Currency, t: T) {
   const image = product.images.map((image) => new URL(image.src, base).href);
   const rating = product.reviewCount > 0 ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: product.rating, reviewCount: product.reviewCount } } : {};
   const brand = { '@type': 'Brand', name: 'Kopi' };
@@ -20,14 +22,14 @@ export function productJsonLd(product: ProductDetail, name: string, url: string,
     return {
       '@type': 'Offer',
       price: (variant.priceCents / 100).toFixed(2),
-      priceCurrency: 'EUR',
+      priceCurrency: currency,
       ...(unitPrice === null
         ? {}
         : {
             priceSpecification: {
               '@type': 'UnitPriceSpecification',
               price: (unitPrice / 100).toFixed(2),
-              priceCurrency: 'EUR',
+              priceCurrency: currency,
               referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode: 'KGM' },
             },
           }),

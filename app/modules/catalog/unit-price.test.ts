@@ -13,11 +13,13 @@ describe('the price per kilogram', () => {
   it('is absent without a weight', () => {
     expect(unitPriceCents(2190, null)).toBeNull();
     expect(unitPriceCents(2190, 0)).toBeNull();
-    expect(formatUnitPrice(2190, undefined, 'en')).toBeNull();
+    expect(formatUnitPrice(2190, undefined, 'EUR', 'en')).toBeNull();
   });
   it('is written per locale', () => {
-    expect(plain(formatUnitPrice(1200, 250, 'en'))).toBe('€48.00 / kg');
-    expect(plain(formatUnitPrice(1200, 250, 'pl'))).toBe('48,00 € / kg');
+    expect(plain(formatUnitPrice(1200, 250, 'EUR', 'en'))).toBe('€48.00 / kg');
+    expect(plain(formatUnitPrice(1200, 250, 'EUR', 'pl'))).toBe('48,00 € / kg');
+    expect(plain(formatUnitPrice(5199, 250, 'PLN', 'pl'))).toBe('207,96 zł / kg');
+    expect(plain(formatUnitPrice(5199, 250, 'PLN', 'en'))).toBe('PLN 207.96 / kg');
   });
   it('writes weights in grams or whole kilograms', () => {
     expect(plain(formatWeight(250, 'en'))).toBe('250 g');

@@ -1,5 +1,6 @@
 import { formatNumber, formatPrice } from '~/lib/format';
 import type { Locale } from '~/modules/i18n/translate';
+import type { Currency } from '~/modules/pricing/currencies';
 
 /**
  * The price per kilogram the EU's unit-pricing rule (Directive 98/6/EC) asks beside every price of goods
@@ -16,10 +17,10 @@ export function unitPriceCents(priceCents: number, netWeightGrams: number | null
   return Math.round((priceCents * 1000) / netWeightGrams);
 }
 
-/** "€87.60 / kg" (en) or "87,60 € / kg" (pl); null without a weight. */
-export function formatUnitPrice(priceCents: number, netWeightGrams: number | null | undefined, locale: Locale): string | null {
+/** "€87.60 / kg" (en) or "87,60 € / kg", "372,00 zł / kg" (pl); null without a weight. */
+export function formatUnitPrice(priceCents: number, netWeightGrams: number | null | undefined, currency: Currency, locale: Locale): string | null {
   const cents = unitPriceCents(priceCents, netWeightGrams);
-  return cents === null ? null : `${formatPrice(cents, locale)}\u00a0/\u00a0kg`;
+  return cents === null ? null : `${formatPrice(cents, currency, locale)}\u00a0/\u00a0kg`;
 }
 
 /** "250 g", "1 kg", "5,5 g": a net weight as a shopper reads it. */

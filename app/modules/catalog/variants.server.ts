@@ -5,9 +5,13 @@
  */
 import { type Executor, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
+import { currencySettings } from '~/modules/pricing/index.server';
+import { type Currency, proposePrice } from '~/modules/pricing/currencies';
 import { syncStockVariants } from '~/modules/stock/index.server';
 import type { ParsedVariantInput } from './catalog.schema';
-import { type Grind, type OptionKind, type Variant, isGrind, isOptionKind, optionValue } from './variants';
+import { type Locale, getT } from '~/modules/i18n/index.server';
+import { bumpStoredCatalogVersion } from './catalog-version.server';
+import { type Grind, type OptionKind, type Variant, isGrind, isOptionKind, optionValue, variantLabel } from './variants';
 
 /** A SKU the owner gave that another product's variant already has. */
 export class SkuTakenError extends Error {
@@ -26,25 +30,27 @@ type VariantRow = {
   grind: string | null;
   pack_count: number | null;
   price_cents: number;
+  price_pln: number;
   active: number;
 };
 
-export const toVariant = (row: VariantRow): Variant => ({
+export const toVariant = (row: VariantRow, currency: Currency = 'EUR'): Variant => ({
   id: row.id,
   sku: row.sku,
   netWeightGrams: row.net_weight_grams,
   grind: isGrind(row.grind) ? (row.grind as Grind) : null,
   packCount: row.pack_count,
-  priceCents: row.price_cents,
+  priceCents: currency === 'PLN' ? row.price_pln : row.price_cents,
+  prices: { EUR: row.price_cents, PLN: row.price_pln },
   active: row.active === 1,
 });
 
 export const parseOptions = (text: string | null | undefined): OptionKind[] => (text ? text.split(',').filter(isOptionKind) : []);
 
-const variantColumns = ['id', 'product_id', 'sku', 'position', 'net_weight_grams', 'grind', 'pack_count', 'price_cents', 'active'] as const;
+const variantColumns = ['id', 'product_id', 'sku', 'position', 'net_weight_grams', 'grind', 'pack_count', 'price_cents', 'price_pln', 'active'] as const;
 
-/** The variants of these products in their order, keyed by product (only the active ones unless `all`). */
-export async function variantsOf(db: Executor, productIds: readonly string[], { all = false } = {}): Promise<Map<string, Variant[]>> {
+/** The variants of these products in their order, keyed by product (only the active ones unless `all`), priced in `currency`. */
+export async function variantsOf(db: Executor, productIds: readonly string[], { all = false, currency = 'EUR' }: { all?: boolean; currency?: Currency } = {}): Promise<Map<string, Variant[]>> {
   const byProduct = new Map<string, Variant[]>();
   if (productIds.length === 0) return byProduct;
   const rows = await db
@@ -55,16 +61,16 @@ export async function variantsOf(db: Executor, productIds: readonly string[], { 
     .orderBy('product_id')
     .orderBy('position')
     .execute();
-  for (const row of rows) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), toVariant(row)]);
+  for (const row of rows) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), toVariant(row, currency)]);
   return byProduct;
 }
 
 /** Variants by id with their product's id (active or not: the cart decides what to do with a switched-off one). */
-export async function findVariants(db: Executor, ids: readonly string[]): Promise<Map<string, Variant & { productId: string }>> {
+export async function findVariants(db: Executor, ids: readonly string[], currency: Currency = 'EUR'): Promise<Map<string, Variant & { productId: string }>> {
   const wanted = [...new Set(ids.filter((id) => /^[A-Za-z0-9_-]{1,64}$/.test(id)))];
   if (wanted.length === 0) return new Map();
   const rows = await db.selectFrom('variants').select(variantColumns).where('id', 'in', wanted).execute();
-  return new Map(rows.map((row) => [row.id, { ...toVariant(row), productId: row.product_id }]));
+  return new Map(rows.map((row) => [row.id, { ...toVariant(row, currency), productId: row.product_id }]));
 }
 
 /**
@@ -82,6 +88,7 @@ export async function writeVariants(trx: Executor, productId: string, name: stri
       : given;
   const kept = new Set(existing.map((v) => v.id));
   const skus = await resolveSkus(trx, productId, name, options, inputs);
+  const proposal = inputs.some((input) => input.pricePln === null) ? await currencySettings(trx) : null;
   const rows = inputs.map((input, position) => ({
     id: input.id && kept.has(input.id) ? input.id : newId(),
     product_id: productId,
@@ -91,6 +98,7 @@ export async function writeVariants(trx: Executor, productId: string, name: stri
     grind: input.grind,
     pack_count: input.packCount,
     price_cents: input.priceCents,
+    price_pln: input.pricePln ?? proposePrice(input.priceCents, proposal!.rate, proposal!.rounding),
     active: input.active ? 1 : 0,
     created_at: existing.find((v) => v.id === input.id)?.created_at ?? at,
     updated_at: at,
@@ -109,17 +117,20 @@ export async function writeVariants(trx: Executor, productId: string, name: stri
   return rows.map((row) => toVariant(row));
 }
 
-/** The product's "from" price and its weight: those of its cheapest active variant (the first of equals). */
+/** The product's "from" price and its weight: those of its cheapest active variant (the first of equals); and its lowest złoty price. */
 export async function refreshFromPrice(trx: Executor, productId: string): Promise<void> {
-  const cheapest = await trx
+  const active = await trx
     .selectFrom('variants')
-    .select(['price_cents', 'net_weight_grams'])
+    .select(['price_cents', 'price_pln', 'net_weight_grams'])
     .where('product_id', '=', productId)
     .where('active', '=', 1)
     .orderBy('price_cents')
     .orderBy('position')
-    .executeTakeFirst();
-  if (cheapest) await trx.updateTable('products').set({ price_cents: cheapest.price_cents, net_weight_grams: cheapest.net_weight_grams }).where('id', '=', productId).execute();
+    .execute();
+  const cheapest = active[0];
+  if (!cheapest) return;
+  const pricePln = Math.min(...active.map((v) => v.price_pln));
+  await trx.updateTable('products').set({ price_cents: cheapest.price_cents, price_pln: pricePln, net_weight_grams: cheapest.net_weight_grams }).where('id', '=', productId).execute();
 }
 
 /** The SKUs to store: the given ones (refused if another product has one), and made ones that are free. */
@@ -165,3 +176,37 @@ const commonPrefix = (values: string[]): string => values.reduce((prefix, value)
   while (i < prefix.length && prefix[i] === value[i]) i++;
   return prefix.slice(0, i);
 }).replace(/[%_\\]/g, '');
+
+/** A variant on the owner's price lists: its product's name, its label, its SKU and its prices. */
+export type VariantPriceRow = { id: string; productId: string; name: string; label: string; sku: string; active: boolean; prices: { EUR: number; PLN: number } };
+
+/** Every variant, by product name then the owner's order, with its name in `locale` (else English). */
+export async function listVariantPrices(db: Executor, locale: Locale): Promise<VariantPriceRow[]> {
+  const rows = await db
+    .selectFrom('variants')
+    .innerJoin('products', 'products.id', 'variants.product_id')
+    .leftJoin('product_translations as en', (join) => join.onRef('en.product_id', '=', 'products.id').on('en.locale', '=', 'en'))
+    .leftJoin('product_translations as loc', (join) => join.onRef('loc.product_id', '=', 'products.id').on('loc.locale', '=', locale))
+    .select([...variantColumns.map((c) => `variants.${c}` as const), 'products.options', 'en.name as en_name', 'loc.name as loc_name'])
+    .orderBy('variants.product_id')
+    .orderBy('variants.position')
+    .execute();
+  const t = getT(locale);
+  return rows
+    .map((row) => {
+      const variant = toVariant(row);
+      return { id: row.id, productId: row.product_id, name: row.loc_name || row.en_name || '', label: variantLabel(variant, parseOptions(row.options), t, locale), sku: row.sku, active: variant.active, prices: variant.prices };
+    })
+    // A stable sort: each product's variants stay in the owner's order.
+    .sort((a, b) => a.name.localeCompare(b.name, locale) || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+}
+
+/** Sets variants' złoty prices (the owner applied proposed ones) and their products' lowest złoty price; pages everywhere follow. */
+export async function setZlotyPrices(trx: Executor, changes: ReadonlyArray<{ variantId: string; pricePln: number }>): Promise<void> {
+  if (changes.length === 0) return;
+  const at = now();
+  for (const change of changes) await trx.updateTable('variants').set({ price_pln: change.pricePln, updated_at: at }).where('id', '=', change.variantId).execute();
+  const products = await trx.selectFrom('variants').select('product_id').distinct().where('id', 'in', changes.map((c) => c.variantId)).execute();
+  for (const { product_id } of products) await refreshFromPrice(trx, product_id);
+  await bumpStoredCatalogVersion(trx);
+}

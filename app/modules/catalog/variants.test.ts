@@ -94,7 +94,7 @@ describe.each(testDatabases())('variants on %s', (_kind, open) => {
       [false, true, 1990, false],
     ]);
     // The cart's 1 kg line is still there, at today's price; the switched-off 250 g is not sold.
-    expect((await getCart(handle.db, storage, added.cartId, 'en')).lines).toMatchObject([{ variantId: large.id, quantity: 2, unitPriceCents: 6290 }]);
+    expect((await getCart(handle.db, storage, added.cartId, 'en', 'EUR')).lines).toMatchObject([{ variantId: large.id, quantity: 2, unitPriceCents: 6290 }]);
     expect(await addToCart(handle.db, added.cartId, small.id)).toEqual({ ok: false, reason: 'variant_not_found' });
     const shown = (await getProduct(handle.db, storage, id, 'en'))!;
     expect(shown.variants.map((v) => v.id)).not.toContain(small.id);
@@ -102,7 +102,7 @@ describe.each(testDatabases())('variants on %s', (_kind, open) => {
 
     // Dropping the 1 kg from the product: the cart says its line is gone.
     await updateProduct(handle.db, id, frinsa([bag(500, 'espresso', 3590, { id: record.variants[1].id })], { translations: { en: { name: 'Kerinci' } } }));
-    expect(await getCart(handle.db, storage, added.cartId, 'en')).toMatchObject({ lines: [], removedVariantIds: [large.id] });
+    expect(await getCart(handle.db, storage, added.cartId, 'en', 'EUR')).toMatchObject({ lines: [], removedVariantIds: [large.id] });
 
     // A product sold one way keeps its one variant, given again without its id.
     const plain = await createProduct(handle.db, { category: 'wholeBean', priceCents: 990, translations: { en: { name: 'Plain' } } });

@@ -7,6 +7,7 @@
 import type { T } from '~/modules/i18n/translate';
 import type { Locale } from '~/modules/i18n/translate';
 import { formatWeight } from './unit-price';
+import type { Prices } from '~/modules/pricing/currencies';
 
 export const optionKinds = ['size', 'grind', 'pack'] as const;
 export type OptionKind = (typeof optionKinds)[number];
@@ -29,7 +30,9 @@ export type Variant = {
   grind: Grind | null;
   /** How many pieces (drip bags, capsules) a pack holds; null when not sold by the pack. */
   packCount: number | null;
+  /** The price in the currency it was read in (the page's), and its price in each currency. */
   priceCents: number;
+  prices: Prices;
   active: boolean;
   /** On the shop's pages: how many can be bought now (bags or units); null when its stock is not tracked. */
   left?: number | null;

@@ -29,7 +29,8 @@ import type { CardDetails, CardErrorCode, PaymentEvent, PaymentProvider } from '
 import type { Storage } from '~/modules/storage/index.server';
 import { RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
-import { type DeliveryTable, type LockerDirectory, cheapestDelivery, deliveryOptions, getDeliveryTable, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
+import { type DeliveryTable, type LockerDirectory, cheapestDelivery, deliveryOptions, getDeliveryTable, inCurrency, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
+import type { Currency } from '~/modules/pricing/index.server';
 import type { OrderDelivery } from '~/modules/orders/index.server';
 import { type ShippingAddress, isAddressComplete, pickupAddressSchema, shippingAddressSchema } from './checkout.schema';
 
@@ -49,13 +50,13 @@ export type CheckoutReview = {
   removedVariantIds: string[];
 };
 
-/** The cart at today's prices and the shipping address from the profile. */
+/** The cart at today's prices (in the shopper's currency) and the shipping address from the profile. */
 export async function reviewCheckout(
   db: Executor,
   storage: Storage,
-  { userId, cartId, locale }: { userId: string | null; cartId: string | null; locale: Locale },
+  { userId, cartId, locale, currency }: { userId: string | null; cartId: string | null; locale: Locale; currency: Currency },
 ): Promise<CheckoutReview> {
-  const [cart, { address, phone, country }] = await Promise.all([getCart(db, storage, cartId, locale), userId ? getCheckoutDetails(db, userId) : guestDetails]);
+  const [cart, { address, phone, country }] = await Promise.all([getCart(db, storage, cartId, locale, currency), userId ? getCheckoutDetails(db, userId) : guestDetails]);
   return { cart, address, addressComplete: isAddressComplete(address), phone, country, removedVariantIds: cart.removedVariantIds };
 }
 
@@ -116,6 +117,8 @@ export async function startPayment(
     userId: string | null;
     email: string;
     locale: Locale;
+    /** What the order is priced and paid in: the shopper's currency. */
+    currency: Currency;
     cartId: string | null;
     address: ShippingAddress;
     /** How it goes: the country, the method chosen among those offered, the phone, and the locker for a locker. */
@@ -131,7 +134,7 @@ export async function startPayment(
     log?: Logger;
   },
 ): Promise<StartPaymentResult> {
-  const table = await getDeliveryTable(db);
+  const table = inCurrency(await getDeliveryTable(db), input.currency);
   const zone = zoneOf(table, input.delivery.country);
   if (!zone) return { ok: false, reason: 'country_not_served' };
   const method = zone.methods.find((m) => m.id === input.delivery.methodId);
@@ -151,7 +154,7 @@ export async function startPayment(
   }
 
   const prepared = await inTransaction(db, async (trx) => {
-    const cart = await getCart(trx, noImages, input.cartId, input.locale);
+    const cart = await getCart(trx, noImages, input.cartId, input.locale, input.currency);
     // The stock fell below the cart since the shopper saw it: they see it capped before paying.
     if (cart.stockCapped.length > 0) throw new OutOfStock(cart.stockCapped.map(({ variantId, left }) => ({ variantId, left })));
     if (cart.lines.length === 0) return null;
@@ -181,8 +184,9 @@ export async function startPayment(
       locale: input.locale,
       cartId: cart.id,
       provider: provider.name,
-      fingerprint: cartFingerprint(lines, cart.totalCents, delivery),
+      fingerprint: cartFingerprint(lines, cart.currency, cart.totalCents, delivery),
       goodsCents: cart.totalCents,
+      currency: cart.currency,
       visitorId: input.visitorId ?? null,
       address,
       delivery,
@@ -210,7 +214,7 @@ export async function startPayment(
       const created = await provider.createPayment({
         orderId: order.id,
         amountCents: order.totalCents,
-        currency: 'EUR',
+        currency: order.currency,
         customerEmail: input.email,
         idempotencyKey: `kopi-order-${order.id}`,
         metadata: { order_id: order.id, customer_id: input.userId ?? 'guest', customer_email: input.email },
@@ -529,11 +533,12 @@ const noImages: Storage = { ...nullStorage, url: () => '' };
  */
 export function cartFingerprint(
   lines: ReadonlyArray<Pick<NewOrderLine, 'variantId' | 'quantity' | 'unitPriceCents'>>,
+  currency: Currency,
   totalCents: number,
   delivery: Pick<OrderDelivery, 'methodId' | 'country' | 'priceCents' | 'point'>,
 ): string {
   const canonical = JSON.stringify({
-    c: 'EUR',
+    c: currency,
     t: totalCents,
     l: lines.map((l) => [l.variantId, l.quantity, l.unitPriceCents]),
     d: [delivery.methodId, delivery.country, delivery.priceCents, delivery.point],

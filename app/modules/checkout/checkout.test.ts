@@ -90,18 +90,18 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     return { ...user, userId: user.id, cartId };
   }
   const start = (c: Awaited<ReturnType<typeof customer>>, extra: Partial<Parameters<typeof startPayment>[2]> = {}) =>
-    startPayment(db, provider, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address, delivery: pickup, ...extra });
+    startPayment(db, provider, { userId: c.id, email: c.email, locale: 'en', currency: 'EUR', cartId: c.cartId, address, delivery: pickup, ...extra });
   const ordersOf = (userId: string) => db.selectFrom('orders').selectAll().where('user_id', '=', userId).execute();
   const mailsTo = async (to: string) => (await mails(db)).filter((m) => m.to_address === to);
 
   it('reviews the cart at current prices with the profile address', async () => {
     const c = await customer([[gayo, 2]]);
-    let review = await reviewCheckout(db, storage, { userId: c.id, cartId: c.cartId, locale: 'en' });
+    let review = await reviewCheckout(db, storage, { userId: c.id, cartId: c.cartId, locale: 'en', currency: 'EUR' });
     expect(review.cart.totalCents).toBe(2500);
     expect(review.addressComplete).toBe(false);
     expect(review.address).toEqual({ fullName: '', address: '', city: '', zipCode: '' });
     await updateProfile(db, c.id, { ...(await getProfile(db, c.id)), ...address });
-    review = await reviewCheckout(db, storage, { userId: c.id, cartId: c.cartId, locale: 'en' });
+    review = await reviewCheckout(db, storage, { userId: c.id, cartId: c.cartId, locale: 'en', currency: 'EUR' });
     expect(review.addressComplete).toBe(true);
     expect(review.address).toEqual(address);
   });
@@ -188,7 +188,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
   it('prices changed between cart and payment: the server amount wins', async () => {
     const product = await createCoffee(db, 'Toraja', 1000);
     const c = await customer([[product, 2]]);
-    const seen = (await reviewCheckout(db, storage, { userId: c.id, cartId: c.cartId, locale: 'en' })).cart.totalCents;
+    const seen = (await reviewCheckout(db, storage, { userId: c.id, cartId: c.cartId, locale: 'en', currency: 'EUR' })).cart.totalCents;
     expect(seen).toBe(2000);
     await updateProduct(db, product, { category: 'wholeBean', priceCents: 1500, translations: { en: { name: 'Toraja', description: '' } } });
     const result = await start(c, { expectedTotalCents: seen });
@@ -215,7 +215,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
       [gayo, 2],
       [java, 1],
     ]);
-    const started = await startPayment(db, provider, { userId: c.id, email: c.email, locale: 'pl', cartId: c.cartId, address, delivery: courier });
+    const started = await startPayment(db, provider, { userId: c.id, email: c.email, locale: 'pl', currency: 'EUR', cartId: c.cartId, address, delivery: courier });
     if (!started.ok) throw new Error(started.reason);
     // Declined and insufficient funds leave the cart and the pending order intact.
     for (const [number, code] of [
@@ -341,7 +341,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
 
     const startStripe = async (items: Array<[string, number]>) => {
       const c = await customer(items);
-      const started = await startPayment(db, stripe, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address, delivery: pickup });
+      const started = await startPayment(db, stripe, { userId: c.id, email: c.email, locale: 'en', currency: 'EUR', cartId: c.cartId, address, delivery: pickup });
       if (!started.ok) throw new Error(started.reason);
       return { c, started };
     };
@@ -406,15 +406,17 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
 
   it('fingerprints depend on lines and amount only', () => {
     const courier = { methodId: 'c', country: 'PL', priceCents: 499, point: null };
-    const a = cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, courier);
-    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, courier)).toBe(a);
-    expect(cartFingerprint([{ variantId: 'p', quantity: 2, unitPriceCents: 100 }], 200, courier)).not.toBe(a);
-    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 101 }], 101, courier)).not.toBe(a);
+    const a = cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 'EUR', 100, courier);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 'EUR', 100, courier)).toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 2, unitPriceCents: 100 }], 'EUR', 200, courier)).not.toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 101 }], 'EUR', 101, courier)).not.toBe(a);
+    // The same amounts in złoty are another order.
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 'PLN', 100, courier)).not.toBe(a);
     // The same goods going another way, or to another locker, are another order.
-    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, { ...courier, priceCents: 0 })).not.toBe(a);
-    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, { ...courier, country: 'CZ' })).not.toBe(a);
-    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, { ...courier, methodId: 'l', point: 'KRA01M' })).not.toBe(
-      cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 100, { ...courier, methodId: 'l', point: 'KRA08N' }),
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 'EUR', 100, { ...courier, priceCents: 0 })).not.toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 'EUR', 100, { ...courier, country: 'CZ' })).not.toBe(a);
+    expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 'EUR', 100, { ...courier, methodId: 'l', point: 'KRA01M' })).not.toBe(
+      cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 'EUR', 100, { ...courier, methodId: 'l', point: 'KRA08N' }),
     );
   });
 });

@@ -13,8 +13,10 @@ import {
   chooseCountry,
   deliveryOptions,
   getDeliveryTable,
+  inCurrency,
   servedCountries,
 } from '~/modules/delivery/index.server';
+import type { Currency } from '~/modules/pricing/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { type CheckoutReview, reviewCheckout } from './checkout.server';
@@ -33,9 +35,10 @@ export async function deliveryStep(
   db: Executor,
   storage: Storage,
   lockers: LockerDirectory,
-  input: { userId: string | null; cartId: string | null; locale: Locale; country?: string | null; lockerQuery?: string | null },
+  input: { userId: string | null; cartId: string | null; locale: Locale; currency: Currency; country?: string | null; lockerQuery?: string | null },
 ): Promise<DeliveryStep> {
-  const [review, table] = await Promise.all([reviewCheckout(db, storage, input), getDeliveryTable(db)]);
+  const [review, stored] = await Promise.all([reviewCheckout(db, storage, input), getDeliveryTable(db)]);
+  const table = inCurrency(stored, input.currency);
   const country = chooseCountry(table, input.country, review.country);
   const options = quote(table, country, review.cart);
   const query = (input.lockerQuery ?? '').trim().slice(0, 60);

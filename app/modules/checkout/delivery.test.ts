@@ -82,7 +82,7 @@ describe.each(testDatabases())('delivery at checkout on %s', (_kind, open) => {
   const start = async (items: Array<[string, number]>, delivery: Parameters<typeof startPayment>[2]['delivery'], extra: Partial<Parameters<typeof startPayment>[2]> = {}) => {
     const user = await createUser(db);
     const cartId = await fillCart(db, user.id, items);
-    const result = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', cartId, address, delivery, lockers, ...extra });
+    const result = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId, address, delivery, lockers, ...extra });
     const orders = await db.selectFrom('orders').selectAll().where('user_id', '=', user.id).execute();
     return { result, orders, user };
   };

@@ -40,7 +40,7 @@ describe.each(testDatabases())('orders from guests on %s', (_kind, open) => {
 
   async function paidGuestOrder(email = `guest.${newId().slice(0, 6).toLowerCase()}@example.test`) {
     const cartId = await guestCart();
-    const started = await startPayment(db, services().payments, { userId: null, email, locale: 'pl', cartId, address, delivery: courier });
+    const started = await startPayment(db, services().payments, { userId: null, email, locale: 'pl', currency: 'EUR', cartId, address, delivery: courier });
     if (!started.ok) throw new Error(started.reason);
     const paid = await payWithCard(services(), { userId: null, cartId, orderId: started.orderId, card });
     expect(paid).toMatchObject({ ok: true });
@@ -50,7 +50,7 @@ describe.each(testDatabases())('orders from guests on %s', (_kind, open) => {
 
   it('makes an order without an account, reused for the same cart, paid only from that cart', async () => {
     const cartId = await guestCart(2);
-    const input = { userId: null, email: 'ola@example.test', locale: 'en' as const, cartId, address, delivery: courier };
+    const input = { userId: null, email: 'ola@example.test', locale: 'en' as const, currency: 'EUR' as const, cartId, address, delivery: courier };
     const first = await startPayment(db, services().payments, input);
     const again = await startPayment(db, services().payments, input);
     if (!first.ok || !again.ok) throw new Error('not started');

@@ -6,6 +6,7 @@ import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { bumpStoredCatalogVersion, catalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
+import { currencySettings, proposePrice } from '~/modules/pricing/index.server';
 import type { DeliveryForm } from './delivery-form';
 import { type Band, type DeliveryKind, type DeliveryTable, POLAND_ONLY, deliveryKinds } from './rates';
 
@@ -33,10 +34,11 @@ async function readTable(db: Executor): Promise<DeliveryTable> {
   const bands = new Map<string, Band[]>();
   for (const rate of rates) {
     const list = bands.get(rate.method_id) ?? [];
-    list.push({ maxGrams: Number(rate.max_grams), priceCents: Number(rate.price_cents) });
+    list.push({ maxGrams: Number(rate.max_grams), priceCents: Number(rate.price_cents), prices: { EUR: Number(rate.price_cents), PLN: Number(rate.price_pln) } });
     bands.set(rate.method_id, list);
   }
   return {
+    currency: 'EUR',
     packagingGrams: Number(settings?.packaging_grams ?? 0),
     homeCountry: settings?.home_country ?? 'PL',
     guestCheckout: Number(settings?.guest_checkout ?? 0) === 1,
@@ -52,6 +54,7 @@ async function readTable(db: Executor): Promise<DeliveryTable> {
           kind: m.kind as DeliveryKind,
           active: Number(m.active) === 1,
           freeOverCents: m.free_over_cents === null ? null : Number(m.free_over_cents),
+          freeOver: { EUR: m.free_over_cents === null ? null : Number(m.free_over_cents), PLN: m.free_over_pln === null ? null : Number(m.free_over_pln) },
           bands: bands.get(m.id) ?? [],
           pickupAddress: m.pickup_address,
           pickupHours: { en: m.pickup_hours_en, pl: m.pickup_hours_pl },
@@ -76,6 +79,9 @@ export type DeliveryChangeRefusal =
   | 'pickupAddress';
 
 export type DeliveryChangeOutcome = { ok: true } | { ok: false; reason: DeliveryChangeRefusal; countries?: string[] };
+
+/** A band as the activity log keeps it (the shape it had before there were two currencies, plus the złoty price). */
+const bandLog = (band: Band) => ({ maxGrams: band.maxGrams, priceCents: band.prices.EUR, pricePln: band.prices.PLN });
 
 class Refused extends Error {
   constructor(readonly outcome: DeliveryChangeOutcome & { ok: false }) {
@@ -146,18 +152,23 @@ export async function changeDelivery(db: Executor, actor: Actor, form: DeliveryF
             .insertInto('delivery_methods')
             .values({ id, zone_id: zone.id, kind: form.kind, position: zone.methods.length, active: 0, free_over_cents: null })
             .execute();
-          await trx.insertInto('delivery_rates').values({ method_id: id, max_grams: 25_000, price_cents: 0 }).execute();
+          await trx.insertInto('delivery_rates').values({ method_id: id, max_grams: 25_000, price_cents: 0, price_pln: 0 }).execute();
           await log(zone.name, id, { what: 'method-added', kind: form.kind });
           break;
         }
         case 'method': {
           const { zone, method } = zoneOfMethod(form.methodId);
           if (method.kind === 'pickup' && form.active && !form.pickupAddress) refuse('pickupAddress');
+          const { rate, rounding } = await currencySettings(trx);
+          const pln = (given: number | null, euroCents: number) => given ?? (euroCents === 0 ? 0 : proposePrice(euroCents, rate, rounding));
+          const bands = form.bands.map((b) => ({ maxGrams: b.maxGrams, priceCents: b.priceCents, prices: { EUR: b.priceCents, PLN: pln(b.pricePln, b.priceCents) } }));
+          const freeOverPln = form.freeOverCents === null ? null : pln(form.freeOverPln, form.freeOverCents);
           await trx
             .updateTable('delivery_methods')
             .set({
               active: form.active ? 1 : 0,
               free_over_cents: form.freeOverCents,
+              free_over_pln: freeOverPln,
               pickup_address: method.kind === 'pickup' ? form.pickupAddress : '',
               pickup_hours_en: method.kind === 'pickup' ? form.pickupHours.en : '',
               pickup_hours_pl: method.kind === 'pickup' ? form.pickupHours.pl : '',
@@ -165,13 +176,17 @@ export async function changeDelivery(db: Executor, actor: Actor, form: DeliveryF
             .where('id', '=', method.id)
             .execute();
           await trx.deleteFrom('delivery_rates').where('method_id', '=', method.id).execute();
-          await trx.insertInto('delivery_rates').values(form.bands.map((b) => ({ method_id: method.id, max_grams: b.maxGrams, price_cents: b.priceCents }))).execute();
+          await trx
+            .insertInto('delivery_rates')
+            .values(bands.map((b) => ({ method_id: method.id, max_grams: b.maxGrams, price_cents: b.prices.EUR, price_pln: b.prices.PLN })))
+            .execute();
           await log(zone.name, method.id, {
             what: 'method',
             kind: method.kind,
             active: [method.active, form.active],
             freeOverCents: [method.freeOverCents, form.freeOverCents],
-            bands: [method.bands, form.bands],
+            freeOverPln: [method.freeOver.PLN, freeOverPln],
+            bands: [method.bands.map(bandLog), bands.map(bandLog)],
           });
           break;
         }
@@ -191,4 +206,20 @@ export async function changeDelivery(db: Executor, actor: Actor, form: DeliveryF
   }
   markCatalogChanged();
   return { ok: true };
+}
+
+/** Sets bands' and thresholds' złoty prices (the owner applied proposed ones); pages everywhere follow. */
+export async function setZlotyRates(
+  trx: Executor,
+  bands: ReadonlyArray<{ methodId: string; maxGrams: number; pricePln: number }>,
+  thresholds: ReadonlyArray<{ methodId: string; freeOverPln: number }>,
+): Promise<void> {
+  if (bands.length === 0 && thresholds.length === 0) return;
+  for (const band of bands) {
+    await trx.updateTable('delivery_rates').set({ price_pln: band.pricePln }).where('method_id', '=', band.methodId).where('max_grams', '=', band.maxGrams).execute();
+  }
+  for (const threshold of thresholds) {
+    await trx.updateTable('delivery_methods').set({ free_over_pln: threshold.freeOverPln }).where('id', '=', threshold.methodId).where('free_over_cents', 'is not', null).execute();
+  }
+  await bumpStoredCatalogVersion(trx);
 }

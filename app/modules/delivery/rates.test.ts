@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DeliveryMethod, type DeliveryTable, amountToFreeDelivery, cheapestDelivery, deliveryOptions, deliveryTeaser } from './rates';
+import { type DeliveryMethod, type DeliveryTable, amountToFreeDelivery, cheapestDelivery, deliveryOptions, deliveryTeaser, inCurrency } from './rates';
 
 const method = (id: string, kind: DeliveryMethod['kind'], bands: Array<[number, number]>, freeOverCents: number | null = null, active = true): DeliveryMethod => ({
   id,
@@ -7,12 +7,15 @@ const method = (id: string, kind: DeliveryMethod['kind'], bands: Array<[number, 
   kind,
   active,
   freeOverCents,
-  bands: bands.map(([maxGrams, priceCents]) => ({ maxGrams, priceCents })),
+  // The złoty prices are the euro ones times four, so a test can tell which currency it got.
+  freeOver: { EUR: freeOverCents, PLN: freeOverCents === null ? null : freeOverCents * 4 },
+  bands: bands.map(([maxGrams, priceCents]) => ({ maxGrams, priceCents, prices: { EUR: priceCents, PLN: priceCents * 4 } })),
   pickupAddress: kind === 'pickup' ? 'ul. Mokotowska 12' : '',
   pickupHours: { en: '', pl: '' },
 });
 
 const table: DeliveryTable = {
+  currency: 'EUR',
   packagingGrams: 150,
   guestCheckout: false,
   homeCountry: 'PL',
@@ -72,5 +75,17 @@ describe('delivery rates', () => {
     expect(deliveryTeaser(table, 'CZ')).toEqual({ fromCents: 999, freeOverCents: 12000 });
     expect(deliveryTeaser(table, 'AT')).toBeNull();
     expect(deliveryTeaser(table, 'FR')).toBeNull();
+  });
+
+  it('quotes in złoty from the złoty prices and thresholds, converting a table once', () => {
+    const pln = inCurrency(table, 'PLN');
+    expect(pln.currency).toBe('PLN');
+    expect(inCurrency(table, 'PLN')).toBe(pln);
+    expect(inCurrency(table, 'EUR')).toBe(table);
+    // 49.99 € of goods is not free in euros; 199.96 zł (the złoty threshold is 200.00) is not either, 200.00 zł is.
+    expect(priceOf(deliveryOptions(pln, { country: 'PL', goodsGrams: 250, goodsCents: 19_996 }), 'locker')).toBe(1396);
+    expect(priceOf(deliveryOptions(pln, { country: 'PL', goodsGrams: 250, goodsCents: 20_000 }), 'locker')).toBe(0);
+    expect(deliveryTeaser(pln, 'PL')).toEqual({ fromCents: 1396, freeOverCents: 20_000 });
+    expect(amountToFreeDelivery(deliveryOptions(pln, { country: 'DE', goodsGrams: 250, goodsCents: 1500 }), 1500)).toBe(46_500);
   });
 });

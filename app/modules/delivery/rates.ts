@@ -1,3 +1,5 @@
+import type { Currency, Prices } from '~/modules/pricing/currencies';
+
 /**
  * The rate table and what it quotes (browser-safe, no database): a parcel weighs its goods' net weight plus the
  * packaging; each method of the country's zone that takes that weight offers the price of the first band that
@@ -15,15 +17,18 @@ export const MAX_BANDS = 10;
 export const MAX_DELIVERY_CENTS = 100_000;
 export const MAX_PACKAGING_GRAMS = 5_000;
 
-export type Band = { maxGrams: number; priceCents: number };
+/** A weight band: its price in the table's currency, and in each currency. */
+export type Band = { maxGrams: number; priceCents: number; prices: Prices };
 
 export type DeliveryMethod = {
   id: string;
   zoneId: string;
   kind: DeliveryKind;
   active: boolean;
-  /** Free when the goods' gross total reaches it; null: never free. */
+  /** Free when the goods' gross total reaches it (in the table's currency); null: never free. */
   freeOverCents: number | null;
+  /** The threshold in each currency. */
+  freeOver: Record<Currency, number | null>;
   /** Sorted by weight, lightest first. */
   bands: Band[];
   pickupAddress: string;
@@ -33,6 +38,8 @@ export type DeliveryMethod = {
 export type DeliveryZone = { id: string; name: string; countries: string[]; methods: DeliveryMethod[] };
 
 export type DeliveryTable = {
+  /** What `priceCents` and `freeOverCents` are in (inCurrency gives the table in the other). */
+  currency: Currency;
   packagingGrams: number;
   homeCountry: string;
   /** Whether guests may order without an account (the owner's choice; off by default). */
@@ -52,6 +59,28 @@ export type DeliveryOption = {
 };
 
 export type Parcel = { country: string; goodsGrams: number; goodsCents: number };
+
+const converted = new WeakMap<DeliveryTable, Map<Currency, DeliveryTable>>();
+
+/** The table with its prices and thresholds in `currency` (kept per table, so a cached table converts once). */
+export function inCurrency(table: DeliveryTable, currency: Currency): DeliveryTable {
+  if (table.currency === currency) return table;
+  let byCurrency = converted.get(table);
+  if (!byCurrency) converted.set(table, (byCurrency = new Map()));
+  let result = byCurrency.get(currency);
+  if (!result) {
+    result = {
+      ...table,
+      currency,
+      zones: table.zones.map((zone) => ({
+        ...zone,
+        methods: zone.methods.map((m) => ({ ...m, freeOverCents: m.freeOver[currency], bands: m.bands.map((b) => ({ ...b, priceCents: b.prices[currency] })) })),
+      })),
+    };
+    byCurrency.set(currency, result);
+  }
+  return result;
+}
 
 export const zoneOf = (table: DeliveryTable, country: string): DeliveryZone | undefined => table.zones.find((zone) => zone.countries.includes(country));
 

@@ -10,7 +10,8 @@ import { type ShopDay, addDays, isShopDay, shopDayOf, startOfShopDay } from '~/l
 import { escapeLike } from '~/db/search.server';
 import { type Actor, listActivity, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
-import { type DisplayStatus, type OrderDelivery, displayStatus, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
+import { type Currency } from '~/modules/pricing/index.server';
+import { type DisplayStatus, type OrderDelivery, displayStatus, orderCurrency, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
 import { type Storage, productImage } from '~/modules/storage/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
@@ -27,6 +28,7 @@ export type OwnerOrderRow = {
   customerName: string;
   customerEmail: string;
   totalCents: number;
+  currency: Currency;
   shippingStatus: string;
   /** What its badge says: the shipping status, or withdrawn / returned once every line was withdrawn from. */
   status: DisplayStatus;
@@ -62,6 +64,7 @@ export async function listOwnerOrders(
         'orders.shipping_full_name',
         'orders.user_email',
         'orders.total_cents',
+        'orders.currency',
         'orders.shipping_status',
         'orders.refunded_cents',
         eb.selectFrom('order_lines').select((l) => l.fn.sum<number>('quantity').as('n')).whereRef('order_lines.order_id', '=', 'orders.id').as('items'),
@@ -89,6 +92,7 @@ export async function listOwnerOrders(
       customerName: r.shipping_full_name,
       customerEmail: r.user_email,
       totalCents: r.total_cents,
+      currency: orderCurrency(r.currency),
       shippingStatus: r.shipping_status,
       items: Number(r.items ?? 0),
     })),
@@ -127,6 +131,8 @@ export type OwnerOrder = {
   shipping: { fullName: string; address: string; city: string; zipCode: string };
   /** How it goes: the method, its price and, for a locker, its code and address (null for orders from before). */
   delivery: OrderDelivery | null;
+  /** Every amount of the order is in its currency. */
+  currency: Currency;
   goodsCents: number;
   /** Each line with the roast days of the batches its coffee was drawn from (for packing), oldest first. */
   lines: (Omit<OrderRecordLine, 'image'> & { image: ReturnType<typeof productImage> | null; roastedOn: string[] })[];
@@ -224,6 +230,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     customer: { name: record.shipping.fullName, email: record.userEmail, guest: record.userId === null },
     shipping: record.shipping,
     delivery: record.delivery,
+    currency: record.currency,
     goodsCents: record.goodsCents,
     lines: lines.map((line) => ({
       ...line,

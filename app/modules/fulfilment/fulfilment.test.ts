@@ -29,13 +29,13 @@ describe.each(testDatabases())('the owner’s orders on %s', (_kind, open) => {
     for (const [i, locale] of (['en', 'pl', 'en', 'pl'] as const).entries()) {
       const user = await createUser(db, `customer${i}.${Date.now()}@example.test`);
       const cartId = await fillCart(db, user.id, [[gayo, i + 1]]);
-      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address: { ...address, fullName: `Ola Nowak ${i}` }, delivery: courier });
+      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, currency: 'EUR', cartId, address: { ...address, fullName: `Ola Nowak ${i}` }, delivery: courier });
       if (!started.ok) throw new Error(started.reason);
       await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
       placed.push({ id: started.orderId, email: user.email, userId: user.id });
     }
     const user = await createUser(db);
-    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId: await fillCart(db, user.id, [[gayo, 1]]), address, delivery: courier });
+    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId: await fillCart(db, user.id, [[gayo, 1]]), address, delivery: courier });
     if (!pending.ok) throw new Error(pending.reason);
     pendingId = pending.orderId;
   });
@@ -131,7 +131,7 @@ describe.each(testDatabases())('the owner’s orders on %s', (_kind, open) => {
     const provider = createTestPaymentProvider(db);
     const user = await createUser(db);
     const cartId = await fillCart(db, user.id, [[await createCoffee(db, 'Kerinci', 1990), 1]]);
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', cartId, address: { ...address, address: '', city: '', zipCode: '' }, delivery: pickup });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId, address: { ...address, address: '', city: '', zipCode: '' }, delivery: pickup });
     if (!started.ok) throw new Error(started.reason);
     await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
     const order = await getOwnerOrder(db, storage, started.orderId);

@@ -46,7 +46,7 @@ export async function cancelOrder(services: RefundServices, actor: Actor, id: st
   const { db, payments, log } = services;
   const order = await db
     .selectFrom('orders')
-    .select(['payment_status', 'shipping_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents', 'stock_short_at'])
+    .select(['payment_status', 'shipping_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents', 'stock_short_at', 'currency'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!order || order.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' };
@@ -107,6 +107,7 @@ export async function cancelOrder(services: RefundServices, actor: Actor, id: st
         from: order.shipping_status,
         to: 'cancelled',
         refundCents: refund?.amountCents ?? 0,
+        currency: order.currency,
         refundId: refund?.id ?? null,
         ...(options.reason ? { reason: options.reason } : { backToStock: restocked }),
       },
@@ -197,7 +198,7 @@ export async function recordRefundEvent(
   if (unknownCents > 0) {
     await insertRefund(trx, { orderId, provider, refund: { id: '', amountCents: unknownCents, status: 'succeeded' }, createdBy: null, at });
   }
-  const order = await trx.selectFrom('orders').select(['total_cents', 'refunded_cents', 'shipping_status']).where('id', '=', orderId).executeTakeFirstOrThrow();
+  const order = await trx.selectFrom('orders').select(['total_cents', 'refunded_cents', 'shipping_status', 'currency']).where('id', '=', orderId).executeTakeFirstOrThrow();
   const refundedCents = Math.max(order.refunded_cents, amountRefundedCents);
   if (refundedCents === order.refunded_cents) return 'refund_confirmed';
 
@@ -212,7 +213,7 @@ export async function recordRefundEvent(
     subjectType: 'order',
     subjectId: orderId,
     subjectLabel: orderLabel(orderId),
-    details: { refundCents: refundedCents - order.refunded_cents, ...(closes ? { from: order.shipping_status, to: 'cancelled' } : {}) },
+    details: { refundCents: refundedCents - order.refunded_cents, currency: order.currency, ...(closes ? { from: order.shipping_status, to: 'cancelled' } : {}) },
   });
   if (!closes) return 'refund_recorded';
   const record = (await findOrderRecord(trx, orderId))!;
@@ -277,7 +278,7 @@ export async function refundWithdrawal(
   const { db, payments, log } = services;
   const [withdrawal, order] = await Promise.all([
     getWithdrawal(db, withdrawalId),
-    db.selectFrom('orders').select(['payment_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents']).where('id', '=', orderId).executeTakeFirst(),
+    db.selectFrom('orders').select(['payment_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents', 'currency']).where('id', '=', orderId).executeTakeFirst(),
   ]);
   if (!withdrawal || withdrawal.orderId !== orderId || !order || order.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' };
   if (withdrawal.refundedAt) return { ok: false, reason: 'already_refunded' };
@@ -329,7 +330,7 @@ export async function refundWithdrawal(
       subjectType: 'order',
       subjectId: orderId,
       subjectLabel: orderLabel(orderId),
-      details: { withdrawalId, refundCents: refund?.amountCents ?? 0, refundId: refund?.id ?? null, backToStock: restocked },
+      details: { withdrawalId, refundCents: refund?.amountCents ?? 0, currency: order.currency, refundId: refund?.id ?? null, backToStock: restocked },
     });
     const record = (await findOrderRecord(trx, orderId))!;
     await queueMail(trx, withdrawalRefundMail(withdrawal, record, refund?.amountCents ?? 0, { publicUrl: services.publicUrl }));

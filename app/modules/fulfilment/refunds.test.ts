@@ -52,7 +52,7 @@ describe.each(testDatabases())('cancelling with a refund on %s', (_kind, open) =
   /** A customer's order of `quantity` bags paid with `number` through the test provider's card form. */
   async function paidWithCard(quantity: number, number: string = TEST_CARDS.success, locale: 'en' | 'pl' = 'en') {
     const user = await createUser(db);
-    const started = await startPayment(db, testPayments, { userId: user.id, email: user.email, locale, cartId: await fillCart(db, user.id, [[coffee, quantity]]), address, delivery: courier });
+    const started = await startPayment(db, testPayments, { userId: user.id, email: user.email, locale, currency: 'EUR', cartId: await fillCart(db, user.id, [[coffee, quantity]]), address, delivery: courier });
     if (!started.ok) throw new Error(started.reason);
     const paid = await payWithCard(services(testPayments), { userId: user.id, orderId: started.orderId, card: card(number) });
     if (!paid.ok) throw new Error(paid.code);
@@ -62,7 +62,7 @@ describe.each(testDatabases())('cancelling with a refund on %s', (_kind, open) =
   /** The same, paid through Stripe (the stand-in marks the PaymentIntent succeeded, its webhook settles the order). */
   async function paidWithStripe(quantity: number) {
     const user = await createUser(db);
-    const started = await startPayment(db, stripe, { userId: user.id, email: user.email, locale: 'pl', cartId: await fillCart(db, user.id, [[coffee, quantity]]), address, delivery: courier });
+    const started = await startPayment(db, stripe, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId: await fillCart(db, user.id, [[coffee, quantity]]), address, delivery: courier });
     if (!started.ok) throw new Error(started.reason);
     fake.setStatus(started.paymentId, 'succeeded');
     await settlePayment(services(stripe), (_trx, markPaid) => markPaid(started.paymentId));
@@ -113,7 +113,7 @@ describe.each(testDatabases())('cancelling with a refund on %s', (_kind, open) =
     expect(await refundsOf(delivered.id)).toEqual([]);
 
     const user = await createUser(db);
-    const pending = await startPayment(db, testPayments, { userId: user.id, email: user.email, locale: 'en', cartId: await fillCart(db, user.id, [[coffee, 1]]), address, delivery: courier });
+    const pending = await startPayment(db, testPayments, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId: await fillCart(db, user.id, [[coffee, 1]]), address, delivery: courier });
     if (!pending.ok) throw new Error(pending.reason);
     expect(await cancelOrder(services(testPayments), owner, pending.orderId)).toEqual({ ok: false, reason: 'not_found' });
     expect(await cancelOrder(services(testPayments), owner, 'nope')).toEqual({ ok: false, reason: 'not_found' });

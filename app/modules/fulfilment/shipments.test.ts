@@ -96,7 +96,7 @@ describe.each(testDatabases())('InPost shipments on %s', (_kind, open) => {
     const provider = createTestPaymentProvider(db);
     const cartId = await fillCart(db, user.id, [[coffee, 2]]);
     const delivery = how === 'pickup' ? pickup : { ...courier, phone: '+48600100200' };
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', cartId, address, delivery });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId, address, delivery });
     if (!started.ok) throw new Error(started.reason);
     await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
     // A locker order as checkout makes it (checkout's own suite covers the locker search).

@@ -21,7 +21,7 @@ export function deliveryAddressLines(shipping: ShippingAddress, delivery: OrderD
 /** "Delivery: InPost locker — €3.49" (or "Free"), in the order's language; null for orders from before delivery was chosen. */
 function deliveryLine(order: OrderRecord, locale: Locale, t: (key: string, values?: Record<string, string>) => string): string | null {
   if (!order.delivery) return null;
-  const price = order.delivery.priceCents === 0 ? t('delivery.free') : money(order.delivery.priceCents, locale);
+  const price = order.delivery.priceCents === 0 ? t('delivery.free') : money(order.delivery.priceCents, order.currency, locale);
   return `${t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) })} — ${price}`;
 }
 
@@ -36,13 +36,13 @@ export function orderConfirmationMail(
   const label = orderLabel(order.id);
   const title = (line: OrderRecordLine) => lineName(line.title || t('orders.mail.unnamed'), line.label);
   const lineText = (line: OrderRecordLine) =>
-    t('orders.mail.line', { quantity: String(line.quantity), title: title(line), price: money(line.unitPriceCents * line.quantity, locale) });
+    t('orders.mail.line', { quantity: String(line.quantity), title: title(line), price: money(line.unitPriceCents * line.quantity, order.currency, locale) });
   const address = deliveryAddressLines(order.shipping, order.delivery, t);
   const addressHeading = t(order.delivery?.kind === 'pickup' ? 'orders.mail.collectAt' : order.delivery?.kind === 'locker' ? 'orders.mail.toLocker' : 'orders.mail.shipTo');
   const delivery = deliveryLine(order, locale, t);
-  const goods = order.delivery ? `${t('delivery.goods')}: ${money(order.goodsCents, locale)}` : null;
+  const goods = order.delivery ? `${t('delivery.goods')}: ${money(order.goodsCents, order.currency, locale)}` : null;
   const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
-  const total = t('orders.mail.total', { total: money(order.totalCents, locale) });
+  const total = t('orders.mail.total', { total: money(order.totalCents, order.currency, locale) });
 
   const text = [
     t('orders.mail.greeting', { name: order.shipping.fullName }),
@@ -91,16 +91,16 @@ const enDelivery = { locker: 'InPost locker', courier: 'Courier', pickup: 'Picku
 export function shopOrderNotificationMail(order: OrderRecord, lines: OrderRecordLine[], contactTo: string): OutgoingMail {
   const label = orderLabel(order.id);
   const lineText = (l: OrderRecordLine) =>
-    `${l.quantity} × ${lineName(l.title || 'Unnamed Product', l.label)} (${l.sku ?? l.productId}) — ${money(l.unitPriceCents * l.quantity, 'en')}`;
+    `${l.quantity} × ${lineName(l.title || 'Unnamed Product', l.label)} (${l.sku ?? l.productId}) — ${money(l.unitPriceCents * l.quantity, order.currency, 'en')}`;
   const rows: Array<[string, string]> = [
     ['Order', `${label} (${order.id})`],
     ['Customer', order.userEmail],
     ['Language', order.locale],
-    ['Total', money(order.totalCents, 'en')],
+    ['Total', money(order.totalCents, order.currency, 'en')],
     ...(order.delivery
       ? ([
-          ['Goods', money(order.goodsCents, 'en')],
-          ['Delivery', `${enDelivery[order.delivery.kind]} — ${money(order.delivery.priceCents, 'en')}`],
+          ['Goods', money(order.goodsCents, order.currency, 'en')],
+          ['Delivery', `${enDelivery[order.delivery.kind]} — ${money(order.delivery.priceCents, order.currency, 'en')}`],
         ] as Array<[string, string]>)
       : []),
     ['Payment', `${order.paymentProvider} ${order.paymentId ?? ''}`.trim()],
@@ -126,5 +126,5 @@ export function shopOrderNotificationMail(order: OrderRecord, lines: OrderRecord
     '</ul>',
     '</body></html>',
   ].join('\n');
-  return { to: contactTo, subject: `[Kopi order] ${label} — ${money(order.totalCents, 'en')}`, text, html, replyTo: order.userEmail };
+  return { to: contactTo, subject: `[Kopi order] ${label} — ${money(order.totalCents, order.currency, 'en')}`, text, html, replyTo: order.userEmail };
 }

@@ -3,7 +3,8 @@ import { type Selectable, sql } from 'kysely';
 import { type Executor, monotonicNow, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import type { OrdersTable } from '~/db/schema';
-import { type OrderDelivery, type ShippingAddress, orderDeliveryOf } from './orders.types';
+import { type OrderDelivery, type ShippingAddress, orderCurrency, orderDeliveryOf } from './orders.types';
+import type { Currency } from '~/modules/pricing/currencies';
 
 /** The order as the checkout and payment code work with it (server only). */
 export type OrderRecord = {
@@ -17,7 +18,7 @@ export type OrderRecord = {
   cartId: string | null;
   totalCents: number;
   goodsCents: number;
-  currency: 'EUR';
+  currency: Currency;
   paymentProvider: string;
   paymentId: string | null;
   clientSecret: string | null;
@@ -58,7 +59,7 @@ const toRecord = (row: Row): OrderRecord => ({
   cartId: row.cart_id,
   totalCents: row.total_cents,
   goodsCents: row.goods_cents,
-  currency: 'EUR',
+  currency: orderCurrency(row.currency),
   paymentProvider: row.payment_provider,
   paymentId: row.payment_intent_id,
   clientSecret: row.payment_client_secret,
@@ -132,8 +133,9 @@ export async function findOrCreatePendingOrder(
     cartId: string | null;
     provider: string;
     fingerprint: string;
-    /** The goods' total; the order's is it plus the delivery's price. */
+    /** The goods' total; the order's is it plus the delivery's price. All amounts are in `currency`. */
     goodsCents: number;
+    currency: Currency;
     visitorId: string | null;
     address: ShippingAddress;
     delivery: OrderDelivery;
@@ -172,7 +174,7 @@ export async function findOrCreatePendingOrder(
         delivery_method_id: input.delivery.methodId,
         delivery_country: input.delivery.country,
         delivery_point: input.delivery.point,
-        currency: 'EUR',
+        currency: input.currency,
         payment_provider: input.provider,
         payment_intent_id: null,
         payment_client_secret: null,

@@ -7,6 +7,7 @@ import {
   type OrderView,
   type PaymentStatus,
   type ShippingStatus,
+  orderCurrency,
   orderDeliveryOf,
   orderLabel,
   orderPagePath,
@@ -19,6 +20,7 @@ type OrderRow = {
   created_at: string;
   paid_at: string | null;
   total_cents: number;
+  currency: string;
   payment_status: string;
   shipping_status: string;
   shipping_full_name: string;
@@ -46,6 +48,7 @@ const orderColumns = [
   'created_at',
   'paid_at',
   'total_cents',
+  'currency',
   'payment_status',
   'shipping_status',
   'shipping_full_name',
@@ -178,7 +181,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     paidAt: row.paid_at,
     totalCents: row.total_cents,
     goodsCents: row.goods_cents,
-    currency: 'EUR',
+    currency: orderCurrency(row.currency),
     paymentStatus: (paymentStatuses as readonly string[]).includes(row.payment_status)
       ? (row.payment_status as PaymentStatus)
       : 'pending',

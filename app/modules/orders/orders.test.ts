@@ -30,13 +30,13 @@ describe.each(testDatabases())('orders on %s', (_kind, open) => {
     other = await createUser(db);
     for (let i = 1; i <= 12; i++) {
       const cartId = await fillCart(db, user.id, [[gayo, i]]);
-      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address, delivery: pickup });
+      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery: pickup });
       if (!started.ok) throw new Error(started.reason);
       await settlePayment({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, (_trx, markPaid) => markPaid(started.paymentId));
       placed.push(started.orderId);
     }
     const cartId = await fillCart(db, user.id, [[gayo, 1]]);
-    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address, delivery: pickup });
+    const pending = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery: pickup });
     if (!pending.ok) throw new Error(pending.reason);
     pendingId = pending.orderId;
   });

@@ -1,5 +1,6 @@
 /** Order view types and constants, free of zod and server imports (browser-safe). */
 import type { ProductImage } from '~/modules/storage/image';
+import { type Currency, isCurrency } from '~/modules/pricing/currencies';
 
 export const ORDERS_PAGE_SIZE = 10;
 export const paymentStatuses = ['pending', 'succeeded', 'failed'] as const;
@@ -78,7 +79,7 @@ export type OrderView = {
   /** Goods and delivery; the goods alone are `goodsCents`. */
   totalCents: number;
   goodsCents: number;
-  currency: 'EUR';
+  currency: Currency;
   paymentStatus: PaymentStatus;
   shippingStatus: ShippingStatus;
   lines: OrderLineView[];
@@ -150,3 +151,6 @@ export function displayStatus(order: {
 }
 
 export const orderLabel = (id: string) => id.slice(-6).toUpperCase();
+
+/** An order's stored currency (orders from before there were two are in euros). */
+export const orderCurrency = (stored: string): Currency => (isCurrency(stored) ? stored : 'EUR');

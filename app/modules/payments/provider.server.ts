@@ -1,11 +1,12 @@
 import type { Executor } from '~/db/database.server';
+import type { Currency } from '~/modules/pricing/currencies';
 
 export type PaymentStatus = 'succeeded' | 'processing' | 'requires_payment_method' | 'canceled' | 'requires_action';
 
 export type CreatePaymentInput = {
   orderId: string;
   amountCents: number;
-  currency: 'EUR';
+  currency: Currency;
   customerEmail: string;
   /** The same key always yields the same payment (two tabs, retries). */
   idempotencyKey: string;

@@ -10,6 +10,9 @@
  * so a day's figures never go below zero and the chart's days add up to the period; an earlier day's figures
  * go down when one of its orders is refunded. Refunds are also shown on their own, by the same rule.
  *
+ * Money is counted per currency: the dashboard shows one currency's orders at a time (euros and złoty are never
+ * added); the funnel counts visitors, whatever they paid in.
+ *
  * Reports read across domains (orders, refunds, withdrawals, analytics) by design: aggregates over several
  * tables are not any one domain's use case, and none of them is written here.
  */
@@ -17,6 +20,7 @@ import { sql } from 'kysely';
 import type { Executor } from '~/db/database.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import { getProductsByIds } from '~/modules/catalog/index.server';
+import type { Currency } from '~/modules/pricing/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { type Period, periods } from './periods';
 import { keptFlag, keptOrder, withdrawnLines } from './kept.server';
@@ -30,6 +34,8 @@ export type TopProduct = { key: string; productId: string; name: string; label: 
 
 export type Dashboard = {
   period: Period;
+  /** Every amount, order count and best seller is of the orders paid in this currency. */
+  currency: Currency;
   from: ShopDay;
   to: ShopDay;
   /** What the period's paid orders came to, before refunds. */
@@ -57,13 +63,13 @@ const TOP_PRODUCTS = 5;
 export async function getDashboard(
   db: Executor,
   storage: Storage,
-  { period, timeZone, locale, now = new Date() }: { period: Period; timeZone: string; locale: Locale; now?: Date },
+  { period, timeZone, locale, currency = 'EUR', now = new Date() }: { period: Period; timeZone: string; locale: Locale; currency?: Currency; now?: Date },
 ): Promise<Dashboard> {
   const today = shopDayOf(now, timeZone);
   const range = shopDays(today, periods[period], timeZone);
   const chart = shopDays(today, Math.max(periods[period], 7), timeZone);
   const paidIn = (start: string, end: string) =>
-    db.selectFrom('orders').where('payment_status', '=', 'succeeded').where('paid_at', '>=', start).where('paid_at', '<', end);
+    db.selectFrom('orders').where('payment_status', '=', 'succeeded').where('currency', '=', currency).where('paid_at', '>=', start).where('paid_at', '<', end);
 
   const [totals, series, refunds, funnel, top] = await Promise.all([
     paidIn(range.start, range.end)
@@ -84,13 +90,14 @@ export async function getDashboard(
       .selectFrom('refunds')
       .innerJoin('orders', 'orders.id', 'refunds.order_id')
       .where('orders.payment_status', '=', 'succeeded')
+      .where('orders.currency', '=', currency)
       .where('orders.paid_at', '>=', range.start)
       .where('orders.paid_at', '<', range.end)
       .where('refunds.status', '<>', 'failed')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
     funnelBetween(db, range.start, range.end),
-    topProducts(db, range.start, range.end),
+    topProducts(db, range.start, range.end, currency),
   ]);
 
   // The chart's days: each kept order falls in the day whose start it follows (the rows come sorted).
@@ -108,6 +115,7 @@ export async function getDashboard(
   const revenueCents = Number(totals.revenue);
   return {
     period,
+    currency,
     from: range.days[0].day,
     to: today,
     paidCents: Number(totals.paid),
@@ -128,12 +136,13 @@ export async function getDashboard(
  * the period is summed in the database (at most the catalogue's size) and the few withdrawn lines are taken
  * off here, before ranking.
  */
-async function topProducts(db: Executor, start: string, end: string): Promise<TopProduct[]> {
+async function topProducts(db: Executor, start: string, end: string, currency: Currency): Promise<TopProduct[]> {
   const [sold, withdrawn] = await Promise.all([
     db
       .selectFrom('order_lines')
       .innerJoin('orders', 'orders.id', 'order_lines.order_id')
       .where('orders.payment_status', '=', 'succeeded')
+      .where('orders.currency', '=', currency)
       .where('orders.paid_at', '>=', start)
       .where('orders.paid_at', '<', end)
       .where(keptOrder)
@@ -148,7 +157,7 @@ async function topProducts(db: Executor, start: string, end: string): Promise<To
       ])
       .groupBy(sql`coalesce(order_lines.variant_id, order_lines.product_id)`)
       .execute(),
-    withdrawnLines(db, start, end),
+    withdrawnLines(db, start, end, currency),
   ]);
   const products = new Map<string, TopProduct>(
     sold.map((r) => [

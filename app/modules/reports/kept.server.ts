@@ -4,6 +4,7 @@
  * it brought in is its total less what was refunded of it, on the day it was paid. A line withdrawn from is not
  * a product kept, refunded yet or not: the consumer is sending it back.
  */
+import type { Currency } from '~/modules/pricing/index.server';
 import { type SqlBool, sql } from 'kysely';
 import type { Executor } from '~/db/database.server';
 import { parseWithdrawnEntries, withdrawnPositions } from '~/modules/orders/index.server';
@@ -27,7 +28,7 @@ export type WithdrawnLine = {
  * The order lines withdrawn from, of the orders paid between `start` and `end`, as the order has them (a
  * withdrawal takes back whole lines), with whether that withdrawal was refunded and whether the order is kept.
  */
-export async function withdrawnLines(db: Executor, start: string, end: string): Promise<WithdrawnLine[]> {
+export async function withdrawnLines(db: Executor, start: string, end: string, currency?: Currency): Promise<WithdrawnLine[]> {
   const rows = await db
     .selectFrom('withdrawals')
     .innerJoin('orders', 'orders.id', 'withdrawals.order_id')
@@ -35,6 +36,7 @@ export async function withdrawnLines(db: Executor, start: string, end: string): 
     .where('orders.payment_status', '=', 'succeeded')
     .where('orders.paid_at', '>=', start)
     .where('orders.paid_at', '<', end)
+    .$if(currency !== undefined, (qb) => qb.where('orders.currency', '=', currency!))
     .select([
       'order_lines.order_id',
       'order_lines.position',

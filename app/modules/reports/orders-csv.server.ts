@@ -41,6 +41,7 @@ export async function exportOrdersCsv(
         'orders.delivery_kind',
         'orders.delivery_cents',
         'orders.delivery_point',
+        'orders.currency',
         'order_lines.position',
         'order_lines.title',
         'order_lines.variant_label',
@@ -67,7 +68,7 @@ export async function exportOrdersCsv(
     const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
     return /["\r\n]/.test(text) || text.includes(separator) ? `"${text.replaceAll('"', '""')}"` : text;
   };
-  const header = ['order', 'date', 'customer', 'email', 'product', 'variant', 'sku', 'quantity', 'unitPrice', 'lineTotal', 'status'].map((key) => t(`admin.csv.${key}`));
+  const header = ['order', 'date', 'customer', 'email', 'product', 'variant', 'sku', 'quantity', 'unitPrice', 'lineTotal', 'currency', 'status'].map((key) => t(`admin.csv.${key}`));
   const lines = [header.map(cell).join(separator)];
   const deliveryRow = (row: (typeof rows)[number]) =>
     [
@@ -81,6 +82,7 @@ export async function exportOrdersCsv(
       '1',
       money(Number(row.delivery_cents)),
       money(Number(row.delivery_cents)),
+      row.currency,
       cell(t(`orders.status.${row.shipping_status}`)),
     ].join(separator);
   for (const [i, row] of rows.entries()) {
@@ -96,6 +98,7 @@ export async function exportOrdersCsv(
         String(row.quantity),
         money(row.unit_price_cents),
         money(row.unit_price_cents * row.quantity),
+        row.currency,
         cell(t(`orders.status.${status(row)}`)),
       ].join(separator),
     );

@@ -41,7 +41,7 @@ describe.each(testDatabases())('reviews on %s', (_kind, open) => {
   async function buyer(name: string, products: string[], { delivered = true } = {}) {
     const user = await createUser(db, `${name.toLowerCase().replace(/\s/g, '.')}.${Math.random().toString(36).slice(2)}@example.test`);
     const cartId = await fillCart(db, user.id, products.map((id) => [id, 1] as [string, number]));
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', cartId, address, delivery: courier });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery: courier });
     if (!started.ok) throw new Error(started.reason);
     const card = { number: TEST_CARDS.success, expMonth: 12, expYear: 2040, cvc: '123' };
     const paid = await payWithCard({ db, payments: provider, contactTo: 'shop@kopi.test', kickMail: () => {} }, { userId: user.id, orderId: started.orderId, card });

@@ -89,7 +89,7 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     return { ...user, cartId };
   }
   const start = (c: Awaited<ReturnType<typeof customer>>, reservationMinutes?: number) =>
-    startPayment(db, provider, { userId: c.id, email: c.email, locale: 'en', cartId: c.cartId, address, delivery: pickup, reservationMinutes });
+    startPayment(db, provider, { userId: c.id, email: c.email, locale: 'en', currency: 'EUR', cartId: c.cartId, address, delivery: pickup, reservationMinutes });
   const gramsLeft = async (productId: string) =>
     (await db.selectFrom('roast_batches').select('grams_left').where('product_id', '=', productId).execute()).reduce((sum, b) => sum + b.grams_left, 0);
 
@@ -163,7 +163,7 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     expect(await addToCart(db, second.cartId, coffee.large, 1)).toEqual({ ok: false, reason: 'sold_out' });
     expect(await setLineQuantity(db, second.cartId, coffee.small, 5)).toEqual({ ok: false, reason: 'not_enough', left: 1 });
     // The first customer's own cart is not short of what their payment holds.
-    expect((await getCart(db, storage, first.cartId, 'en')).stockCapped).toEqual([]);
+    expect((await getCart(db, storage, first.cartId, 'en', 'EUR')).stockCapped).toEqual([]);
     // Past the hold, the sweep lets it go.
     const later = minutesFrom(new Date(), 16);
     expect((await stockOf(db, [coffee.id], { now: later })).get(coffee.id)?.variants[coffee.large]).toBe(1);
@@ -182,10 +182,10 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     expect(refused).toEqual({ ok: false, reason: 'out_of_stock', short: [{ variantId: coffee.small, left: 1 }] });
     expect(await db.selectFrom('orders').select('id').where('user_id', '=', buyer.id).execute()).toEqual([]);
     // The cart is then capped to what is left, and says so.
-    const cart = await getCart(db, storage, buyer.cartId, 'en');
+    const cart = await getCart(db, storage, buyer.cartId, 'en', 'EUR');
     expect(cart.lines.map((l) => l.quantity)).toEqual([1]);
     expect(cart.stockCapped).toEqual([{ variantId: coffee.small, name: 'Short — 250\u00a0g', left: 1 }]);
-    expect((await getCart(db, storage, buyer.cartId, 'en')).stockCapped).toEqual([]);
+    expect((await getCart(db, storage, buyer.cartId, 'en', 'EUR')).stockCapped).toEqual([]);
   });
 
   it('two variants draw on one batch: the cart counts them together', async () => {

@@ -69,7 +69,7 @@ export function withdrawalRefundMail(withdrawal: Withdrawal, order: OrderRecord,
   const lines = [
     t('withdrawal.mail.greeting', { name: withdrawal.name }),
     '',
-    t('withdrawal.refundMail.intro', { amount: formatPrice(refundedCents, locale), label }),
+    t('withdrawal.refundMail.intro', { amount: formatPrice(refundedCents, order.currency, locale), label }),
     ...withdrawal.lines.map((line) => `  • ${line.quantity} × ${line.title}`),
     '',
     t('withdrawal.refundMail.when'),

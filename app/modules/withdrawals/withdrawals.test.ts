@@ -38,7 +38,7 @@ describe.each(testDatabases())('withdrawals on %s', (_kind, open) => {
   async function paidOrder(locale: 'en' | 'pl' = 'en', delivery: { country: string; methodId: string } = courier) {
     const user = await createUser(db, `buyer.${Math.random().toString(36).slice(2)}@example.test`);
     const cartId = await fillCart(db, user.id, [[gayo, 2], [java, 1]]);
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, cartId, address, delivery });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, currency: 'EUR', cartId, address, delivery });
     if (!started.ok) throw new Error(started.reason);
     // Paid through the test provider's card form, so its payment can be refunded.
     const card = { number: TEST_CARDS.success, expMonth: 12, expYear: 2040, cvc: '123' };

@@ -3,6 +3,7 @@ import { Pagination } from '~/components/admin/pagination';
 import { appContext } from '~/context';
 import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { formatDate, formatDateTime, formatNumber, formatPrice } from '~/lib/format';
+import { isCurrency, isRounding, rateText } from '~/modules/pricing/currencies';
 import { type ActivityEntry, countActivity, listActivity } from '~/modules/activity/index.server';
 import { sellingWayOf } from '~/modules/backoffice/product-form';
 import { isOptionKind } from '~/modules/catalog/variants';
@@ -46,19 +47,22 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   const out: string[] = [];
   const skus = (key: string) => (Array.isArray(d[key]) ? (d[key] as unknown[]).map(String).join(', ') : '');
   if (entry.action === 'product.created' && typeof d.priceCents === 'number') {
-    const price = formatPrice(d.priceCents, locale);
+    const price = formatPrice(d.priceCents, 'EUR', locale);
     out.push(typeof d.variants === 'number' && d.variants > 1 ? t('admin.activity.createdVariants', { count: d.variants, price }) : t('admin.activity.createdPrice', { price }));
   }
   const price = pair('priceCents');
-  if (price) out.push(t('admin.activity.price', { from: formatPrice(Number(price[0]), locale), to: formatPrice(Number(price[1]), locale) }));
+  if (price) out.push(t('admin.activity.price', { from: formatPrice(Number(price[0]), 'EUR', locale), to: formatPrice(Number(price[1]), 'EUR', locale) }));
   const options = pair('options');
   if (options) out.push(t('admin.activity.options', { from: sellingWayLabel(options[0], t, locale), to: sellingWayLabel(options[1], t, locale) }));
   if (skus('variantsAdded')) out.push(t('admin.activity.variantsAdded', { skus: skus('variantsAdded') }));
   if (skus('variantsRemoved')) out.push(t('admin.activity.variantsRemoved', { skus: skus('variantsRemoved') }));
-  if (Array.isArray(d.variantPrices)) {
-    for (const change of d.variantPrices as unknown[]) {
+  const zloty = pair('pricePln');
+  if (zloty) out.push(t('admin.activity.price', { from: formatPrice(Number(zloty[0]), 'PLN', locale), to: formatPrice(Number(zloty[1]), 'PLN', locale) }));
+  for (const [key, currency] of [['variantPrices', 'EUR'], ['variantPricesPln', 'PLN']] as const) {
+    if (!Array.isArray(d[key])) continue;
+    for (const change of d[key] as unknown[]) {
       if (Array.isArray(change) && change.length === 3) {
-        out.push(t('admin.activity.variantPrice', { sku: String(change[0]), from: formatPrice(Number(change[1]), locale), to: formatPrice(Number(change[2]), locale) }));
+        out.push(t('admin.activity.variantPrice', { sku: String(change[0]), from: formatPrice(Number(change[1]), currency, locale), to: formatPrice(Number(change[2]), currency, locale) }));
       }
     }
   }
@@ -75,7 +79,7 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   const images = pair('images');
   if (images) out.push(t('admin.activity.images', { from: (images[0] as unknown[]).length, to: (images[1] as unknown[]).length }));
   if ((entry.action === 'order.cancelled' || entry.action === 'order.refunded') && typeof d.refundCents === 'number' && d.refundCents > 0) {
-    out.push(t('admin.activity.refund', { amount: formatPrice(d.refundCents, locale) }));
+    out.push(t('admin.activity.refund', { amount: formatPrice(d.refundCents, isCurrency(d.currency) ? d.currency : 'EUR', locale) }));
   }
   if (entry.action === 'order.shipment' && typeof d.shipmentId === 'string') {
     out.push(t('admin.activity.shipment', { id: d.shipmentId, size: isParcelSize(d.size) ? parcelSizeLetters[d.size] : '' }));
@@ -85,10 +89,23 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   }
   if (entry.action.startsWith('stock.') || entry.action === 'order.stock_short' || d.backToStock === true) out.push(...describeStock(entry, t, locale));
   if (entry.action === 'delivery.changed') out.push(...describeDelivery(d, t, locale));
+  if (entry.action === 'currency.changed' || entry.action === 'prices.proposed') out.push(...describeCurrency(entry.action, d, t));
   if ((entry.action === 'review.hidden' || entry.action === 'review.shown') && typeof d.reason === 'string') {
     out.push(t('admin.activity.reason', { reason: t(`reviews.reasons.${d.reason}`) }));
   }
   return out;
+}
+
+/** The currency settings' entries: the new defaults and rate; how many proposed prices were applied. */
+function describeCurrency(action: string, d: Record<string, unknown>, t: T): string[] {
+  const after = (key: string) => (Array.isArray(d[key]) ? (d[key] as unknown[])[1] : d[key]);
+  const rate = (value: unknown) => (typeof value === 'number' ? rateText(value) : '');
+  const rounding = (value: unknown) => (isRounding(value) ? t(`admin.currencies.roundings.${value}`) : '');
+  if (action === 'prices.proposed') return [t('admin.activity.currency.applied', { variants: Number(d.variants ?? 0), delivery: Number(d.delivery ?? 0), rate: rate(d.rate) })];
+  return [
+    t('admin.activity.currency.defaults', { en: String(after('defaultEn') ?? '—'), pl: String(after('defaultPl') ?? '—') }),
+    t('admin.activity.currency.rate', { rate: rate(after('rate')) || '—', rounding: rounding(after('rounding')) || '—' }),
+  ];
 }
 
 /** Delivery's entries: what changed in the rates (the new state; the old one is in the details kept). */
@@ -110,13 +127,15 @@ function describeDelivery(d: Record<string, unknown>, t: T, locale: Locale): str
     case 'method-deleted':
       return [t(`admin.activity.delivery.${d.what}`, { kind })];
     case 'method': {
-      const bands = Array.isArray(after('bands')) ? (after('bands') as Array<{ maxGrams: number; priceCents: number }>) : [];
+      const bands = Array.isArray(after('bands')) ? (after('bands') as Array<{ maxGrams: number; priceCents: number; pricePln?: number }>) : [];
       const free = after('freeOverCents');
+      const freePln = after('freeOverPln');
+      const both = (eur: number, pln: unknown) => (typeof pln === 'number' ? `${formatPrice(eur, 'EUR', locale)} / ${formatPrice(pln, 'PLN', locale)}` : formatPrice(eur, 'EUR', locale));
       return [
         t('admin.activity.delivery.method', {
           kind,
-          bands: bands.map((b) => `≤ ${formatNumber(b.maxGrams / 1000, locale)} kg ${formatPrice(b.priceCents, locale)}`).join(', '),
-          free: typeof free === 'number' ? formatPrice(free, locale) : t('admin.activity.delivery.never'),
+          bands: bands.map((b) => `≤ ${formatNumber(b.maxGrams / 1000, locale)} kg ${both(b.priceCents, b.pricePln)}`).join(', '),
+          free: typeof free === 'number' ? both(free, freePln) : t('admin.activity.delivery.never'),
           state: t(after('active') ? 'admin.activity.delivery.on' : 'admin.activity.delivery.off'),
         }),
       ];
@@ -159,6 +178,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
     if (entry.subjectType === 'product' && entry.subjectId && entry.action.startsWith('stock.')) return `/admin/products/${entry.subjectId}/stock`;
     if (entry.subjectType === 'product' && entry.subjectId && entry.action !== 'product.deleted') return `/edit-product/${entry.subjectId}`;
     if (entry.subjectType === 'delivery' && entry.action === 'delivery.changed') return '/admin/delivery';
+    if (entry.subjectType === 'currency') return '/admin/currencies';
     if (entry.subjectType === 'review') return entry.action === 'review.hidden' ? '/admin/reviews?show=hidden' : '/admin/reviews';
     return null;
   };

@@ -10,6 +10,8 @@ import { addDays, getDashboard, isPeriod } from '~/modules/reports/index.server'
 import { periods } from '~/modules/reports/periods';
 import { isGrind, isOptionKind, variantLabel } from '~/modules/catalog/variants';
 import { lowStock } from '~/modules/stock/index.server';
+import { currencySettings } from '~/modules/pricing/index.server';
+import { currencies, isCurrency } from '~/modules/pricing/currencies';
 import type { Route } from './+types/dashboard';
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -18,8 +20,10 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(shopper);
   const requested = url.searchParams.get('period');
   const period = isPeriod(requested) ? requested : '7d';
+  const asked = url.searchParams.get('currency');
+  const currency = isCurrency(asked) ? asked : (await currencySettings(app.db)).defaults[shopper.locale];
   const [dashboard, low] = await Promise.all([
-    getDashboard(app.db, app.storage, { period, timeZone: SHOP_TIME_ZONE, locale: shopper.locale }),
+    getDashboard(app.db, app.storage, { period, timeZone: SHOP_TIME_ZONE, locale: shopper.locale, currency }),
     lowStock(app.db, { locale: shopper.locale }),
   ]);
   return {
@@ -41,10 +45,10 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
   const { dashboard: d, low, exportFrom, exportMin } = loaderData;
   const percent = (value: number | null) => (value === null ? '—' : formatNumber(value, locale, { style: 'percent', maximumFractionDigits: 1 }));
   const tiles = [
-    { key: 'revenue', Icon: TrendingUp, value: formatPrice(d.revenueCents, locale), note: d.deliveryCents > 0 ? t('admin.dashboard.paidWithDelivery', { amount: formatPrice(d.paidCents, locale), delivery: formatPrice(d.deliveryCents, locale) }) : t('admin.dashboard.paid', { amount: formatPrice(d.paidCents, locale) }) },
+    { key: 'revenue', Icon: TrendingUp, value: formatPrice(d.revenueCents, d.currency, locale), note: d.deliveryCents > 0 ? t('admin.dashboard.paidWithDelivery', { amount: formatPrice(d.paidCents, d.currency, locale), delivery: formatPrice(d.deliveryCents, d.currency, locale) }) : t('admin.dashboard.paid', { amount: formatPrice(d.paidCents, d.currency, locale) }) },
     { key: 'orders', Icon: ShoppingBag, value: formatNumber(d.orders, locale), note: null },
-    { key: 'average', Icon: Receipt, value: formatPrice(d.averageOrderCents, locale), note: null },
-    { key: 'refunds', Icon: Undo2, value: formatPrice(d.refundedCents, locale), note: t('admin.dashboard.refundCount', { count: d.refunds }) },
+    { key: 'average', Icon: Receipt, value: formatPrice(d.averageOrderCents, d.currency, locale), note: null },
+    { key: 'refunds', Icon: Undo2, value: formatPrice(d.refundedCents, d.currency, locale), note: t('admin.dashboard.refundCount', { count: d.refunds }) },
   ] as const;
   const steps = [
     { key: 'visitors', n: d.funnel.visitors, of: null },
@@ -61,13 +65,23 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
           <h1 className="text-3xl font-semibold md:text-4xl">{t('admin.dashboard.heading')}</h1>
           <p className="mt-2 text-muted">{t(`admin.dashboard.range.${d.period}`, { from: d.from, to: d.to })}</p>
         </div>
-        <nav aria-label={t('admin.dashboard.periodLabel')} className="flex flex-wrap gap-2">
-          {(Object.keys(periods) as (keyof typeof periods)[]).map((p) => (
-            <Link key={p} to={`/admin?period=${p}`} className={tab(p === d.period)} aria-current={p === d.period ? 'page' : undefined}>
-              {t(`admin.dashboard.periods.${p}`)}
-            </Link>
-          ))}
-        </nav>
+        <div className="flex flex-wrap gap-3">
+          <nav aria-label={t('admin.dashboard.periodLabel')} className="flex flex-wrap gap-2">
+            {(Object.keys(periods) as (keyof typeof periods)[]).map((p) => (
+              <Link key={p} to={`/admin?period=${p}&currency=${d.currency}`} className={tab(p === d.period)} aria-current={p === d.period ? 'page' : undefined}>
+                {t(`admin.dashboard.periods.${p}`)}
+              </Link>
+            ))}
+          </nav>
+          {/* Euros and złoty are never added: each currency's orders have their own figures. */}
+          <nav aria-label={t('admin.dashboard.currencyLabel')} className="flex flex-wrap gap-2" data-testid="dashboard-currency">
+            {currencies.map((c) => (
+              <Link key={c} to={`/admin?period=${d.period}&currency=${c}`} className={tab(c === d.currency)} aria-current={c === d.currency ? 'page' : undefined}>
+                {c}
+              </Link>
+            ))}
+          </nav>
+        </div>
       </div>
 
       <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
@@ -95,7 +109,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
         {/* On a phone the chart keeps a readable size and scrolls sideways inside its card. */}
         <div className="relative mt-4 overflow-x-auto">
           <div className="min-w-[36rem]">
-            <RevenueChart days={d.days} locale={locale} />
+            <RevenueChart days={d.days} currency={d.currency} locale={locale} />
           </div>
         </div>
         <details className="mt-4 text-sm">
@@ -113,7 +127,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
                 {d.days.map((day) => (
                   <tr key={day.day}>
                     <th scope="row" className="py-1.5 font-normal">{day.day}</th>
-                    <td className="py-1.5 text-right tabular-nums">{formatPrice(day.revenueCents, locale)}</td>
+                    <td className="py-1.5 text-right tabular-nums">{formatPrice(day.revenueCents, d.currency, locale)}</td>
                     <td className="py-1.5 text-right tabular-nums">{day.orders}</td>
                   </tr>
                 ))}
@@ -169,7 +183,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
                       {p.label && <span className="block text-xs font-normal text-muted">{p.label}</span>}
                     </th>
                     <td className="py-2 pl-3 text-right tabular-nums">{formatNumber(p.quantity, locale)}</td>
-                    <td className="py-2 pl-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(p.revenueCents, locale)}</td>
+                    <td className="py-2 pl-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(p.revenueCents, d.currency, locale)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -294,6 +294,7 @@ function MethodForm({ method, failed }: { method: DeliveryMethod; failed: Failed
             <tr>
               <th scope="col" className="pb-1 text-left font-medium">{t('admin.delivery.upTo')}</th>
               <th scope="col" className="pb-1 pl-3 text-left font-medium">{t('admin.delivery.price')}</th>
+              <th scope="col" className="pb-1 pl-3 text-left font-medium">{t('admin.delivery.pricePln')}</th>
             </tr>
           </thead>
           <tbody>
@@ -307,20 +308,34 @@ function MethodForm({ method, failed }: { method: DeliveryMethod; failed: Failed
                   <input name={bandField(row, 'price')} aria-label={`${t('admin.delivery.price')} ${row + 1}`} inputMode="decimal" defaultValue={value(bandField(row, 'price'), band ? priceText(band.priceCents) : '')} className="field-input py-1.5" {...invalid(bandField(row, 'price'))} />
                   <FieldError error={failed?.errors[bandField(row, 'price')]} id={`${method.id}-${bandField(row, 'price')}-error`} />
                 </td>
+                <td className="py-1 pl-3">
+                  <input name={bandField(row, 'pln')} aria-label={`${t('admin.delivery.pricePln')} ${row + 1}`} inputMode="decimal" defaultValue={value(bandField(row, 'pln'), band ? priceText(band.prices.PLN) : '')} className="field-input py-1.5" {...invalid(bandField(row, 'pln'))} />
+                  <FieldError error={failed?.errors[bandField(row, 'pln')]} id={`${method.id}-${bandField(row, 'pln')}-error`} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
-        <p className="mt-1 text-xs text-muted">{t('admin.delivery.bandHint')}</p>
+        <p className="mt-1 text-xs text-muted">{t('admin.delivery.bandHint')} {t('admin.delivery.plnHint')}</p>
         <FieldError error={failed?.errors.bands} id={`${method.id}-bands-error`} />
       </fieldset>
-      <div className="max-w-xs">
-        <label htmlFor={`${method.id}-freeOver`} className="field-label">{t('admin.delivery.freeOver')}</label>
-        <input id={`${method.id}-freeOver`} name="freeOver" inputMode="decimal" defaultValue={value('freeOver', method.freeOverCents === null ? '' : priceText(method.freeOverCents))} className="field-input" aria-describedby={`${method.id}-freeOver-hint`} {...invalid('freeOver')} />
-        <p id={`${method.id}-freeOver-hint`} className="mt-1 text-xs text-muted">
-          {method.freeOverCents === null ? t('admin.delivery.freeOverHint') : formatPrice(method.freeOverCents, locale)}
-        </p>
-        <FieldError error={failed?.errors.freeOver} id={`${method.id}-freeOver-error`} />
+      <div className="grid max-w-xl gap-4 sm:grid-cols-2">
+        <div>
+          <label htmlFor={`${method.id}-freeOver`} className="field-label">{t('admin.delivery.freeOver')}</label>
+          <input id={`${method.id}-freeOver`} name="freeOver" inputMode="decimal" defaultValue={value('freeOver', method.freeOverCents === null ? '' : priceText(method.freeOverCents))} className="field-input" aria-describedby={`${method.id}-freeOver-hint`} {...invalid('freeOver')} />
+          <p id={`${method.id}-freeOver-hint`} className="mt-1 text-xs text-muted">
+            {method.freeOverCents === null ? t('admin.delivery.freeOverHint') : formatPrice(method.freeOverCents, 'EUR', locale)}
+          </p>
+          <FieldError error={failed?.errors.freeOver} id={`${method.id}-freeOver-error`} />
+        </div>
+        <div>
+          <label htmlFor={`${method.id}-freeOverPln`} className="field-label">{t('admin.delivery.freeOverPln')}</label>
+          <input id={`${method.id}-freeOverPln`} name="freeOverPln" inputMode="decimal" defaultValue={value('freeOverPln', method.freeOver.PLN === null ? '' : priceText(method.freeOver.PLN))} className="field-input" aria-describedby={`${method.id}-freeOverPln-hint`} {...invalid('freeOverPln')} />
+          <p id={`${method.id}-freeOverPln-hint`} className="mt-1 text-xs text-muted">
+            {method.freeOver.PLN === null ? t('admin.delivery.freeOverPlnHint') : formatPrice(method.freeOver.PLN, 'PLN', locale)}
+          </p>
+          <FieldError error={failed?.errors.freeOverPln} id={`${method.id}-freeOverPln-error`} />
+        </div>
       </div>
       {method.kind === 'pickup' && (
         <div className="grid gap-3">

@@ -188,12 +188,12 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                     {t('admin.orders.withdrawalBy', { name: w.name, date: formatDateTime(w.createdAt, locale) })}
                   </p>
                   <p className="text-muted">{w.lines.map((line) => `${line.quantity} × ${line.title}`).join(', ')}</p>
-                  {w.deliveryCents > 0 && <p className="text-muted" data-testid="withdrawal-delivery">{t('admin.orders.withdrawalDelivery', { amount: formatPrice(w.deliveryCents, locale) })}</p>}
+                  {w.deliveryCents > 0 && <p className="text-muted" data-testid="withdrawal-delivery">{t('admin.orders.withdrawalDelivery', { amount: formatPrice(w.deliveryCents, order.currency, locale) })}</p>}
                   {w.reason && <p className="mt-1 text-muted">{t('admin.orders.withdrawalReason', { reason: w.reason })}</p>}
                 </div>
                 {w.refundedAt ? (
                   <p className="shrink-0 font-medium text-leaf-dark" data-testid="withdrawal-refunded">
-                    {t('admin.orders.withdrawalRefunded', { amount: formatPrice(w.refundedCents ?? 0, locale), date: formatDate(w.refundedAt, locale) })}
+                    {t('admin.orders.withdrawalRefunded', { amount: formatPrice(w.refundedCents ?? 0, order.currency, locale), date: formatDate(w.refundedAt, locale) })}
                   </p>
                 ) : (
                   <Form method="post" className="grid shrink-0 justify-items-end gap-2 text-right">
@@ -201,7 +201,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                     <input type="hidden" name="withdrawalId" value={w.id} />
                     <BackToStock id={`back-${w.id}`} hint={t('admin.orders.backToStockReturnedHint')} />
                     <button type="submit" className="btn-primary" disabled={busy}>
-                      {t('admin.orders.refundWithdrawal', { amount: formatPrice(w.amountCents, locale) })}
+                      {t('admin.orders.refundWithdrawal', { amount: formatPrice(w.amountCents, order.currency, locale) })}
                     </button>
                     <p className="mt-1 text-xs text-muted">{t('admin.orders.refundDue', { date: formatDate(w.refundDueAt, locale) })}</p>
                   </Form>
@@ -216,9 +216,9 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
         {result?.ok && (
           <p role="status" className="rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20">
             {result.moved === 'withdrawalRefunded'
-              ? t('admin.orders.moved.withdrawalRefunded', { amount: formatPrice(result.refundedCents, locale) })
+              ? t('admin.orders.moved.withdrawalRefunded', { amount: formatPrice(result.refundedCents, order.currency, locale) })
               : result.moved === 'cancelled' && result.refundedCents > 0
-                ? t('admin.orders.moved.cancelledRefunded', { amount: formatPrice(result.refundedCents, locale) })
+                ? t('admin.orders.moved.cancelledRefunded', { amount: formatPrice(result.refundedCents, order.currency, locale) })
                 : t(`admin.orders.moved.${result.moved}`)}
           </p>
         )}
@@ -261,11 +261,11 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                       </span>
                     )}
                     {/* On a phone the unit price column gives way: it is said here instead. */}
-                    <span className="block text-xs font-normal text-muted tabular-nums sm:hidden">{formatPrice(line.unitPriceCents, locale)}</span>
+                    <span className="block text-xs font-normal text-muted tabular-nums sm:hidden">{formatPrice(line.unitPriceCents, order.currency, locale)}</span>
                   </td>
                   <td className="py-2 pl-3 text-right tabular-nums">{line.quantity}</td>
-                  <td className="hidden py-2 pl-4 text-right whitespace-nowrap tabular-nums sm:table-cell">{formatPrice(line.unitPriceCents, locale)}</td>
-                  <td className="py-2 pl-4 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(line.unitPriceCents * line.quantity, locale)}</td>
+                  <td className="hidden py-2 pl-4 text-right whitespace-nowrap tabular-nums sm:table-cell">{formatPrice(line.unitPriceCents, order.currency, locale)}</td>
+                  <td className="py-2 pl-4 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(line.unitPriceCents * line.quantity, order.currency, locale)}</td>
                 </tr>
               ))}
             </tbody>
@@ -274,13 +274,13 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 <tr data-testid="order-delivery-row">
                   <th scope="row" colSpan={3} className="pt-3 text-right font-normal sm:hidden">{t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) })}</th>
                   <th scope="row" colSpan={4} className="hidden pt-3 text-right font-normal sm:table-cell">{t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) })}</th>
-                  <td className="pt-3 pl-4 text-right whitespace-nowrap tabular-nums">{order.delivery.priceCents === 0 ? t('delivery.free') : formatPrice(order.delivery.priceCents, locale)}</td>
+                  <td className="pt-3 pl-4 text-right whitespace-nowrap tabular-nums">{order.delivery.priceCents === 0 ? t('delivery.free') : formatPrice(order.delivery.priceCents, order.currency, locale)}</td>
                 </tr>
               )}
               <tr>
                 <th scope="row" colSpan={3} className="pt-3 text-right sm:hidden">{t('admin.orders.total')}</th>
                 <th scope="row" colSpan={4} className="hidden pt-3 text-right sm:table-cell">{t('admin.orders.total')}</th>
-                <td className="pt-3 pl-4 text-right text-base font-semibold whitespace-nowrap tabular-nums">{formatPrice(order.totalCents, locale)}</td>
+                <td className="pt-3 pl-4 text-right text-base font-semibold whitespace-nowrap tabular-nums">{formatPrice(order.totalCents, order.currency, locale)}</td>
               </tr>
             </tfoot>
           </table>
@@ -357,7 +357,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                   {t('admin.orders.cancel')}
                 </summary>
                 <p className="mt-3 text-sm leading-relaxed text-roast-800">
-                  {t('admin.orders.cancelExplain', { amount: formatPrice(order.totalCents - order.refundedCents, locale), language: t(`admin.orders.languages.${order.locale}`) })}
+                  {t('admin.orders.cancelExplain', { amount: formatPrice(order.totalCents - order.refundedCents, order.currency, locale), language: t(`admin.orders.languages.${order.locale}`) })}
                 </p>
                 {order.shipment && <p className="mt-2 text-sm font-medium text-cherry">{t('admin.orders.shipment.cancelWarning', { id: order.shipment.id })}</p>}
                 <Form method="post" className="mt-4 grid gap-3">
@@ -365,7 +365,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                   {order.shippingStatus === 'paid' && <BackToStock id="cancel-back-to-stock" defaultChecked hint={t('admin.orders.backToStockHint')} />}
                   <button type="submit" className="btn w-full bg-cherry text-white hover:bg-cherry/90" disabled={busy}>
                     <Ban aria-hidden="true" className="h-4 w-4" />
-                    {t('admin.orders.confirmCancel', { amount: formatPrice(order.totalCents - order.refundedCents, locale) })}
+                    {t('admin.orders.confirmCancel', { amount: formatPrice(order.totalCents - order.refundedCents, order.currency, locale) })}
                   </button>
                 </Form>
               </details>
@@ -386,7 +386,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 <p className="font-medium">
                   {t(`delivery.kinds.${order.delivery.kind}`)}
                   {order.delivery.point && <span className="ml-1 font-mono">{order.delivery.point}</span>} ·{' '}
-                  <span className="tabular-nums">{order.delivery.priceCents === 0 ? t('delivery.free') : formatPrice(order.delivery.priceCents, locale)}</span>
+                  <span className="tabular-nums">{order.delivery.priceCents === 0 ? t('delivery.free') : formatPrice(order.delivery.priceCents, order.currency, locale)}</span>
                 </p>
               )}
               <address className="not-italic">
@@ -427,7 +427,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 <ul className="mt-1 grid gap-1" data-testid="order-refunds">
                   {order.refunds.map((refund) => (
                     <li key={refund.id}>
-                      <span className="font-semibold tabular-nums">{formatPrice(refund.amountCents, locale)}</span>{' '}
+                      <span className="font-semibold tabular-nums">{formatPrice(refund.amountCents, order.currency, locale)}</span>{' '}
                       <span className="text-muted">· {t(`admin.orders.refundStatus.${refund.status}`)}</span>
                       {refund.providerRefundId && <span className="block font-mono text-xs break-all text-muted">{refund.providerRefundId}</span>}
                     </li>
@@ -446,7 +446,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
             <li key={`${entry.at}-${i}`}>
               <time dateTime={entry.at} className="block text-xs text-muted">{formatDateTime(entry.at, locale)}</time>
               <span className="font-medium">
-                {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind === 'delivered' && entry.deliveredAt ? 'deliveredOn' : entry.kind}`, { by: entry.by ?? '', date: entry.deliveredAt ? formatDate(entry.deliveredAt, locale) : '', detail: entry.detail ?? '', status: entry.mailStatus ? t(`admin.orders.mailStatus.${entry.mailStatus}`) : '', amount: entry.amountCents ? formatPrice(entry.amountCents, locale) : '', due: entry.dueAt ? formatDate(entry.dueAt, locale) : '' })}
+                {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind === 'delivered' && entry.deliveredAt ? 'deliveredOn' : entry.kind}`, { by: entry.by ?? '', date: entry.deliveredAt ? formatDate(entry.deliveredAt, locale) : '', detail: entry.detail ?? '', status: entry.mailStatus ? t(`admin.orders.mailStatus.${entry.mailStatus}`) : '', amount: entry.amountCents ? formatPrice(entry.amountCents, order.currency, locale) : '', due: entry.dueAt ? formatDate(entry.dueAt, locale) : '' })}
               </span>
               {entry.detail && entry.kind !== 'mail' && entry.kind !== 'withdrawal' && entry.kind !== 'stock_short' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
             </li>

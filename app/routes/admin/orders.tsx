@@ -86,7 +86,7 @@ export default function AdminOrdersPage({ loaderData }: Route.ComponentProps) {
                     <span className="block text-xs text-muted">{order.customerEmail}</span>
                   </td>
                   <td className="px-4 py-3 text-right tabular-nums">{order.items}</td>
-                  <td className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(order.totalCents, locale)}</td>
+                  <td className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(order.totalCents, order.currency, locale)}</td>
                   <td className="px-4 py-3">
                     <StatusBadge status={order.status} />
                     {order.partlyWithdrawn && <span className="mt-1 block text-xs text-muted">{t('orders.withdrawn')}</span>}

@@ -118,7 +118,7 @@ export default function AdminProductsPage({ loaderData }: Route.ComponentProps) 
                     <td className="px-4 py-3 text-roast-600">{t(`categories.${product.category ?? 'uncategorized'}`)}</td>
                     <td className="px-4 py-3 text-right whitespace-nowrap tabular-nums">
                       <span className="font-semibold">
-                        {product.priceFrom ? t('product.fromPrice', { price: formatPrice(product.priceCents, locale) }) : formatPrice(product.priceCents, locale)}
+                        {product.priceFrom ? t('product.fromPrice', { price: formatPrice(product.priceCents, 'EUR', locale) }) : formatPrice(product.priceCents, 'EUR', locale)}
                       </span>
                       {product.variantCount > 1 && (
                         <span className="block text-xs text-muted">
