@@ -101,9 +101,9 @@ export async function proceedToPayment(page: Page, address: ShippingAddress, loc
 export const cardField = (page: Page, key: 'number' | 'expiry' | 'cvc', locale: Locale = 'en'): Locator =>
   main(page).getByLabel(t(locale)(`checkout.card.${key}`), { exact: true });
 
-/** The Pay button, named with the amount ("Pay €12.50"). */
-export const payButton = (page: Page, totalCents: number, locale: Locale = 'en'): Locator =>
-  main(page).getByRole('button', { name: plainSpacesPattern(t(locale)('checkout.pay', { amount: price(totalCents, locale) })) });
+/** The Pay button, named with the amount ("Pay €12.50", "Zapłać 52,99 zł"). */
+export const payButton = (page: Page, totalCents: number, locale: Locale = 'en', currency: 'EUR' | 'PLN' = 'EUR'): Locator =>
+  main(page).getByRole('button', { name: plainSpacesPattern(t(locale)('checkout.pay', { amount: price(totalCents, locale, currency) })) });
 
 export async function fillCard(page: Page, { number, expiry, cvc }: Card, locale: Locale = 'en'): Promise<void> {
   await cardField(page, 'number', locale).fill(number);
@@ -115,9 +115,9 @@ export async function fillCard(page: Page, { number, expiry, cvc }: Card, locale
 export const paymentAlert = (page: Page): Locator => main(page).getByRole('alert');
 
 /** Pays on the Payment step and waits for the success screen; returns the order id from its address. */
-export async function payAndFinish(page: Page, totalCents: number, payWith: Card, locale: Locale = 'en'): Promise<string> {
+export async function payAndFinish(page: Page, totalCents: number, payWith: Card, locale: Locale = 'en', currency: 'EUR' | 'PLN' = 'EUR'): Promise<string> {
   await fillCard(page, payWith, locale);
-  await payButton(page, totalCents, locale).click();
+  await payButton(page, totalCents, locale, currency).click();
   return expectDone(page, locale);
 }
 

@@ -1,7 +1,7 @@
 /**
  * Purchases whose mail is read: the whole journey (two products, one twice) through the success screen and
  * My Orders to the confirmation and the shop's notification received over SMTP; a double click on Pay; a
- * purchase in Polish, confirmed in Polish.
+ * purchase in Polish, confirmed in Polish; one paid in złoty, confirmed in złoty.
  *
  * The SMTP catcher listens on the e2e server's SMTP port (E2E_SMTP_PORT) for this whole file, so the file's
  * tests run one after another, and the file is in playwright.config.ts's `mail` project, which runs the
@@ -9,7 +9,7 @@
  * picks its messages by recipient and order label.
  */
 import type { Page } from '@playwright/test';
-import { catalogue, productName, lineNameOf } from '../fixtures/catalogue';
+import { catalogue, productName, lineNameOf, zloty } from '../fixtures/catalogue';
 import { type Locale, plainSpaces, price, t } from '../fixtures/i18n';
 import { type MailCatcher, type ReceivedMail, startMailCatcher } from '../fixtures/smtp';
 import {
@@ -31,7 +31,7 @@ import {
 } from './checkout-helpers';
 import { newAccount, signUp } from './accounts';
 import { expect, test } from './fixtures';
-import { addToCart, cartLink, expectCartCount, productGrid, waitForHydration } from './helpers';
+import { addToCart, cartLink, expectCartCount, productGrid, switchCurrency, waitForHydration } from './helpers';
 
 const CONTACT_TO = 'shop@kopi.test';
 const main = (page: Page) => page.getByRole('main');
@@ -218,5 +218,38 @@ test.describe('in Polish', () => {
     expect(plainSpaces(confirmation.text)).toContain(plainSpaces(`${pl('delivery.deliveryVia', { method: pl('delivery.kinds.courier') })} — ${price(499, 'pl')}`));
     expect(notification.text, 'the shop reads English, and learns the customer’s language').toContain('Language: pl');
     expect(notification.subject).toBe(`[Kopi order] ${orderLabel(orderId)} — ${price(total, 'en')}`);
+  });
+
+  test('a purchase in złoty: the payment, the success screen, My Orders and both mails in złoty', async ({ page, productPath }, testInfo) => {
+    const pl = t('pl');
+    const product = catalogue[4];
+    const goods = zloty(product.priceCents);
+    // By courier: 4.99 € is 20.99 zł (proposed at the starting rate), and the goods are under the 213 zł threshold.
+    const delivery = zloty(499);
+    expect(goods).toBeLessThan(21_300);
+    const total = goods + delivery;
+    const account = await customerWithCart(page, testInfo, [[productPath(product), 1]], { label: 'ola.zlote' });
+    await page.goto('/cart');
+    await waitForHydration(page);
+    await switchCurrency(page, 'PLN');
+    await page.goto('/checkout');
+    await expectStep(page, 'review', 'pl');
+    await expect(main(page).getByTestId('checkout-total')).toHaveText(plainSpacesPattern(price(goods, 'pl', 'PLN')));
+    await proceedToPayment(page, polishAddress, 'pl', { method: 'courier' });
+    await fillCard(page, card(TEST_CARDS.success), 'pl');
+    await payButton(page, total, 'pl', 'PLN').click();
+
+    const orderId = await expectDone(page, 'pl');
+    await expect(page.getByTestId('checkout-total')).toHaveText(plainSpacesPattern(price(total, 'pl', 'PLN')));
+    await main(page).getByRole('link', { name: pl('checkout.viewInProfile'), exact: true }).click();
+    await expect(orderCard(page, orderId, 'pl').getByTestId('checkout-total')).toHaveText(plainSpacesPattern(price(total, 'pl', 'PLN')));
+
+    const { confirmation, notification } = await orderMails(account.email, orderId);
+    const text = plainSpaces(confirmation.text);
+    expect(text).toContain(plainSpaces(pl('orders.mail.total', { total: price(total, 'pl', 'PLN') })));
+    expect(text).toContain(plainSpaces(pl('orders.mail.line', { quantity: '1', title: lineNameOf(product, 'pl'), price: price(goods, 'pl', 'PLN') })));
+    expect(text).toContain(plainSpaces(`${pl('delivery.deliveryVia', { method: pl('delivery.kinds.courier') })} — ${price(delivery, 'pl', 'PLN')}`));
+    expect(text).not.toContain('€');
+    expect(plainSpaces(notification.subject)).toBe(`[Kopi order] ${orderLabel(orderId)} — ${price(total, 'en', 'PLN')}`);
   });
 });

@@ -97,3 +97,10 @@ export async function openAbout(page: Page, _consoleErrors?: ConsoleErrors): Pro
   const response = await page.goto('/about');
   expect(response?.status()).toBe(200);
 }
+
+/** The header's currency switch (on a phone it is in the menu): presses the currency and waits for the page to come back in it. */
+export async function switchCurrency(page: Page, to: 'EUR' | 'PLN'): Promise<void> {
+  const button = page.getByTestId('currency-switch').filter({ visible: true }).getByRole('button', { name: to, exact: true });
+  await button.click();
+  await expect(button).toHaveAttribute('aria-pressed', 'true');
+}

@@ -17,6 +17,9 @@ export const isRounding = (value: unknown): value is Rounding => roundings.inclu
 /** The rate is kept in ten-thousandths of a złoty per euro (4.3000 → 43000), so it never drifts as a float. */
 export const RATE_SCALE = 10_000;
 export const MIN_RATE = 1 * RATE_SCALE;
+/** The rate and rounding a shop starts with (the owner sets their own on the currencies page). */
+export const START_RATE = 42_500;
+export const START_ROUNDING: Rounding = '99';
 export const MAX_RATE = 10 * RATE_SCALE;
 
 /**

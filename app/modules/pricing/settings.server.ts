@@ -8,7 +8,7 @@ import { type Actor, recordActivity } from '~/modules/activity/index.server';
 // The version itself (not the catalogue's door, which needs this module for proposed prices).
 import { bumpStoredCatalogVersion, catalogVersion, markCatalogChanged } from '~/modules/catalog/catalog-version.server';
 import type { Locale } from '~/modules/i18n/translate';
-import { type Currency, type Rounding, isCurrency, isRounding } from './currencies';
+import { type Currency, type Rounding, START_RATE, START_ROUNDING, isCurrency, isRounding } from './currencies';
 
 export type CurrencySettings = {
   /** What each language's pages show a shopper who has not chosen a currency. */
@@ -18,7 +18,7 @@ export type CurrencySettings = {
   rounding: Rounding;
 };
 
-export const DEFAULT_SETTINGS: CurrencySettings = { defaults: { en: 'EUR', pl: 'EUR' }, rate: 42_500, rounding: '99' };
+export const DEFAULT_SETTINGS: CurrencySettings = { defaults: { en: 'EUR', pl: 'EUR' }, rate: START_RATE, rounding: START_ROUNDING };
 
 const cache = new WeakMap<Executor, { version: number; settings: Promise<CurrencySettings> }>();
 
