@@ -26,6 +26,8 @@ const storefront = (prefix: '' | 'pl') => {
     page('logout', 'routes/logout.ts'),
     page('profile', 'routes/profile.tsx'),
     page('order/:id', 'routes/order.tsx'),
+    // The test provider's stand-in bank (Przelewy24), answering 404 with any other provider.
+    page('test-bank/:paymentId', 'routes/test-bank.tsx'),
   ];
 };
 

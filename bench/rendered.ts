@@ -1,8 +1,11 @@
 /**
  * The rendered path: pages as shoppers who carry a cookie get them (a guest with a cart, a signed-in
  * customer with a cart), next to a bare Node server answering the same bytes from memory (the floor), in the
- * same run, 16 connections. Also the cookie-less first visit to / and /pl (the page cache) against its floor.
+ * same run, 16 connections. Also the cookie-less first visit to / and /pl (the page cache) against its floor,
+ * and /pl again once the owner shows złoty on the Polish pages (`polishInZloty`), its prices checked to be złoty.
  */
+import path from 'node:path';
+import { openDatabase } from '~/db/database.server';
 import { type LoadResult, load, startFloor } from './http';
 import { Customer, productIdsIn, signUpCustomers } from './shopper';
 
@@ -14,6 +17,7 @@ export async function renderedPathFigures(
   base: string,
   floorPort: number,
   seconds: number,
+  polishInZloty: (on: boolean) => Promise<void>,
 ): Promise<{ withCookie: RenderedRow[]; cookieLess: RenderedRow[]; guestCookie: string }> {
   const home = await (await fetch(`${base}/`)).text();
   const [productId] = productIdsIn(home);
@@ -33,9 +37,20 @@ export async function renderedPathFigures(
     Object.entries(shoppers).flatMap(([who, shopper]) => Object.entries(pages).map(([page, path]) => ({ who, page, path, cookie: shopper.cookieHeader }))),
   );
   const cookieLess = await measure(floorPort, seconds, [
-    { who: 'first visit', page: '/', path: '/', cookie: '' },
-    { who: 'first visit', page: '/pl', path: '/pl', cookie: '' },
+    { who: 'first visit', page: '/ (EUR)', path: '/', cookie: '' },
+    { who: 'first visit', page: '/pl (EUR)', path: '/pl', cookie: '' },
   ]);
+  await polishInZloty(true);
+  try {
+    // Every node watches the catalogue version twice a second: the first złoty page may take that long.
+    for (let tries = 0; !(await (await fetch(`${base}/pl`)).text()).includes('zł'); tries++) {
+      if (tries > 40) throw new Error('/pl never showed złoty');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    cookieLess.push(...(await measure(floorPort, seconds, [{ who: 'first visit', page: '/pl (PLN)', path: '/pl', cookie: '' }])));
+  } finally {
+    await polishInZloty(false);
+  }
   return { withCookie, cookieLess, guestCookie: guest.cookieHeader };
 
   async function measure(port: number, duration: number, runs: Array<{ who: string; page: string; path: string; cookie: string }>) {
@@ -59,5 +74,16 @@ export async function renderedPathFigures(
       floor.close();
     }
     return rows;
+  }
+}
+
+/** The owner's choice of złoty for the Polish pages, written to the shop's SQLite database as the currencies page would (the version bump tells the shop). */
+export async function polishInZloty(dataDir: string, on: boolean): Promise<void> {
+  const { db, close } = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'kopi.db') });
+  try {
+    await db.updateTable('currency_settings').set({ default_pl: on ? 'PLN' : 'EUR' }).where('id', '=', 1).execute();
+    await db.updateTable('catalog_state').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
+  } finally {
+    await close();
   }
 }

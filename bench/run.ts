@@ -32,7 +32,7 @@ import { mailFigures } from './mail';
 import { warmStartFigures } from './warm-start';
 import { here, load, startFloor, startShop, stopShop } from './http';
 import { lighthouseScores, referencePages } from './lighthouse';
-import { renderedPathFigures } from './rendered';
+import { polishInZloty, renderedPathFigures } from './rendered';
 import { searchLatency } from './search';
 import { lockerSearchFigures } from './lockers';
 import { startInpostStandIn } from './inpost';
@@ -87,7 +87,7 @@ async function main() {
     console.log(`\nHTTP, cookie-less visitors, ${seconds} s each, 32 connections (pages ${[...pages.values()].map((b) => `${(b.length / 1024).toFixed(0)} kB`).join(', ')})`);
     printTable(['page', 'Kopi req/s', 'Kopi p99', 'floor req/s', 'floor p99', 'ratio', 'problems'], rows);
 
-    const rendered = await renderedPathFigures(base, renderedFloorPort, seconds);
+    const rendered = await renderedPathFigures(base, renderedFloorPort, seconds, (on) => polishInZloty(shopData, on));
     const renderedRow = (r: (typeof rendered.withCookie)[number]) => [
       r.shopper,
       r.page,
@@ -233,7 +233,7 @@ async function main() {
             (r.seo === 100 || (r.page.startsWith('/cart') && r.seoFailures.join() === 'is-crawlable')),
         ),
       ],
-      ['/ and /pl for first visits at ≥ 25% of the floor', rendered.cookieLess.every((r) => r.ratio >= 0.25 && r.app.non2xx === 0)],
+      ['/ in EUR and /pl in EUR and in PLN for first visits at ≥ 25% of the floor', rendered.cookieLess.every((r) => r.ratio >= 0.25 && r.app.non2xx === 0)],
       [
         'the rendered path (guest with a cart, signed in; /, product, /categories) at ≥ 4% of the floor, p99 ≤ 100 ms',
         rendered.withCookie.every((r) => r.ratio >= 0.04 && r.app.p99 <= 100 && r.app.errors === 0 && r.app.non2xx === 0),

@@ -341,7 +341,7 @@ export interface ProfilesTable {
   delivery_address: string;
   delivery_city: string;
   delivery_zip_code: string;
-  /** creditCard | paypal | bankTransfer */
+  /** creditCard | blik | przelewy24 (migration 0023) */
   payment_method: Generated<string>;
   updated_at: string;
   /** What checkout pre-fills: the phone a carrier texts and the country delivered to (migration 0019). */
@@ -457,13 +457,17 @@ export interface TestPaymentsTable {
   amount_cents: number;
   currency: string;
   client_secret: string;
-  /** requires_payment_method | succeeded | canceled */
+  /** requires_payment_method | requires_action | succeeded | canceled */
   status: string;
   last_error: string | null;
   created_at: string;
   updated_at: string;
   /** The last four digits of the card that paid (a refund to 4000 0000 0000 5126 fails, as on Stripe). */
   card_last4: string | null;
+  /** card | blik | przelewy24, and what the simulated bank answers and when (migration 0023). */
+  method: string | null;
+  outcome: string | null;
+  action_until: string | null;
 }
 
 export interface TestRefundsTable {

@@ -7,13 +7,16 @@ import { LegalSentence } from '~/components/legal/legal-sentence';
 import { type DeliveryRow, OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
 import { type DeliveryResult, type DeliveryStepData, DeliveryStepForm } from '~/components/checkout/delivery-step';
 import { PaymentUnavailable } from '~/components/checkout/payment-unavailable';
-import { TestCardForm } from '~/components/checkout/test-card-form';
+import { TestPaymentMethods } from '~/components/checkout/test-payment-methods';
+import { WaitingForBank } from '~/components/checkout/waiting-for-bank';
 import { StockNotes } from '~/components/cart/stock-notes';
 import { consentedVisitorId } from '~/lib/analytics';
 import { formatPrice } from '~/lib/format';
 import { field, readForm } from '~/http/body.server';
 import { parseDeliveryForm } from '~/modules/checkout/checkout.schema';
-import { confirmOrderPayment, deliveryStep, payWithCard, paymentServices, reviewCheckout, startPayment } from '~/modules/checkout/index.server';
+import { confirmOrderPayment, deliveryStep, payWithCard, paymentServices, reviewCheckout, startAsyncPayment, startPayment } from '~/modules/checkout/index.server';
+import { type PaymentMethodKind, isBlikCode, isPaymentMethodKind, methodOfPreference, methodsFor } from '~/modules/payments/methods';
+import { getProfile } from '~/modules/accounts/index.server';
 import { cartWeightGrams } from '~/modules/cart/index.server';
 import { deliveryOptions, getDeliveryTable, chooseCountry, inCurrency } from '~/modules/delivery/index.server';
 import type { Currency } from '~/modules/pricing/currencies';
@@ -43,6 +46,11 @@ type PaymentStep = {
   publishableKey?: string;
   available: boolean;
   error?: string | null;
+  /** The methods offered for the order's currency, and the one shown first (the customer's preference when offered). */
+  methods: PaymentMethodKind[];
+  preferred: PaymentMethodKind;
+  /** The method an error is about (its form opens with it). */
+  method?: PaymentMethodKind;
 };
 /** Set by the action when its answer is the payment step: the page shows that, so the loader skips the review. */
 const paymentStepShown = createContext<boolean>(false);
@@ -59,6 +67,31 @@ async function checkoutBuyer(app: AppContext, shopper: Shopper, url: URL) {
   return { userId: user.id, email: user.email, cartId: shopper.cartId, guest: false } as const;
 }
 const ownerOf = (buyer: Awaited<ReturnType<typeof checkoutBuyer>>) => (buyer.userId ?? { cartId: buyer.cartId });
+
+/** The payment step of one of the buyer's pending orders (a paid one goes to its success page). */
+async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<ReturnType<typeof checkoutBuyer>>, orderId: string, extra: Partial<PaymentStep> = {}): Promise<PaymentStep> {
+  const order = await getOrderForUser(app.db, app.storage, ownerOf(buyer), orderId);
+  if (!order) throw redirect(pathFor(shopper, '/checkout'));
+  if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
+  const methods = methodsFor(order.currency);
+  const preference = buyer.userId ? methodOfPreference((await getProfile(app.db, buyer.userId)).paymentMethod) : 'card';
+  return {
+    step: 'payment' as const,
+    orderId: order.id,
+    amountCents: order.totalCents,
+    goodsCents: order.goodsCents,
+    currency: order.currency,
+    delivery: order.delivery ? { kind: order.delivery.kind, priceCents: order.delivery.priceCents, point: order.delivery.point } : null,
+    // The last screen before paying shows the price per kilogram too (the order keeps each variant's weight).
+    lines: linesOfOrder(order).map((line, i) => ({ ...line, netWeightGrams: order.lines[i].netWeightGrams })),
+    provider: app.payments.name,
+    publishableKey: app.payments.publishableKey,
+    available: true,
+    methods,
+    preferred: methods.includes(preference) ? preference : 'card',
+    ...extra,
+  };
+}
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
@@ -83,6 +116,29 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 
   // The action just answered with the payment step (a form post without JavaScript renders in the same request).
   if (context.get(paymentStepShown)) return { ...base, step: 'review' as const, review: null, deliveryFromCents: null };
+
+  // Waiting for a bank (BLIK confirmed in the app, a Przelewy24 page): the page asks until it is paid or failed.
+  if (url.searchParams.get('step') === 'waiting') {
+    const orderId = url.searchParams.get('order') ?? '';
+    const state = await confirmOrderPayment(paymentServices(app), { userId: buyer.userId, cartId, orderId });
+    if (state.status === 'not_found') throw redirect(pathFor(shopper, '/checkout'));
+    if (state.status === 'paid') throw redirect(pathFor(shopper, `/checkout?step=done&order=${state.orderId}`));
+    const method = url.searchParams.get('method') === 'przelewy24' ? ('przelewy24' as const) : ('blik' as const);
+    if (state.status === 'failed') throw redirect(pathFor(shopper, `/checkout?step=payment&order=${state.orderId}&method=${method}&failed=${state.failure}`));
+    if (!state.awaitingBank) throw redirect(pathFor(shopper, `/checkout?step=payment&order=${state.orderId}`));
+    const order = await getOrderForUser(app.db, app.storage, ownerOf(buyer), orderId);
+    if (!order) throw redirect(pathFor(shopper, '/checkout'));
+    return { ...base, step: 'waiting' as const, waiting: { orderId: order.id, amountCents: order.totalCents, currency: order.currency, method } };
+  }
+
+  // Back to the payment step (a bank declined, or nobody confirmed in time): the order as it is, and why.
+  if (url.searchParams.get('step') === 'payment') {
+    const failed = url.searchParams.get('failed');
+    const error = failed === 'declined' ? 'bank_declined' : failed === 'expired' ? 'bank_expired' : null;
+    const method = url.searchParams.get('method');
+    const extra = { error, ...(isPaymentMethodKind(method) ? { method } : {}) };
+    return { ...base, step: 'payment' as const, payment: await paymentStepOf(app, shopper, buyer, url.searchParams.get('order') ?? '', extra) };
+  }
 
   if (url.searchParams.get('step') === 'delivery') {
     const delivery = await deliveryStep(app.db, app.storage, app.lockers, {
@@ -125,24 +181,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const provider = app.payments;
 
   const paymentStep = async (orderId: string, extra: Partial<PaymentStep>) => {
-    const order = await getOrderForUser(app.db, app.storage, ownerOf(buyer), orderId);
-    if (!order) throw redirect(pathFor(shopper, '/checkout'));
-    if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
+    const step = await paymentStepOf(app, shopper, buyer, orderId, extra);
     context.set(paymentStepShown, true);
-    return {
-      step: 'payment' as const,
-      orderId: order.id,
-      amountCents: order.totalCents,
-      goodsCents: order.goodsCents,
-      currency: order.currency,
-      delivery: order.delivery ? { kind: order.delivery.kind, priceCents: order.delivery.priceCents, point: order.delivery.point } : null,
-      // The last screen before paying shows the price per kilogram too (the order keeps each variant's weight).
-      lines: linesOfOrder(order).map((line, i) => ({ ...line, netWeightGrams: order.lines[i].netWeightGrams })),
-      provider: provider.name,
-      publishableKey: provider.publishableKey,
-      available: true,
-      ...extra,
-    } satisfies PaymentStep;
+    return step;
   };
 
   if (intent === 'proceed') {
@@ -206,12 +247,28 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     if (result.code === 'already_paid') throw redirect(pathFor(shopper, `/checkout?step=done&order=${orderId}`));
     return data(await paymentStep(orderId, { error: result.code }), { status: result.code === 'out_of_stock' ? 409 : 402 });
   }
+
+  if (intent === 'blik' || intent === 'przelewy24') {
+    const orderId = field(form, 'orderId');
+    const code = field(form, 'blikCode').replace(/\s/g, '');
+    if (intent === 'blik' && !isBlikCode(code)) return data(await paymentStep(orderId, { error: 'blik_format', method: 'blik' }), { status: 400 });
+    const result = await startAsyncPayment(paymentServices(app), { userId: buyer.userId, cartId, orderId, method: intent, code });
+    if (result.ok) {
+      const waiting = pathFor(shopper, `/checkout?step=waiting&order=${result.orderId}&method=${intent}`);
+      // A bank page first (Przelewy24), which sends the shopper back to wait for its answer.
+      throw redirect(result.redirectUrl ? `${pathFor(shopper, result.redirectUrl)}?return=${encodeURIComponent(waiting)}` : waiting);
+    }
+    if (result.code === 'already_paid') throw redirect(pathFor(shopper, `/checkout?step=done&order=${orderId}`));
+    const status = result.code === 'out_of_stock' ? 409 : result.code === 'not_found' ? 404 : result.code === 'unavailable' ? 503 : 400;
+    return data(await paymentStep(orderId, { error: result.code, method: intent }), { status });
+  }
   return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.generic' }, { status: 400 });
 }
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useI18n();
-  const payment = actionData && 'step' in actionData && actionData.step === 'payment' ? (actionData as PaymentStep) : null;
+  const payment =
+    actionData && 'step' in actionData && actionData.step === 'payment' ? (actionData as PaymentStep) : loaderData.step === 'payment' ? loaderData.payment : null;
   const deliveryResult = actionData && 'step' in actionData && actionData.step === 'delivery' ? (actionData as ReviewErrors) : undefined;
   if (loaderData.step === 'done') {
     const { order } = loaderData;
@@ -227,6 +284,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       />
     );
   }
+  if (loaderData.step === 'waiting') return <WaitingForBank {...loaderData.waiting} />;
   const step = payment ? 'payment' : loaderData.step === 'delivery' ? 'delivery' : 'review';
 
   return (
@@ -241,6 +299,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         ) : loaderData.step === 'delivery' ? (
           <Delivery step={loaderData.delivery} chosen={loaderData.chosen} result={deliveryResult} />
         ) : (
+          loaderData.step === 'review' &&
           loaderData.review && <Review review={loaderData.review} deliveryFromCents={loaderData.deliveryFromCents} guest={loaderData.guest === true} />
         )}
       </div>
@@ -342,7 +401,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
               <StripePayment publishableKey={payment.publishableKey} clientSecret={payment.clientSecret} orderId={payment.orderId} amount={amount} />
             </Suspense>
           ) : (
-            <TestCardForm orderId={payment.orderId} amount={amount} error={payment.error} />
+            <TestPaymentMethods orderId={payment.orderId} amount={amount} error={payment.error} methods={payment.methods} preferred={payment.preferred} method={payment.method} />
           )}
           <LegalSentence name="payment" links={{ terms: 'terms', returns: 'shipping-returns' }} className="mt-4 text-sm leading-relaxed text-muted" />
         </div>

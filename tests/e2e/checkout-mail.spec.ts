@@ -1,7 +1,7 @@
 /**
  * Purchases whose mail is read: the whole journey (two products, one twice) through the success screen and
  * My Orders to the confirmation and the shop's notification received over SMTP; a double click on Pay; a
- * purchase in Polish, confirmed in Polish; one paid in złoty, confirmed in złoty.
+ * purchase in Polish, confirmed in Polish; one paid in złoty with BLIK, confirmed in złoty.
  *
  * The SMTP catcher listens on the e2e server's SMTP port (E2E_SMTP_PORT) for this whole file, so the file's
  * tests run one after another, and the file is in playwright.config.ts's `mail` project, which runs the
@@ -220,7 +220,7 @@ test.describe('in Polish', () => {
     expect(notification.subject).toBe(`[Kopi order] ${orderLabel(orderId)} — ${price(total, 'en')}`);
   });
 
-  test('a purchase in złoty: the payment, the success screen, My Orders and both mails in złoty', async ({ page, productPath }, testInfo) => {
+  test('a purchase in złoty paid with BLIK: waiting for the bank, the success screen, My Orders and both mails in złoty', async ({ page, productPath }, testInfo) => {
     const pl = t('pl');
     const product = catalogue[4];
     const goods = zloty(product.priceCents);
@@ -236,8 +236,10 @@ test.describe('in Polish', () => {
     await expectStep(page, 'review', 'pl');
     await expect(main(page).getByTestId('checkout-total')).toHaveText(plainSpacesPattern(price(goods, 'pl', 'PLN')));
     await proceedToPayment(page, polishAddress, 'pl', { method: 'courier' });
-    await fillCard(page, card(TEST_CARDS.success), 'pl');
-    await payButton(page, total, 'pl', 'PLN').click();
+    await main(page).getByRole('radio', { name: pl('checkout.methods.blik'), exact: true }).check();
+    await main(page).getByLabel(pl('checkout.blik.code')).fill('777123');
+    await main(page).getByRole('button', { name: plainSpacesPattern(pl('checkout.blik.pay', { amount: price(total, 'pl', 'PLN') })) }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('checkout.waiting.heading'));
 
     const orderId = await expectDone(page, 'pl');
     await expect(page.getByTestId('checkout-total')).toHaveText(plainSpacesPattern(price(total, 'pl', 'PLN')));

@@ -11,7 +11,7 @@ const shippingGroup = (page: Page) => page.getByRole('main').getByRole('group', 
 const billingGroup = (page: Page) => page.getByRole('main').getByRole('group', { name: en('profile.sections.billing') });
 const field = (group: Locator, key: 'fullName' | 'address' | 'city' | 'zipCode') => group.getByLabel(en(`profile.fields.${key}`), { exact: true });
 const sameAsShipping = (page: Page) => billingGroup(page).getByRole('checkbox', { name: en('profile.fields.sameAsShipping') });
-const payment = (page: Page, method: 'creditCard' | 'paypal' | 'bankTransfer') =>
+const payment = (page: Page, method: 'creditCard' | 'blik' | 'przelewy24') =>
   page.getByRole('group', { name: en('profile.fields.paymentMethod') }).getByRole('radio', { name: en(`profile.paymentMethods.${method}`) });
 const save = (page: Page) => page.getByRole('main').getByRole('button', { name: en('profile.save') });
 const saved = (page: Page) => page.getByRole('status').filter({ hasText: en('profile.saved') });
@@ -70,14 +70,14 @@ test('shipping and billing are saved; Same as shipping hides and fills the billi
   await expect(field(billingGroup(page), 'address')).toBeFocused();
 
   await fillAddress(billingGroup(page), billing);
-  await payment(page, 'paypal').check();
+  await payment(page, 'blik').check();
   await save(page).click();
   await expect(saved(page)).toBeVisible();
   await page.reload();
   await expect(sameAsShipping(page)).not.toBeChecked();
   await expectAddress(shippingGroup(page), shipping);
   await expectAddress(billingGroup(page), billing);
-  await expect(payment(page, 'paypal')).toBeChecked();
+  await expect(payment(page, 'blik')).toBeChecked();
   await waitForHydration(page);
 
   // Ticked again, billing follows shipping.
@@ -109,11 +109,11 @@ test.describe('without JavaScript', () => {
     await expectAddress(shippingGroup(page), shipping);
 
     await fillAddress(billingGroup(page), billing);
-    await payment(page, 'bankTransfer').check();
+    await payment(page, 'przelewy24').check();
     await save(page).click();
     await expect(saved(page)).toBeVisible();
     await page.goto('/profile');
     await expectAddress(billingGroup(page), billing);
-    await expect(payment(page, 'bankTransfer')).toBeChecked();
+    await expect(payment(page, 'przelewy24')).toBeChecked();
   });
 });

@@ -21,6 +21,7 @@ import * as delivery from './0019-delivery';
 import * as shipments from './0020-shipments';
 import * as guestOrders from './0021-guest-orders';
 import * as currencies from './0022-currencies';
+import * as paymentMethods from './0023-payment-methods';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-shipments': shipments,
   '0021-guest-orders': guestOrders,
   '0022-currencies': currencies,
+  '0023-payment-methods': paymentMethods,
 };

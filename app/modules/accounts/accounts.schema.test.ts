@@ -84,9 +84,9 @@ const billing = { deliveryAddress: 'ul. Długa 5', deliveryCity: 'Gdańsk', deli
 describe('profile form schema', () => {
   it('copies the shipping address to billing when "Same as shipping" is checked, ignoring the billing fields', () => {
     for (const on of ['on', 'true']) {
-      expect(parseProfileForm(form({ ...shipping, deliveryAddress: 'ignored', sameAsShipping: on, paymentMethod: 'paypal' }))).toEqual({
+      expect(parseProfileForm(form({ ...shipping, deliveryAddress: 'ignored', sameAsShipping: on, paymentMethod: 'blik' }))).toEqual({
         ok: true,
-        data: { ...shipping, deliveryAddress: shipping.address, deliveryCity: shipping.city, deliveryZipCode: shipping.zipCode, paymentMethod: 'paypal' },
+        data: { ...shipping, deliveryAddress: shipping.address, deliveryCity: shipping.city, deliveryZipCode: shipping.zipCode, paymentMethod: 'blik' },
       });
     }
   });

@@ -12,7 +12,7 @@ export type AuthMode = (typeof authModes)[number];
 export const MIN_PASSWORD_LENGTH = 8;
 export const authLimits = { name: 100, email: 254, password: 200 } as const;
 
-export const paymentMethods = ['creditCard', 'paypal', 'bankTransfer'] as const;
+export const paymentMethods = ['creditCard', 'blik', 'przelewy24'] as const;
 export type PaymentMethod = (typeof paymentMethods)[number];
 export const DEFAULT_PAYMENT_METHOD: PaymentMethod = 'creditCard';
 

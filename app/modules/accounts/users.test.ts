@@ -320,12 +320,12 @@ describe.each(testDatabases())('users on %s', (_kind, open) => {
         deliveryAddress: 'ul. Długa 5',
         deliveryCity: 'Gdańsk',
         deliveryZipCode: '80-001',
-        paymentMethod: 'paypal' as const,
+        paymentMethod: 'blik' as const,
       };
       await updateProfile(db, userId, profile);
       expect(await getProfile(db, userId)).toEqual(profile);
-      await updateProfile(db, userId, { ...profile, city: 'Warszawa', paymentMethod: 'bankTransfer' });
-      expect(await getProfile(db, userId)).toEqual({ ...profile, city: 'Warszawa', paymentMethod: 'bankTransfer' });
+      await updateProfile(db, userId, { ...profile, city: 'Warszawa', paymentMethod: 'przelewy24' });
+      expect(await getProfile(db, userId)).toEqual({ ...profile, city: 'Warszawa', paymentMethod: 'przelewy24' });
       expect(await db.selectFrom('profiles').select('user_id').where('user_id', '=', userId).execute()).toHaveLength(1);
     });
   });

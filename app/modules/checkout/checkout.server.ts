@@ -25,7 +25,8 @@ import { recordEvent } from '~/modules/analytics/index.server';
 import { recordActivity } from '~/modules/activity/index.server';
 import { lineName } from '~/modules/catalog/variants';
 import { type RefundEventOutcome, recordRefundEvent, refundStockShortOrders } from '~/modules/fulfilment/index.server';
-import type { CardDetails, CardErrorCode, PaymentEvent, PaymentProvider } from '~/modules/payments/index.server';
+import type { CardDetails, CardErrorCode, PaymentEvent, PaymentFailure, PaymentProvider } from '~/modules/payments/index.server';
+import { methodsFor } from '~/modules/payments/methods';
 import type { Storage } from '~/modules/storage/index.server';
 import { RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
@@ -394,11 +395,66 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
   });
 }
 
+// --- step 2: BLIK and Przelewy24 (asynchronous: the bank answers later) ------------------------------
+
+export type StartAsyncResult =
+  | { ok: true; orderId: string; redirectUrl?: string }
+  | { ok: false; code: 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' | 'out_of_stock' | 'method_not_allowed' | 'blik_invalid' | 'already_paid' };
+
+/**
+ * Starts paying the order with BLIK (a code the banking app confirms) or Przelewy24 (a bank page the shopper is
+ * sent to): the order is the buyer's and pending, the method is offered for its currency, and its coffee is held
+ * (again, if the hold lapsed) for as long as the bank may take. Nothing is paid here: the order becomes paid when
+ * the payment is (the waiting page asks, each node's sweep asks, Stripe's webhook tells).
+ */
+export async function startAsyncPayment(
+  services: PaymentServices,
+  input: { userId: string | null; cartId?: string | null; orderId: string; method: 'blik' | 'przelewy24'; code?: string },
+): Promise<StartAsyncResult> {
+  const { payments, db } = services;
+  const start = input.method === 'blik' ? payments.startBlik : payments.startBankPayment;
+  if (!start) return { ok: false, code: 'unavailable' };
+  return inTransaction(db, async (trx) => {
+    const order = await findOrderRecord(trx, input.orderId);
+    if (!order || !isBuyerOf(order, buyer(input))) return { ok: false, code: 'not_found' } as const;
+    if (order.paymentStatus === 'succeeded') return { ok: false, code: 'already_paid' } as const;
+    if (order.paymentStatus !== 'pending' || order.paymentProvider !== payments.name) return { ok: false, code: 'not_pending' } as const;
+    if (!methodsFor(order.currency).includes(input.method)) return { ok: false, code: 'method_not_allowed' } as const;
+    if (!order.paymentId) return { ok: false, code: 'payment_not_found' } as const;
+    const lines = stockLines(await getOrderRecordLines(trx, order.id));
+    if (!(await holdsCover(trx, order.id, lines))) {
+      const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
+      if (!held.ok || held.shownChanged) await bumpStoredCatalogVersion(trx);
+      if (!held.ok) return { ok: false, code: 'out_of_stock' } as const;
+    }
+    const started = await start(trx, { paymentId: order.paymentId, code: input.code ?? '' });
+    if (!started.ok) return started;
+    return { ok: true, orderId: order.id, ...(started.redirectUrl ? { redirectUrl: started.redirectUrl } : {}) } as const;
+  });
+}
+
+/**
+ * Payments whose bank has answered by now though nobody is waiting for them (the shopper closed the tab):
+ * each is read from the provider and a paid one settles its order, exactly once, as if the shopper had waited.
+ */
+export async function settleDuePayments(services: PaymentServices, now = new Date()): Promise<number> {
+  const due = (await services.payments.duePayments?.(now)) ?? [];
+  let settled = 0;
+  for (const paymentId of due) {
+    const order = await findOrderByPayment(services.db, services.payments.name, paymentId);
+    if (order && (await settleFromProvider(services, order)).status === 'paid') settled++;
+  }
+  return settled;
+}
+
 // --- the provider's confirmation ----------------------------------------------------------------
 
 export type ConfirmOrderPaymentResult =
   | { status: 'paid'; orderId: string }
-  | { status: 'pending' | 'failed'; orderId: string }
+  /** `awaitingBank`: an attempt is under way (a BLIK code to confirm, a bank page open), not just unpaid. */
+  | { status: 'pending'; orderId: string; awaitingBank?: boolean }
+  /** The last attempt did not pay: the bank declined it, or nobody confirmed it in time. */
+  | { status: 'failed'; orderId: string; failure: PaymentFailure }
   | { status: 'not_found' };
 
 /**
@@ -417,6 +473,12 @@ export async function confirmOrderPayment(
       ? await findOrderByPayment(db, provider.name, input.paymentId)
       : null;
   if (!order || !isBuyerOf(order, buyer(input))) return { status: 'not_found' };
+  return settleFromProvider(services, order);
+}
+
+/** Reads the order's payment from its provider and settles the order when it is paid (the amount checked). */
+async function settleFromProvider(services: PaymentServices, order: OrderRecord): Promise<ConfirmOrderPaymentResult> {
+  const { payments: provider, log } = services;
   if (order.paymentStatus === 'succeeded') return { status: 'paid', orderId: order.id };
   if (!order.paymentId || order.paymentProvider !== provider.name) return { status: 'pending', orderId: order.id };
   let payment: Awaited<ReturnType<PaymentProvider['retrievePayment']>>;
@@ -427,7 +489,9 @@ export async function confirmOrderPayment(
     return { status: 'pending', orderId: order.id };
   }
   if (payment.status !== 'succeeded') {
-    return { status: payment.status === 'canceled' ? 'failed' : 'pending', orderId: order.id };
+    if (payment.status === 'canceled') return { status: 'failed', orderId: order.id, failure: 'expired' };
+    if (payment.failure) return { status: 'failed', orderId: order.id, failure: payment.failure };
+    return { status: 'pending', orderId: order.id, awaitingBank: payment.status === 'requires_action' || payment.status === 'processing' };
   }
   if (payment.amountCents !== order.totalCents) {
     log?.error({ orderId: order.id, amountCents: payment.amountCents, totalCents: order.totalCents }, 'paid amount differs from the order total');

@@ -375,7 +375,7 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
 
     it('the browser returns before the webhook: paid on return, the webhook changes nothing', async () => {
       const { c, started } = await startStripe([[java, 1]]);
-      expect(await confirmOrderPayment(stripeServices, { userId: c.id, paymentId: started.paymentId })).toEqual({ status: 'pending', orderId: started.orderId });
+      expect(await confirmOrderPayment(stripeServices, { userId: c.id, paymentId: started.paymentId })).toEqual({ status: 'pending', orderId: started.orderId, awaitingBank: false });
       fake.setStatus(started.paymentId, 'succeeded');
       const stranger = await createUser(db);
       expect(await confirmOrderPayment(stripeServices, { userId: stranger.id, orderId: started.orderId })).toEqual({ status: 'not_found' });

@@ -6,7 +6,9 @@ export {
   payWithCard,
   paymentServices,
   reviewCheckout,
+  settleDuePayments,
   settlePayment,
+  startAsyncPayment,
   startPayment,
   type CheckoutReview,
   type DeliveryRequest,
@@ -16,6 +18,7 @@ export {
   type PayWithCardResult,
   type PaymentEventOutcome,
   type PaymentServices,
+  type StartAsyncResult,
   type StartPaymentResult,
 } from './checkout.server';
 export * from './checkout.schema';

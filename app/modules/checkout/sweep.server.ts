@@ -1,17 +1,20 @@
 /**
  * What each node does now and then for payments (docs/decisions/0020): stock held for payments that were
- * abandoned is let go once its time is up, batches past their days to sell leave the pages, and an order paid after its coffee was gone, whose refund the
+ * abandoned is let go once its time is up, payments a bank answered after the shopper left settle their orders, batches past their days to sell leave the pages, and an order paid after its coffee was gone, whose refund the
  * provider did not take at once, is refunded again. Both are safe on every node at once.
  */
 import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
 import { refundStockShortOrders } from '~/modules/fulfilment/index.server';
 import { refreshAgingStock, releaseExpiredReservations } from '~/modules/stock/index.server';
 import { notifyRestocked } from '~/modules/alerts/index.server';
-import type { PaymentServices } from './checkout.server';
+import { type PaymentServices, settleDuePayments } from './checkout.server';
 
 export const SWEEP_INTERVAL_MS = 30_000;
 
-export async function sweepPayments(services: PaymentServices, now = new Date()): Promise<{ released: boolean; refunded: number; notified: number }> {
+export async function sweepPayments(services: PaymentServices, now = new Date()): Promise<{ released: boolean; refunded: number; notified: number; settled: number }> {
+  // Banks that answered while nobody waited (a closed tab): those payments settle their orders first, before
+  // their holds could be let go below.
+  const settled = await settleDuePayments(services, now);
   const released = await releaseExpiredReservations(services.db, now);
   // A batch past its days to sell stops counting without anyone changing anything.
   const aged = await refreshAgingStock(services.db, now);
@@ -22,5 +25,5 @@ export async function sweepPayments(services: PaymentServices, now = new Date())
   const refunded = await refundStockShortOrders(services);
   const notified = services.publicUrl ? await notifyRestocked(services.db, { publicUrl: services.publicUrl, log: services.log }) : 0;
   if (refunded > 0 || notified > 0) services.kickMail();
-  return { released, refunded, notified };
+  return { released, refunded, notified, settled };
 }

@@ -12,13 +12,15 @@ export {
   type CardResult,
   type CreatePaymentInput,
   type PaymentEvent,
+  type PaymentFailure,
+  type StartResult,
   type PaymentProvider,
   type PaymentStatus,
   type ProviderRefund,
   type RefundInput,
   type RefundResult,
 } from './provider.server';
-export { TEST_CARDS, TEST_REFUND_FAILS_LAST4, createTestPaymentProvider, validateTestCard } from './test-provider.server';
+export { TEST_BANK_TIMES, TEST_BLIK, TEST_CARDS, TEST_REFUND_FAILS_LAST4, answerTestBank, createTestPaymentProvider, testBankPayment, validateTestCard } from './test-provider.server';
 export { createStripePaymentProvider, type StripePaymentProvider, type StripeProviderOptions } from './stripe-provider.server';
 export { passesLuhn } from './luhn';
 

@@ -18,6 +18,11 @@ export type CardDetails = { number: string; expMonth: number; expYear: number; c
 export type CardErrorCode = 'card_declined' | 'insufficient_funds' | 'invalid_number' | 'invalid_expiry' | 'invalid_cvc' | 'already_paid';
 export type CardResult = { ok: true } | { ok: false; code: CardErrorCode | 'payment_not_found' };
 
+/** Why an asynchronous payment did not go through: the bank said no, or nobody answered in time. */
+export type PaymentFailure = 'declined' | 'expired';
+/** Starting a BLIK or bank payment: refused at once (a code the bank does not know), or under way. */
+export type StartResult = { ok: true; redirectUrl?: string } | { ok: false; code: 'blik_invalid' | 'already_paid' | 'payment_not_found' };
+
 export type RefundInput = {
   paymentId: string;
   orderId: string;
@@ -49,7 +54,8 @@ export interface PaymentProvider {
   /** What the browser needs to load the provider's payment form (Stripe only). */
   publishableKey?: string;
   createPayment(input: CreatePaymentInput): Promise<{ paymentId: string; clientSecret: string }>;
-  retrievePayment(paymentId: string): Promise<{ status: PaymentStatus; amountCents: number }>;
+  /** The payment's own state; `failure` says why the last attempt of an asynchronous method did not pay. */
+  retrievePayment(paymentId: string): Promise<{ status: PaymentStatus; amountCents: number; failure?: PaymentFailure }>;
   /** Whether the payment service answers (the checkout shows "Payment Service Unavailable" otherwise). */
   checkHealth(): Promise<boolean>;
   /**
@@ -57,6 +63,14 @@ export interface PaymentProvider {
    * Stripe's cards are confirmed in the browser by its Payment Element).
    */
   confirmCard?(db: Executor, input: { paymentId: string; card: CardDetails }): Promise<CardResult>;
+  /**
+   * The shop's own BLIK and Przelewy24 forms (the test provider; Stripe's are in its Payment Element): a BLIK
+   * code the bank confirms later, or a bank page the shopper is sent to (`redirectUrl`) and comes back from.
+   */
+  startBlik?(db: Executor, input: { paymentId: string; code: string }): Promise<StartResult>;
+  startBankPayment?(db: Executor, input: { paymentId: string }): Promise<StartResult>;
+  /** Payments waiting for a bank whose answer is due (the sweep settles them if the shopper left). */
+  duePayments?(now?: Date): Promise<string[]>;
   /** Gives money back to the card that paid. Throws PaymentUnavailableError when the provider cannot be reached. */
   refund(input: RefundInput): Promise<RefundResult>;
   /** Verifies a webhook's signature and returns its event; throws on a forged or stale one. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Executor, now } from '~/db/database.server';
 import { passesLuhn } from './luhn';
-import type { CardDetails, CardErrorCode, CardResult, PaymentProvider, PaymentStatus, RefundInput, RefundResult } from './provider.server';
+import type { CardDetails, CardErrorCode, CardResult, PaymentFailure, PaymentProvider, PaymentStatus, RefundInput, RefundResult, StartResult } from './provider.server';
 
 /**
  * The built-in test provider: simulated PaymentIntents stored in `test_payments`, confirmed on the server
@@ -9,6 +9,12 @@ import type { CardDetails, CardErrorCode, CardResult, PaymentProvider, PaymentSt
  * 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 fails for insufficient funds; any other number that
  * passes the Luhn check succeeds. Refunds are recorded in `test_refunds`; as on Stripe, a payment made with
  * 4000 0000 0000 5126 cannot be refunded.
+ *
+ * BLIK and Przelewy24 are simulated as their banks behave, asynchronously: a BLIK code 777123 is confirmed
+ * "in the banking app" a few seconds later, 111222 is declined, 000000 is never confirmed and expires; any
+ * other six digits are refused at once, as a bank refuses a code it did not issue. Przelewy24 sends the shopper
+ * to the shop's stand-in bank page (/test-bank/{payment}) with Approve and Decline; a page left unanswered
+ * expires. The answer is applied when the payment is next read (the waiting page, or each node's sweep).
  */
 export const TEST_CARDS = {
   success: '4242424242424242',
@@ -18,6 +24,15 @@ export const TEST_CARDS = {
 } as const;
 
 export const TEST_REFUND_FAILS_LAST4 = TEST_CARDS.refundFails.slice(-4);
+
+export const TEST_BLIK = { success: '777123', declined: '111222', expires: '000000' } as const;
+/** How long the simulated banks take: BLIK confirmed or declined "in the app", an unconfirmed code, an unanswered bank page. */
+export const TEST_BANK_TIMES = { confirmMs: 3_000, declineMs: 2_000, blikExpiresMs: 6_000, bankPageExpiresMs: 15 * 60_000 } as const;
+const blikOutcomes: Record<string, { outcome: 'succeeded' | 'declined' | 'expired'; ms: number }> = {
+  [TEST_BLIK.success]: { outcome: 'succeeded', ms: TEST_BANK_TIMES.confirmMs },
+  [TEST_BLIK.declined]: { outcome: 'declined', ms: TEST_BANK_TIMES.declineMs },
+  [TEST_BLIK.expires]: { outcome: 'expired', ms: TEST_BANK_TIMES.blikExpiresMs },
+};
 
 
 export function createTestPaymentProvider(db: Executor): PaymentProvider {
@@ -52,14 +67,30 @@ export function createTestPaymentProvider(db: Executor): PaymentProvider {
       return { paymentId: row.id, clientSecret: row.client_secret };
     },
     async retrievePayment(paymentId) {
-      const row = await db.selectFrom('test_payments').select(['status', 'amount_cents']).where('id', '=', paymentId).executeTakeFirst();
+      await resolveDue(db, paymentId);
+      const row = await db.selectFrom('test_payments').select(['status', 'amount_cents', 'last_error']).where('id', '=', paymentId).executeTakeFirst();
       if (!row) throw new Error('no such test payment');
-      return { status: row.status as PaymentStatus, amountCents: row.amount_cents };
+      const failure = row.status === 'requires_payment_method' && (row.last_error === 'declined' || row.last_error === 'expired') ? (row.last_error as PaymentFailure) : undefined;
+      return { status: row.status as PaymentStatus, amountCents: row.amount_cents, ...(failure ? { failure } : {}) };
     },
     async checkHealth() {
       return true;
     },
     confirmCard: (trx, input) => chargeTestCard(trx, input),
+    startBlik: (trx, { paymentId, code }) => {
+      const answer = blikOutcomes[code];
+      if (!answer) return Promise.resolve({ ok: false, code: 'blik_invalid' } as const);
+      return startAction(trx, paymentId, 'blik', answer.outcome, answer.ms);
+    },
+    // The bank page answers; until then the attempt waits, and expires if nobody does.
+    startBankPayment: async (trx, { paymentId }) => {
+      const started = await startAction(trx, paymentId, 'przelewy24', null, TEST_BANK_TIMES.bankPageExpiresMs);
+      return started.ok ? { ok: true, redirectUrl: `/test-bank/${encodeURIComponent(paymentId)}` } : started;
+    },
+    async duePayments(at = new Date()) {
+      const rows = await db.selectFrom('test_payments').select('id').where('status', '=', 'requires_action').where('action_until', '<=', at.toISOString()).limit(100).execute();
+      return rows.map((row) => row.id);
+    },
     refund: (input) => refundTestPayment(db, input),
   };
 }
@@ -148,4 +179,64 @@ export async function chargeTestCard(
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return { ok: false, code: 'already_paid' };
   return { ok: true };
+}
+
+/**
+ * An asynchronous attempt begins: the payment waits for its bank (`requires_action`), which answers `outcome`
+ * (null: the bank page will say) after `ms`. A paid payment or one already waiting is left alone.
+ */
+async function startAction(db: Executor, paymentId: string, method: 'blik' | 'przelewy24', outcome: string | null, ms: number): Promise<StartResult> {
+  const payment = await db.selectFrom('test_payments').select('status').where('id', '=', paymentId).executeTakeFirst();
+  if (!payment) return { ok: false, code: 'payment_not_found' };
+  if (payment.status === 'succeeded') return { ok: false, code: 'already_paid' };
+  const until = new Date(Date.now() + ms).toISOString();
+  const updated = await db
+    .updateTable('test_payments')
+    .set({ status: 'requires_action', method, outcome, action_until: until, last_error: null, updated_at: now() })
+    .where('id', '=', paymentId)
+    .where('status', '=', 'requires_payment_method')
+    .executeTakeFirst();
+  // Already waiting for a bank (a second click, another tab): that attempt goes on.
+  if (Number(updated.numUpdatedRows) !== 1 && payment.status !== 'requires_action') return { ok: false, code: 'already_paid' };
+  return { ok: true };
+}
+
+/** The stand-in bank page's answer: approved or declined now (only while the payment waits for it). */
+export async function answerTestBank(db: Executor, paymentId: string, approve: boolean): Promise<boolean> {
+  const updated = await db
+    .updateTable('test_payments')
+    .set({ outcome: approve ? 'succeeded' : 'declined', action_until: now(), updated_at: now() })
+    .where('id', '=', paymentId)
+    .where('status', '=', 'requires_action')
+    .where('method', '=', 'przelewy24')
+    .where('outcome', 'is', null)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** What the stand-in bank page shows of a payment waiting for it; null when it is not waiting for the bank page. */
+export async function testBankPayment(db: Executor, paymentId: string): Promise<{ orderId: string; amountCents: number; currency: string } | null> {
+  const row = await db
+    .selectFrom('test_payments')
+    .select(['order_id', 'amount_cents', 'currency'])
+    .where('id', '=', paymentId)
+    .where('status', '=', 'requires_action')
+    .where('method', '=', 'przelewy24')
+    .where('outcome', 'is', null)
+    .executeTakeFirst();
+  return row ? { orderId: row.order_id, amountCents: row.amount_cents, currency: row.currency.toUpperCase() } : null;
+}
+
+/** Applies the bank's answer once it is due: paid, or back to waiting for a method with why it failed. */
+async function resolveDue(db: Executor, paymentId: string, at = new Date()): Promise<void> {
+  const row = await db.selectFrom('test_payments').select(['status', 'outcome', 'action_until']).where('id', '=', paymentId).executeTakeFirst();
+  if (!row || row.status !== 'requires_action' || !row.action_until || row.action_until > at.toISOString()) return;
+  const paid = row.outcome === 'succeeded';
+  await db
+    .updateTable('test_payments')
+    .set(paid ? { status: 'succeeded', last_error: null, updated_at: now() } : { status: 'requires_payment_method', last_error: row.outcome === 'declined' ? 'declined' : 'expired', updated_at: now() })
+    .where('id', '=', paymentId)
+    .where('status', '=', 'requires_action')
+    .where('action_until', '=', row.action_until)
+    .execute();
 }
