@@ -2,7 +2,9 @@
  * `npm run test:crash`: checkouts while the shop is killed. The production server runs as a child process
  * against a Stripe stand-in and an SMTP server, each in its own process, with the demo catalogue stocked up far
  * beyond the load and a payment's stock held for one minute (STOCK_RESERVATION_MINUTES=1). Eight customers check
- * out over HTTP (add to cart, proceed, confirm the PaymentIntent as Stripe.js would, come back to /success),
+ * out over HTTP (add to cart, proceed, confirm the PaymentIntent as Stripe.js would, come back to /success; every
+ * other customer shops in złoty and pays by BLIK, confirmed in the "banking app" 1.5 s later and reported only by
+ * Stripe's signed webhook, after a look at the waiting page),
  * retrying each step as a browser would while the shop is down, and two more go to payment and walk away (one as
  * the load starts, one after it); the shop is SIGKILLed 2–6 s after each start, whatever it is doing then
  * (starting, warming up, serving), and restarted, CRASH_KILLS times (default 30). Then everything settles
@@ -119,7 +121,12 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   await stockUp(shopDatabase);
   const emailPrefix = `crash-${database}-${Date.now()}-`;
   const customers: Customer[] = [];
-  for (let i = 0; i < CUSTOMERS; i++) customers.push(await signUp(new Customer(base, `${emailPrefix}${i}@example.test`)));
+  for (let i = 0; i < CUSTOMERS; i++) {
+    const customer = await signUp(new Customer(base, `${emailPrefix}${i}@example.test`));
+    // Every other customer shops in złoty (and so may pay by BLIK).
+    if (i % 2 === 1) await untilAnswered(() => customer.post('/currency', { currency: 'PLN', redirectTo: '/' }));
+    customers.push(customer);
+  }
   // Two more go to payment and walk away, one as the load starts (the shop is killed again and again under its
   // hold) and one after it: only the sweep lets their holds go, once their minute is up.
   const walkers = [await signUp(new Customer(base, `${emailPrefix}walker-0@example.test`)), await signUp(new Customer(base, `${emailPrefix}walker-1@example.test`))];
@@ -144,12 +151,17 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     stopping = true;
   })();
 
-  const counts = { checkouts: 0, abandoned: 0 };
+  const counts = { checkouts: 0, 'of which by BLIK': 0, abandoned: 0 };
+  // A BLIK order is paid only once the bank confirms (the webhook, or the waiting page reading the payment).
   const problems: string[] = [];
   const workers = customers.map(async (customer, w) => {
     for (let n = w; !stopping; n++) {
-      const result = await checkOut(customer, productIds[n % productIds.length]);
-      if (result === 'paid') counts.checkouts++;
+      const byBlik = w % 2 === 1;
+      const result = await checkOut(customer, productIds[n % productIds.length], byBlik);
+      if (result === 'paid') {
+        counts.checkouts++;
+        if (byBlik) counts['of which by BLIK']++;
+      }
       else {
         counts.abandoned++;
         if (problems.length < 20) problems.push(result);
@@ -163,14 +175,14 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const loadEnded = Date.now();
   log(`${database}: ${counts.checkouts} checkouts, ${counts.abandoned} abandoned; settling`);
 
-  // Settle: every webhook delivered and every queued mail sent.
+  // Settle: every BLIK payment confirmed in its "banking app", every webhook delivered and every queued mail sent.
   const { db, close } = openDatabase(shopDatabase);
   const settleBy = Date.now() + 90_000;
   let settled = false;
   while (Date.now() < settleBy) {
     const state = await stripeState();
     const queued = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'queued').executeTakeFirstOrThrow();
-    if (state.undelivered === 0 && Number(queued.n) === 0) {
+    if (state.undelivered === 0 && Number(queued.n) === 0 && !state.intents.some((i) => i.status === 'requires_action')) {
       settled = true;
       break;
     }
@@ -254,6 +266,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     counts: {
       kills,
       checkouts: counts.checkouts,
+      'paid by BLIK': counts['of which by BLIK'],
       abandoned: counts.abandoned,
       charges: charges.length,
       'paid orders': paid.length,
@@ -274,8 +287,8 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     return proceed.status === 200 && /pi_\w+?_secret_/.test(proceed.body) ? 'held' : `proceed answered ${proceed.status}`;
   }
 
-  /** One checkout as a browser would retry it; 'paid' or what stopped it. */
-  async function checkOut(customer: Customer, productId: string): Promise<string> {
+  /** One checkout as a browser would retry it; 'paid' (for BLIK: confirmed, the webhook to come) or what stopped it. */
+  async function checkOut(customer: Customer, productId: string, byBlik: boolean): Promise<string> {
     const requestKey = randomBytes(16).toString('base64url');
     const add = await untilAnswered(() => customer.post('/cart', { intent: 'add', productId, quantity: '1', redirectTo: '/cart', requestKey }));
     if (add.status !== 302) return `add to cart answered ${add.status}`;
@@ -283,6 +296,19 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     const paymentId = /(pi_\w+?)_secret_/.exec(proceed.body)?.[1];
     if (proceed.status !== 200 || !paymentId) return `proceed answered ${proceed.status}`;
     // The Payment Element confirms with Stripe directly (the stand-in outlives the kills).
+    if (byBlik) {
+      const intent = (await (await fetch(`http://127.0.0.1:${PORTS.stripe}/__blik/${paymentId}`, { method: 'POST' })).json()) as { status?: string; metadata: { order_id: string } };
+      if (intent.status !== 'requires_action') return `BLIK confirmation answered ${intent.status ?? 'an error'}`;
+      // The waiting page, as the browser asks it, until it sends the customer on (paid by the webhook, or by the
+      // PaymentIntent's own status when the page asked first).
+      const waiting = `/checkout?step=waiting&order=${encodeURIComponent(intent.metadata.order_id)}&method=blik`;
+      for (const giveUp = Date.now() + 60_000; Date.now() < giveUp; await sleep(500)) {
+        const answer = await untilAnswered(() => customer.get(waiting));
+        if (answer.status === 302) return answer.location.includes('step=done') ? 'paid' : `the waiting page sent the customer to ${answer.location}`;
+        if (answer.status !== 200) return `waiting page answered ${answer.status}`;
+      }
+      return 'still waiting for the bank after a minute';
+    }
     const intent = (await (await fetch(`http://127.0.0.1:${PORTS.stripe}/__confirm/${paymentId}`, { method: 'POST' })).json()) as { metadata: { order_id: string } };
     const done = await untilAnswered(() => customer.get(`/success?order=${encodeURIComponent(intent.metadata.order_id)}&payment_intent=${paymentId}`));
     return done.status === 200 ? 'paid' : `success page answered ${done.status}`;

@@ -4,11 +4,17 @@
  *   POST /__confirm/:id  confirms a PaymentIntent as the Payment Element would with 4242 4242 4242 4242
  *                        and answers with it (the order id is in its metadata); then its signed
  *                        payment_intent.succeeded event is sent to the shop every 500 ms until answered 2xx.
+ *   POST /__blik/:id     confirms a PaymentIntent in złoty with a BLIK code as the Payment Element would: it waits
+ *                        in `requires_action` (blik_authorize) until the customer "confirms in the banking app"
+ *                        1.5 s later; then its signed payment_intent.succeeded event goes out like the others.
  *   GET  /__state        every PaymentIntent, and how many events still wait to be delivered.
  * Usage: node --import tsx tests/crash/stripe-stand-in.ts PORT WEBHOOK_URL WEBHOOK_SECRET
  */
 import Stripe from 'stripe';
-import { paymentIntentJson, startFakeStripe } from '../doubles/fake-stripe';
+import { eventJson, paymentIntentJson, startFakeStripe } from '../doubles/fake-stripe';
+
+/** How long the customer takes to confirm a BLIK payment in the banking app. */
+const BLIK_CONFIRM_MS = 1_500;
 
 const [port, webhookUrl, secret] = process.argv.slice(2);
 const undelivered = new Map<string, string>();
@@ -29,17 +35,11 @@ const fake = await startFakeStripe({
         const eventId = `evt_${confirm[1].slice(3)}`;
         undelivered.set(
           eventId,
-          JSON.stringify({
-            id: eventId,
-            object: 'event',
-            api_version: '2025-01-27.acacia',
-            created: Math.floor(Date.now() / 1000),
-            livemode: false,
-            pending_webhooks: 1,
-            request: { id: null, idempotency_key: null },
-            type: 'payment_intent.succeeded',
-            data: {
-              object: paymentIntentJson({
+          JSON.stringify(
+            eventJson(
+              eventId,
+              'payment_intent.succeeded',
+              paymentIntentJson({
                 id: String(intent.id),
                 amount: Number(intent.amount),
                 currency: String(intent.currency),
@@ -47,11 +47,28 @@ const fake = await startFakeStripe({
                 status: 'succeeded',
                 amountReceived: Number(intent.amount),
               }),
-            },
-          }),
+            ),
+          ),
         );
       }
       send(200, fake.intents.get(confirm[1]));
+      return true;
+    }
+    const blik = /^\/__blik\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'POST' && blik) {
+      const intent = fake.intents.get(blik[1]);
+      if (!intent || intent.currency !== 'pln') {
+        send(400, { error: 'BLIK needs a PaymentIntent in złoty' });
+        return true;
+      }
+      if (intent.status === 'requires_payment_method') {
+        Object.assign(intent, { status: 'requires_action', payment_method_types: ['blik'], next_action: { type: 'blik_authorize' } });
+        setTimeout(() => {
+          const event = fake.settle(blik[1], 'succeeded');
+          if (event) undelivered.set(String(event.id), JSON.stringify(event));
+        }, BLIK_CONFIRM_MS).unref();
+      }
+      send(200, intent);
       return true;
     }
     if (req.method === 'GET' && url.pathname === '/__state') {

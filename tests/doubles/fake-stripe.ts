@@ -1,6 +1,11 @@
 /**
  * Test helper: a tiny local stand-in for api.stripe.com that records each request the `stripe` SDK makes
  * and answers with PaymentIntent objects shaped as in Stripe's API reference. Not used by the app.
+ *
+ * It confirms PaymentIntents as Stripe.js does for BLIK and Przelewy24 (`POST /v1/payment_intents/:id/confirm`
+ * with `payment_method_data[type]` blik or p24): the intent waits in `requires_action` (`blik_authorize`, or a
+ * `redirect_to_url` to the bank), BLIK only in złoty as on Stripe; `settle` then plays the bank's answer (paid,
+ * or back to `requires_payment_method` with the error Stripe gives) and returns the event Stripe would send.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,8 +22,25 @@ export type FakeStripe = {
   /** The status new refunds get (Stripe answers `pending` for some payment methods, `succeeded` for cards). */
   refundStatus: 'succeeded' | 'pending';
   setStatus(id: string, status: string, amountReceived?: number): void;
+  /** The bank answers a waiting BLIK or Przelewy24 payment; returns the event Stripe sends (null: nothing was waiting). */
+  settle(id: string, outcome: 'succeeded' | 'declined' | 'expired'): Record<string, unknown> | null;
   close(): Promise<void>;
 };
+
+/** A webhook event as Stripe sends it, for a PaymentIntent as it is now. */
+export function eventJson(id: string, type: string, object: Record<string, unknown>) {
+  return {
+    id,
+    object: 'event',
+    api_version: '2025-01-27.acacia',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object: structuredClone(object) },
+  };
+}
 
 export function paymentIntentJson(fields: { id: string; amount: number; currency: string; metadata: Record<string, string>; status?: string; amountReceived?: number; receiptEmail?: string | null }) {
   return {
@@ -133,6 +155,21 @@ export async function startFakeStripe({
       const intent = intents.get(id);
       if (intent) Object.assign(intent, { status, amount_received: amountReceived ?? intent.amount });
     },
+    settle(id, outcome) {
+      const intent = intents.get(id);
+      if (!intent || intent.status !== 'requires_action') return null;
+      if (outcome === 'succeeded') {
+        Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, next_action: null, latest_charge: chargeId(id) });
+        return eventJson(`evt_${id.slice(3)}_${++counter}`, 'payment_intent.succeeded', intent);
+      }
+      const type = (intent.payment_method_types as string[])[0];
+      const error =
+        outcome === 'expired'
+          ? { type: 'invalid_request_error', code: 'payment_intent_payment_attempt_expired', message: 'The payment attempt expired before the customer authorized it.' }
+          : { type: 'card_error', code: 'payment_method_provider_decline', message: 'The payment was declined by the customer’s bank.' };
+      Object.assign(intent, { status: 'requires_payment_method', next_action: null, payment_method: null, last_payment_error: { ...error, payment_method: { type } } });
+      return eventJson(`evt_${id.slice(3)}_${++counter}`, 'payment_intent.payment_failed', intent);
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = http.createServer((req, res) => {
@@ -201,6 +238,37 @@ export async function startFakeStripe({
         refunds.set(id, refund);
         if (key) byKey.set(key, id);
         return send(200, refund);
+      }
+      const confirm = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(url.pathname);
+      if (req.method === 'POST' && confirm) {
+        const intent = intents.get(confirm[1]);
+        if (!intent) return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment_intent' } });
+        const type = body.get('payment_method_data[type]');
+        if (intent.status === 'succeeded') {
+          return send(400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'This PaymentIntent has already succeeded.' } });
+        }
+        if (type === 'blik') {
+          if (intent.currency !== 'pln') {
+            return send(400, { error: { type: 'invalid_request_error', code: 'payment_intent_invalid_parameter', param: 'payment_method_data[type]', message: 'The payment method type "blik" is invalid for currency "' + String(intent.currency) + '".' } });
+          }
+          if (!/^\d{6}$/.test(body.get('payment_method_options[blik][code]') ?? '')) {
+            return send(400, { error: { type: 'invalid_request_error', code: 'parameter_invalid_string', param: 'payment_method_options[blik][code]', message: 'The BLIK code must be 6 digits.' } });
+          }
+          Object.assign(intent, { status: 'requires_action', payment_method: `pm_blik_${++counter}`, payment_method_types: ['blik'], last_payment_error: null, next_action: { type: 'blik_authorize' } });
+          return send(200, intent);
+        }
+        if (type === 'p24') {
+          const returnUrl = body.get('return_url') ?? '';
+          Object.assign(intent, {
+            status: 'requires_action',
+            payment_method: `pm_p24_${++counter}`,
+            payment_method_types: ['p24'],
+            last_payment_error: null,
+            next_action: { type: 'redirect_to_url', redirect_to_url: { url: `${fake.url}/__bank/${intent.id}`, return_url: returnUrl } },
+          });
+          return send(200, intent);
+        }
+        return send(400, { error: { type: 'invalid_request_error', code: 'parameter_missing', param: 'payment_method_data[type]', message: 'Missing required param: payment_method_data[type].' } });
       }
       const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'GET' && retrieve) {

@@ -9,8 +9,10 @@ import { PaymentUnavailable } from './payment-unavailable';
 let stripePromise: Promise<Stripe | null> | null = null;
 
 /**
- * Stripe's Payment Element (cards, and BLIK or Przelewy24 where the account enables them). Loaded only on
- * the payment step. Confirmation happens in the browser; a redirect only when the method needs one.
+ * Stripe's Payment Element: the methods the Stripe account enables for the order's currency (a card always,
+ * BLIK in złoty, Przelewy24). Loaded only on the payment step. Confirmation happens in the browser; a method that
+ * needs a bank's answer (BLIK in the banking app, Przelewy24's bank page) continues on the shop's "waiting for
+ * your bank" page, which follows the payment until it is paid or has failed.
  */
 export default function StripePayment({ publishableKey, clientSecret, orderId, amount }: { publishableKey: string; clientSecret: string; orderId: string; amount: string }) {
   const { locale } = useI18n();
@@ -37,6 +39,8 @@ function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The method chosen in the Payment Element ('card', 'blik', 'p24'…), for the waiting page's words. */
+  const [method, setMethod] = useState('card');
   const message = useRef<HTMLParagraphElement>(null);
   const locked = useRef(false);
   useEffect(() => {
@@ -54,15 +58,18 @@ function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
     setBusy(true);
     setError(null);
     try {
+      const waiting = path(`/checkout?step=waiting&order=${encodeURIComponent(orderId)}&method=${method === 'blik' ? 'blik' : 'przelewy24'}`);
       const result = await stripe.confirmPayment({
         elements,
-        confirmParams: { return_url: new URL(`/success?order=${encodeURIComponent(orderId)}`, window.location.origin).href },
+        // A bank's page (Przelewy24) sends the customer back to wait for its answer there.
+        confirmParams: { return_url: new URL(waiting, window.location.origin).href },
         redirect: 'if_required',
       });
       if (result.error) {
         setError(result.error.message ?? t('checkout.errors.generic'));
       } else {
-        navigate(path(`/checkout?step=done&order=${encodeURIComponent(orderId)}`));
+        const paid = result.paymentIntent?.status === 'succeeded';
+        navigate(paid ? path(`/checkout?step=done&order=${encodeURIComponent(orderId)}`) : waiting);
         return;
       }
     } catch {
@@ -75,7 +82,7 @@ function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
   return (
     <form onSubmit={pay} className="grid gap-4">
       {!ready && <PaymentLoading />}
-      <PaymentElement onReady={() => setReady(true)} onLoadError={() => setError(t('checkout.errors.cannotConnect'))} />
+      <PaymentElement onReady={() => setReady(true)} onChange={(event) => setMethod(event.value.type)} onLoadError={() => setError(t('checkout.errors.cannotConnect'))} />
       <div role="alert">{error && <p ref={message} className="scroll-mt-28 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry focus:outline-none">{error}</p>}</div>
       <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={!ready || busy} aria-busy={busy}>
         {busy ? t('checkout.processing') : t('checkout.pay', { amount })}

@@ -1,4 +1,4 @@
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
@@ -401,6 +401,68 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
       expect((await ordersOf(c.id))[0].payment_status).toBe('pending');
       expect(await handlePaymentEvent(stripeServices, intentEvent('evt_other', 'payment_intent.succeeded', succeeded('pi_not_ours', 1250)))).toBe('unknown_payment');
       expect(await handlePaymentEvent(stripeServices, intentEvent('evt_misc', 'charge.refunded', {}))).toBe('ignored');
+    });
+
+    /** Confirms the PaymentIntent as Stripe.js does when the customer pays with BLIK or Przelewy24. */
+    const confirmAs = async (paymentId: string, form: Record<string, string>) => {
+      const response = await fetch(`${fake.url}/v1/payment_intents/${paymentId}/confirm`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_test_kopi', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form),
+      });
+      return { status: response.status, intent: (await response.json()) as Record<string, unknown> };
+    };
+    /** A webhook as Stripe signs it, through the provider's own verification. */
+    const signed = (event: Record<string, unknown>) => {
+      const payload = JSON.stringify(event);
+      return stripe.parseWebhook!(Buffer.from(payload), Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_x' }));
+    };
+    const startInZloty = async () => {
+      const c = await customer([[gayo, 1]]);
+      const started = await startPayment(db, stripe, { userId: c.id, email: c.email, locale: 'pl', currency: 'PLN', cartId: c.cartId, address, delivery: pickup });
+      if (!started.ok) throw new Error(started.reason);
+      return { c, started };
+    };
+
+    it('BLIK in złoty: waiting for the banking app, then paid once from the signed webhook; never in euros', async () => {
+      const { c, started } = await startInZloty();
+      expect(fake.requests.at(-1)!.body.get('currency')).toBe('pln');
+      const confirmed = await confirmAs(started.paymentId, { 'payment_method_data[type]': 'blik', 'payment_method_options[blik][code]': '777123' });
+      expect(confirmed.intent).toMatchObject({ status: 'requires_action', next_action: { type: 'blik_authorize' } });
+      expect(await confirmOrderPayment(stripeServices, { userId: c.id, orderId: started.orderId })).toEqual({ status: 'pending', orderId: started.orderId, awaitingBank: true });
+      const event = signed(fake.settle(started.paymentId, 'succeeded')!);
+      expect(await Promise.all([1, 2].map(() => handlePaymentEvent(stripeServices, event)))).toEqual(expect.arrayContaining(['paid', 'duplicate']));
+      expect((await ordersOf(c.id))[0]).toMatchObject({ payment_status: 'succeeded', currency: 'PLN' });
+      expect(await mailsTo(c.email)).toHaveLength(1);
+
+      const { started: inEuros } = await startStripe([[gayo, 1]]);
+      const refused = await confirmAs(inEuros.paymentId, { 'payment_method_data[type]': 'blik', 'payment_method_options[blik][code]': '777123' });
+      expect(refused.status).toBe(400);
+    });
+
+    it('BLIK declined in the app, or never confirmed: the order stays pending and says why', async () => {
+      const { c, started } = await startInZloty();
+      await confirmAs(started.paymentId, { 'payment_method_data[type]': 'blik', 'payment_method_options[blik][code]': '111222' });
+      expect(await handlePaymentEvent(stripeServices, signed(fake.settle(started.paymentId, 'declined')!))).toBe('payment_failed');
+      expect(await confirmOrderPayment(stripeServices, { userId: c.id, orderId: started.orderId })).toEqual({ status: 'failed', orderId: started.orderId, failure: 'declined' });
+      await confirmAs(started.paymentId, { 'payment_method_data[type]': 'blik', 'payment_method_options[blik][code]': '000000' });
+      fake.settle(started.paymentId, 'expired');
+      expect(await confirmOrderPayment(stripeServices, { userId: c.id, orderId: started.orderId })).toEqual({ status: 'failed', orderId: started.orderId, failure: 'expired' });
+      expect((await ordersOf(c.id))[0].payment_status).toBe('pending');
+    });
+
+    it('Przelewy24: redirected to the bank; approved is paid (on return, before the webhook), declined is not', async () => {
+      const { c, started } = await startStripe([[gayo, 1]]);
+      const confirmed = await confirmAs(started.paymentId, { 'payment_method_data[type]': 'p24', return_url: 'https://kopi.test/checkout?step=waiting' });
+      expect(confirmed.intent).toMatchObject({ status: 'requires_action', next_action: { type: 'redirect_to_url', redirect_to_url: { return_url: 'https://kopi.test/checkout?step=waiting' } } });
+      const event = fake.settle(started.paymentId, 'succeeded')!;
+      expect(await confirmOrderPayment(stripeServices, { userId: c.id, orderId: started.orderId })).toEqual({ status: 'paid', orderId: started.orderId });
+      expect(await handlePaymentEvent(stripeServices, signed(event))).toBe('already_paid');
+
+      const { c: other, started: declined } = await startStripe([[java, 1]]);
+      await confirmAs(declined.paymentId, { 'payment_method_data[type]': 'p24', return_url: 'https://kopi.test/checkout?step=waiting' });
+      expect(await handlePaymentEvent(stripeServices, signed(fake.settle(declined.paymentId, 'declined')!))).toBe('payment_failed');
+      expect(await confirmOrderPayment(stripeServices, { userId: other.id, orderId: declined.orderId })).toMatchObject({ status: 'failed', failure: 'declined' });
     });
   });
 

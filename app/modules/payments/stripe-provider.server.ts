@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentEvent, PaymentProvider, PaymentStatus, ProviderRefund, RefundResult } from './provider.server';
+import type { PaymentEvent, PaymentFailure, PaymentProvider, PaymentStatus, ProviderRefund, RefundResult } from './provider.server';
 import { PaymentUnavailableError } from './provider.server';
 
 export type StripeProviderOptions = {
@@ -62,7 +62,8 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
       } catch (error) {
         throw new PaymentUnavailableError('Stripe did not return the PaymentIntent', { cause: error });
       }
-      return { status: toStatus(intent.status), amountCents: intent.amount_received || intent.amount };
+      const failure = failureOf(intent);
+      return { status: toStatus(intent.status), amountCents: intent.amount_received || intent.amount, ...(failure ? { failure } : {}) };
     },
 
     async refund({ paymentId, orderId, amountCents, idempotencyKey }): Promise<RefundResult> {
@@ -125,6 +126,17 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
 function toRefund(refund: Stripe.Refund): ProviderRefund {
   const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
   return { id: refund.id, amountCents: refund.amount, status };
+}
+
+/**
+ * Why the last attempt did not pay: a PaymentIntent back at `requires_payment_method` with an error (a BLIK code
+ * declined in the app, a bank refusing Przelewy24) or one expired before the customer confirmed; a canceled one
+ * expired. Null while it may still go through.
+ */
+function failureOf(intent: Stripe.PaymentIntent): PaymentFailure | null {
+  if (intent.status === 'canceled') return 'expired';
+  if (intent.status !== 'requires_payment_method' || !intent.last_payment_error) return null;
+  return intent.last_payment_error.code === 'payment_intent_payment_attempt_expired' ? 'expired' : 'declined';
 }
 
 function toStatus(status: Stripe.PaymentIntent.Status): PaymentStatus {
