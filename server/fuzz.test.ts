@@ -310,6 +310,22 @@ function endpoints(productId: string): Endpoint[] {
       signedIn: 'sometimes',
     },
     {
+      name: 'POST /currency',
+      path: '/currency',
+      fields: { currency: () => 'PLN', redirectTo: (r) => r.pick(['/', '//evil.example', '/\t/evil', '/%ff', 'javascript:alert(1)', '/a\u0000b']) },
+      // A currency the shop does not offer is refused; a switch to one it does is no harm, but it is not the fuzz's to make.
+      defects: [(f, r) => void (f.currency = r.pick(['USD', 'pln', '', '\u0000', 'EUR '.repeat(50), 'PL N']))],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /test-bank/:payment (the stand-in bank page)',
+      path: '/test-bank/tp_NoSuchPaymentAtAll',
+      fields: { answer: (r) => r.pick(['approve', 'decline']), returnTo: (r) => r.pick(['/', '//evil.example', 'javascript:alert(1)']) },
+      // No payment waits for it: answered 404 whatever the answer, and nothing is paid.
+      defects: [(f, r) => void (f.answer = r.pick(['approve', 'maybe', '', '\u0000']))],
+      signedIn: 'sometimes',
+    },
+    {
       name: 'POST /logout',
       path: '/logout',
       fields: { junk: bad },
@@ -328,7 +344,8 @@ function endpoints(productId: string): Endpoint[] {
       name: 'POST /checkout',
       path: '/checkout',
       fields: {
-        intent: (r) => r.pick(['proceed', 'pay', '', 'refund']),
+        intent: (r) => r.pick(['proceed', 'pay', '', 'refund', 'blik', 'przelewy24']),
+        blikCode: (r) => r.pick(['777123', '12345', '', '7771234', '77712a']),
         ...textFields(['fullName', 'address', 'city', 'zipCode']),
         orderId: unknownId,
         cardNumber: (r) => r.pick(['4242 4242 4242 4242', '', 'x']),
@@ -505,7 +522,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery='];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose='];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';
