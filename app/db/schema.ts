@@ -464,7 +464,7 @@ export interface TestPaymentsTable {
   updated_at: string;
   /** The last four digits of the card that paid (a refund to 4000 0000 0000 5126 fails, as on Stripe). */
   card_last4: string | null;
-  /** card | blik | przelewy24, and what the simulated bank answers and when (migration 0023). */
+  /** blik | przelewy24 (the last asynchronous attempt; null for cards), and what the simulated bank answers and when (migration 0023). */
   method: string | null;
   outcome: string | null;
   action_until: string | null;

@@ -27,8 +27,6 @@ export type Shopper = {
   country: string | null;
   /** What prices are shown and charged in: the shopper's choice, else the owner's default for the language. */
   currency: Currency;
-  /** Whether the currency is the shopper's own choice (the cookie), not the language's default. */
-  currencyChosen: boolean;
 };
 
 export const shopperContext = createContext<Shopper>();
@@ -70,11 +68,13 @@ export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request,
   // A storefront page's URL names its language; the back office follows the cookie.
   const locale = localeOfPath(new URL(request.url).pathname) ?? language ?? defaultLocale;
   const currency = await requestCurrency(app.db, locale, chosenCurrency);
-  context.set(shopperContext, { user, locale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies, country, currency, currencyChosen: chosenCurrency !== null });
+  context.set(shopperContext, { user, locale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies, country, currency });
   const response = await next();
   await cookies.writeTo(response.headers);
-  // Anything rendered for a session or a cart is this shopper's alone: no shared cache may keep it.
-  if (sessionToken || guestCartId || cookies.changes('session') || cookies.changes('cart')) {
+  // Anything rendered for a session, a cart, or a currency or country of the shopper's own is theirs alone: no
+  // shared cache (a CDN keyed by the URL) may keep it.
+  const own = chosenCurrency !== null || country !== null || cookies.changes('currency') || cookies.changes('country');
+  if (sessionToken || guestCartId || own || cookies.changes('session') || cookies.changes('cart')) {
     response.headers.set('Cache-Control', 'private, no-store');
   }
   return response;
@@ -135,8 +135,6 @@ export function tellBrowser(shopper: Shopper, name: string, props: Record<string
 /** Remembers the currency a shopper chose (the switch in the header); this response is priced in it. */
 export function chooseCurrency(shopper: Shopper, currency: Currency): void {
   shopper.cookies.set('currency', currency);
-  shopper.currency = currency;
-  shopper.currencyChosen = true;
 }
 
 /** Remembers the country a shopper chose for delivery prices (the cart, the checkout). */

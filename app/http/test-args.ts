@@ -16,7 +16,6 @@ export function routeArgs(request: Request, { app, shopper, params = {} }: { app
     cookies: new CookieJar(testCookies),
     country: null,
     currency: 'EUR',
-    currencyChosen: false,
     ...shopper,
   });
   return { request, context, params, url: new URL(request.url), pattern: new URL(request.url).pathname };

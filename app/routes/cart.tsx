@@ -14,6 +14,7 @@ import { amountToFreeDelivery, cheapestDelivery, chooseCountry, deliveryOptions,
 import { CartCountry, CartDelivery } from '~/components/cart/cart-delivery';
 import { type StockRefusal, addToCart, cartWeightGrams, defaultVariantOf, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
+import { formatPrice } from '~/lib/format';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import type { Route } from './+types/cart';
 import { appContext } from '~/context';
@@ -34,6 +35,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   return {
     cart,
     delivery: {
+      currency: cart.currency,
       country,
       countries: servedCountries(table),
       cheapest: cheapest ? { kind: cheapest.kind, priceCents: cheapest.priceCents } : null,
@@ -94,7 +96,8 @@ function refused(result: { reason: 'variant_not_found' } | StockRefusal, variant
 export default function CartPage({ loaderData, actionData }: Route.ComponentProps) {
   const path = useLocalePath();
   const { cart, checkoutAttempt, signedIn } = loaderData;
-  const { t, locale, price } = useI18n();
+  const { t, locale } = useI18n();
+  const price = (cents: number) => formatPrice(cents, cart.currency, locale);
   const hydrated = useHydrated();
   const [showLogin, setShowLogin] = useState(checkoutAttempt);
   const removing = useFetchers().filter((f) => f.formAction === path('/cart') && f.formData?.get('intent') === 'remove').length;
@@ -126,7 +129,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
 
   const proceed = () => {
     setShowLogin(true);
-    track('checkout_attempt_guest', { cart_value: cart.totalCents, items_count: cart.count });
+    track('checkout_attempt_guest', { cart_value: cart.totalCents, currency: cart.currency, items_count: cart.count });
   };
 
   return (
@@ -143,7 +146,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
       <div className="mt-8 grid gap-10 lg:grid-cols-[1fr_22rem]">
         <ul className="divide-y divide-sand border-y border-sand">
           {cart.lines.map((line) => (
-            <CartLine key={line.productId} line={line} />
+            <CartLine key={line.variantId} line={line} currency={cart.currency} />
           ))}
         </ul>
 
@@ -166,7 +169,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
           <p className="mt-2 text-xs text-muted">{t('cart.taxNote')}</p>
 
           {signedIn ? (
-            <Link to={path('/checkout')} onClick={() => track('begin_checkout', { cart_value: cart.totalCents, items_count: cart.count })} className="btn-primary mt-6 w-full py-3 text-base">
+            <Link to={path('/checkout')} onClick={() => track('begin_checkout', { cart_value: cart.totalCents, currency: cart.currency, items_count: cart.count })} className="btn-primary mt-6 w-full py-3 text-base">
               <Lock aria-hidden="true" className="h-4 w-4" />
               {t('cart.checkout')}
             </Link>

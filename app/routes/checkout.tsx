@@ -23,7 +23,7 @@ import type { Currency } from '~/modules/pricing/currencies';
 import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
-import { getOrderForUser, guestOrderPath } from '~/modules/orders/index.server';
+import { findOrderRecord, getOrderForUser, guestOrderPath } from '~/modules/orders/index.server';
 import type { Route } from './+types/checkout';
 import { appContext } from '~/context';
 import { type Shopper, keepCountry, pathFor, requireUser, shopperContext } from '~/http/shopper.server';
@@ -75,6 +75,8 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
   if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
   const methods = methodsFor(order.currency);
   const preference = buyer.userId ? methodOfPreference((await getProfile(app.db, buyer.userId)).paymentMethod) : 'card';
+  // Stripe's Payment Element needs the payment's client secret (this is the buyer's own order: checked above).
+  const clientSecret = app.payments.name === 'stripe' ? ((await findOrderRecord(app.db, order.id))?.clientSecret ?? undefined) : undefined;
   return {
     step: 'payment' as const,
     orderId: order.id,
@@ -89,6 +91,7 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
     available: true,
     methods,
     preferred: methods.includes(preference) ? preference : 'card',
+    ...(clientSecret ? { clientSecret } : {}),
     ...extra,
   };
 }
@@ -107,7 +110,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     await confirmOrderPayment(paymentServices(app), { userId: buyer.userId, cartId, orderId });
     const order = await getOrderForUser(app.db, app.storage, ownerOf(buyer), orderId);
     if (!order) throw redirect(pathFor(shopper, '/checkout'));
-    // A test-provider order is paid at once or not at all; only a real provider can still be processing.
+    // A test-provider order's success page comes once it is paid (cards at once, BLIK and Przelewy24 from the
+    // waiting page); only a real provider's can still be processing here.
     if (order.paymentStatus !== 'succeeded' && app.payments.name === 'test') throw redirect(pathFor(shopper, '/checkout'));
     // A guest follows the order on its private page (its mails link there too).
     const guestPage = buyer.guest ? await guestOrderPath(app.db, order.id) : null;
@@ -245,7 +249,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     });
     if (result.ok) throw redirect(pathFor(shopper, `/checkout?step=done&order=${result.orderId}`));
     if (result.code === 'already_paid') throw redirect(pathFor(shopper, `/checkout?step=done&order=${orderId}`));
-    return data(await paymentStep(orderId, { error: result.code }), { status: result.code === 'out_of_stock' ? 409 : 402 });
+    return data(await paymentStep(orderId, { error: result.code, method: 'card' }), { status: result.code === 'out_of_stock' ? 409 : 402 });
   }
 
   if (intent === 'blik' || intent === 'przelewy24') {
@@ -398,7 +402,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
             <PaymentUnavailable />
           ) : payment.provider === 'stripe' && payment.clientSecret && payment.publishableKey ? (
             <Suspense fallback={<p role="status" className="text-sm text-muted">{t('checkout.loading')}</p>}>
-              <StripePayment publishableKey={payment.publishableKey} clientSecret={payment.clientSecret} orderId={payment.orderId} amount={amount} />
+              <StripePayment publishableKey={payment.publishableKey} clientSecret={payment.clientSecret} orderId={payment.orderId} amount={amount} error={payment.error} />
             </Suspense>
           ) : (
             <TestPaymentMethods orderId={payment.orderId} amount={amount} error={payment.error} methods={payment.methods} preferred={payment.preferred} method={payment.method} />

@@ -124,7 +124,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const path = useLocalePath();
   const { product, reviews } = loaderData;
-  const { t, locale, price } = useI18n();
+  const { t, locale } = useI18n();
+  const price = (cents: number) => formatPrice(cents, product.currency, locale);
   const name = product.name || t('product.unnamed');
   const [search] = useSearchParams();
   const navigate = useNavigate();
@@ -181,7 +182,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
               <>
                 <p className="mt-6 text-3xl font-semibold" data-testid="product-price">{price(selected.priceCents)}</p>
                 <p className="mt-1">
-                  <UnitPrice priceCents={selected.priceCents} netWeightGrams={selected.netWeightGrams} withWeight className="text-sm text-muted" />
+                  <UnitPrice priceCents={selected.priceCents} netWeightGrams={selected.netWeightGrams} currency={product.currency} withWeight className="text-sm text-muted" />
                 </p>
                 <StockNote left={selected.left ?? null} roastedOn={product.roastedOn} />
               </>
@@ -208,6 +209,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
               label={variantLabel(selected, product.options, t, locale)}
               name={name}
               price={price(selected.priceCents)}
+              currency={product.currency}
             />
           )}
           <ProductAdminActions productId={product.id} name={name} size="md" className="mt-4" />

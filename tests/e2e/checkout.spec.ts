@@ -295,7 +295,7 @@ test.describe('without JavaScript', () => {
     await customerWithCart(page, testInfo, [[productPath(product), 1]]);
     await page.goto('/checkout');
     await proceedToPayment(page, polishAddress);
-    const orderId = await main(page).locator('input[name="orderId"]').inputValue();
+    const orderId = await main(page).locator('input[name="orderId"]').first().inputValue();
     const origin = new URL(page.url()).origin;
     const pay = () =>
       page.request.post('/checkout', {
@@ -338,7 +338,7 @@ test('the success screen of an order not yet paid does not say it was placed', a
   await page.goto('/checkout');
   await waitForHydration(page);
   await proceedToPayment(page, polishAddress);
-  const orderId = await main(page).locator('input[name="orderId"]').inputValue();
+  const orderId = await main(page).locator('input[name="orderId"]').first().inputValue();
 
   await page.goto(`/checkout?step=done&order=${orderId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('checkout.title'));

@@ -1,4 +1,5 @@
 import { Check, ShoppingBag } from 'lucide-react';
+import type { Currency } from '~/modules/pricing/currencies';
 import { useEffect, useRef, useState } from 'react';
 import { useFetcher, useLocation } from 'react-router';
 import { track } from '~/lib/analytics';
@@ -21,6 +22,7 @@ export function AddToCartButton({
   productId,
   variantId,
   priceCents,
+  currency,
   variant = 'compact',
   stretch = false,
   label,
@@ -28,6 +30,8 @@ export function AddToCartButton({
   productId: string;
   variantId: string;
   priceCents: number;
+  /** The price's currency (the analytics event says it). */
+  currency: Currency;
   variant?: 'compact' | 'large';
   /** A compact button as wide as its container below `sm`. */
   stretch?: boolean;
@@ -49,10 +53,10 @@ export function AddToCartButton({
     setClickKey(newRequestKey());
     if (!fetcher.data.ok) return;
     setAdded(true);
-    track('add_to_cart', { product_id: productId, quantity: 1, value: priceCents });
+    track('add_to_cart', { product_id: productId, quantity: 1, value: priceCents, currency });
     const timer = setTimeout(() => setAdded(false), ADDED_LABEL_MS);
     return () => clearTimeout(timer);
-  }, [fetcher.state, fetcher.data, productId, priceCents]);
+  }, [fetcher.state, fetcher.data, productId, priceCents, currency]);
 
   // The stock's refusal says why; anything else is a plain failure.
   const failure = (result: AddResult | undefined) =>

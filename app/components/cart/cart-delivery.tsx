@@ -1,8 +1,12 @@
 import { Form, useSubmit } from 'react-router';
 import { byName, countryName } from '~/modules/delivery/countries';
+import { formatPrice } from '~/lib/format';
 import { useI18n } from '~/modules/i18n/react';
+import type { Currency } from '~/modules/pricing/currencies';
 
 export type CartDeliveryData = {
+  /** The cart's currency: every amount here is in it. */
+  currency: Currency;
   country: string;
   countries: string[];
   /** The cheapest way to the shopper's door or locker for this cart, null when none takes it. */
@@ -12,7 +16,8 @@ export type CartDeliveryData = {
 
 /** The cart's delivery rows (in its summary's list): the cheapest delivery for this cart and how much more makes it free. */
 export function CartDelivery({ delivery }: { delivery: CartDeliveryData }) {
-  const { t, locale, price } = useI18n();
+  const { t, locale } = useI18n();
+  const price = (cents: number) => formatPrice(cents, delivery.currency, locale);
   return (
     <div className="flex justify-between gap-4" data-testid="cart-delivery">
       <dt className="text-muted">{t('delivery.delivery')}</dt>
@@ -34,7 +39,7 @@ export function CartDelivery({ delivery }: { delivery: CartDeliveryData }) {
 
 /** The country the cart's delivery is quoted for: a GET form that reloads the page with its prices (with JavaScript, on change). */
 export function CartCountry({ delivery }: { delivery: CartDeliveryData }) {
-  const { t, locale, price } = useI18n();
+  const { t, locale } = useI18n();
   const submit = useSubmit();
   const countries = byName(delivery.countries, locale);
   return (

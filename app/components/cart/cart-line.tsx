@@ -9,6 +9,8 @@ import { useHydrated } from '~/lib/use-hydrated';
 import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.types';
 import { lineName } from '~/modules/catalog/variants';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
+import { formatPrice } from '~/lib/format';
+import type { Currency } from '~/modules/pricing/currencies';
 
 /** Focus leaves a removed line for the next line's name, or the cart's heading (see the cart page for the last line). */
 function focusAfterRemoving(line: HTMLElement | null) {
@@ -20,9 +22,10 @@ function focusAfterRemoving(line: HTMLElement | null) {
  * One cart line: − and + set the quantity they lead to, Remove removes (fetchers with JS, plain forms
  * without); a re-sent request therefore lands where the first one did.
  */
-export function CartLine({ line }: { line: Line }) {
+export function CartLine({ line, currency }: { line: Line; currency: Currency }) {
   const path = useLocalePath();
-  const { t, locale, price } = useI18n();
+  const { t, locale } = useI18n();
+  const price = (cents: number) => formatPrice(cents, currency, locale);
   const fetcher = useFetcher<{ ok: boolean; error?: string; left?: number }>({ key: `cart-line:${line.variantId}` });
   // The stock refused more of it: said beside the line.
   const refusal = fetcher.state === 'idle' && fetcher.data?.ok === false ? fetcher.data : null;
@@ -45,7 +48,7 @@ export function CartLine({ line }: { line: Line }) {
         if (target < quantity) {
           track('remove_from_cart', { product_id: line.productId, quantity: quantity - target });
         } else {
-          track('add_to_cart', { product_id: line.productId, quantity: target - quantity, value: line.unitPriceCents });
+          track('add_to_cart', { product_id: line.productId, quantity: target - quantity, value: line.unitPriceCents, currency });
         }
       }}
     >
@@ -82,7 +85,7 @@ export function CartLine({ line }: { line: Line }) {
             <span className="sr-only">{t('cart.unitPrice')}: </span>
             {price(line.unitPriceCents)}
           </p>
-          <UnitPrice priceCents={line.unitPriceCents} netWeightGrams={line.netWeightGrams} withWeight className="mt-0.5 block text-xs text-muted" />
+          <UnitPrice priceCents={line.unitPriceCents} netWeightGrams={line.netWeightGrams} currency={currency} withWeight className="mt-0.5 block text-xs text-muted" />
           <p role="status" className={refusal ? 'mt-2 text-sm font-medium text-cherry' : 'sr-only'}>
             {refusal?.error === 'not_enough' ? t('cart.stock.lineNotEnough', { count: refusal.left ?? 0 }) : refusal?.error === 'sold_out' ? t('product.addSoldOut') : ''}
           </p>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { AddToCartButton } from '~/components/cart/add-to-cart-button';
 import { type Variant, lineName } from '~/modules/catalog/variants';
 import { UnitPrice } from './unit-price';
+import type { Currency } from '~/modules/pricing/currencies';
 
 /**
  * The product page's buy box, and below `lg` a bar fixed to the bottom of the screen with the price and
@@ -16,9 +17,11 @@ export function BuyBox({
   label,
   name,
   price,
+  currency,
 }: {
   productId: string;
   variant: Variant;
+  currency: Currency;
   /** The variant as a shopper reads it ("1 kg, espresso"); '' for a product sold one way. */
   label: string;
   name: string;
@@ -46,7 +49,7 @@ export function BuyBox({
   return (
     <>
       <div ref={box} className="mt-8">
-        <AddToCartButton productId={productId} variantId={variant.id} priceCents={variant.priceCents} variant="large" label={lineName(name, label)} />
+        <AddToCartButton productId={productId} variantId={variant.id} priceCents={variant.priceCents} currency={currency} variant="large" label={lineName(name, label)} />
       </div>
       <div
         hidden={inView.box || inView.footer}
@@ -59,10 +62,10 @@ export function BuyBox({
             <p className="truncate text-sm font-medium text-roast-600">{lineName(name, label)}</p>
             <p className="flex flex-wrap items-baseline gap-x-2">
               <span className="text-lg font-semibold tabular-nums">{price}</span>
-              <UnitPrice priceCents={variant.priceCents} netWeightGrams={variant.netWeightGrams} />
+              <UnitPrice priceCents={variant.priceCents} netWeightGrams={variant.netWeightGrams} currency={currency} />
             </p>
           </div>
-          <AddToCartButton productId={productId} variantId={variant.id} priceCents={variant.priceCents} label={lineName(name, label)} />
+          <AddToCartButton productId={productId} variantId={variant.id} priceCents={variant.priceCents} currency={currency} label={lineName(name, label)} />
         </div>
       </div>
     </>

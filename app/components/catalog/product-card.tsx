@@ -3,6 +3,7 @@ import { ProductAdminActions } from '~/components/admin/product-admin-actions';
 import { AddToCartButton } from '~/components/cart/add-to-cart-button';
 import type { ProductSummary } from '~/modules/catalog/catalog.types';
 import { lineName, variantLabel } from '~/modules/catalog/variants';
+import { formatPrice } from '~/lib/format';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { ProductImage } from './product-image';
 import { ProductName } from './product-name';
@@ -11,7 +12,8 @@ import { UnitPrice } from './unit-price';
 
 export function ProductCard({ product, eager = false }: { product: ProductSummary; eager?: boolean }) {
   const path = useLocalePath();
-  const { t, locale, price } = useI18n();
+  const { t, locale } = useI18n();
+  const price = (cents: number) => formatPrice(cents, product.currency, locale);
   const name = product.name || t('product.unnamed');
   const choice = variantLabel(product.defaultVariant, product.options, t, locale);
   return (
@@ -50,7 +52,7 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
             <span className="text-base font-semibold tabular-nums sm:text-lg" data-testid="card-price">
               {product.priceFrom ? t('product.fromPrice', { price: price(product.priceCents) }) : price(product.priceCents)}
             </span>
-            <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} />
+            <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} currency={product.currency} />
             {/* What "Add to cart" here adds; the product page offers the other sizes and grinds. */}
             {choice && !product.soldOut && <span className="text-xs text-muted" data-testid="card-variant">{choice}</span>}
           </p>
@@ -60,7 +62,7 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
               {t('product.soldOut')}
             </span>
           ) : (
-            <AddToCartButton productId={product.id} variantId={product.defaultVariant.id} priceCents={product.priceCents} label={lineName(name, choice)} stretch />
+            <AddToCartButton productId={product.id} variantId={product.defaultVariant.id} priceCents={product.priceCents} currency={product.currency} label={lineName(name, choice)} stretch />
           )}
         </div>
         <ProductAdminActions productId={product.id} name={name} className="relative z-10 border-t border-sand pt-3" />

@@ -14,14 +14,14 @@ export function UnitPrice({
   currency,
 }: {
   priceCents: number;
-  /** The amount's currency when it is not the page's (an order's). */
-  currency?: Currency;
+  /** The amount's currency (the product's, the cart's, the order's). */
+  currency: Currency;
   netWeightGrams: number | null | undefined;
   withWeight?: boolean;
   className?: string;
 }) {
-  const { t, locale, currency: pageCurrency } = useI18n();
-  const unit = formatUnitPrice(priceCents, netWeightGrams, currency ?? pageCurrency, locale);
+  const { t, locale } = useI18n();
+  const unit = formatUnitPrice(priceCents, netWeightGrams, currency, locale);
   if (!unit || !netWeightGrams) return null;
   return (
     <span className={`tabular-nums ${className}`} data-testid="unit-price">

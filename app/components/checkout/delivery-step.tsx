@@ -3,7 +3,7 @@ import type { Currency } from '~/modules/pricing/currencies';
 import { useState } from 'react';
 import { Form, useNavigation, useSubmit } from 'react-router';
 import { FormField } from '~/components/ui/form-field';
-import { formatNumber } from '~/lib/format';
+import { formatNumber, formatPrice } from '~/lib/format';
 import { useClientValidation } from '~/lib/use-client-validation';
 import type { SummaryLine } from '~/components/checkout/order-lines';
 import { type DeliveryField, type MethodKind, parseDeliveryForm } from '~/modules/checkout/checkout.schema';
@@ -36,7 +36,8 @@ const kindIcons = { locker: MapPin, courier: Truck, pickup: Store } as const;
  * change and the client checks the form before sending it.
  */
 export function DeliveryStepForm({ step, result, chosen, visitorField }: { step: DeliveryStepData; result?: DeliveryResult; chosen: { methodId: string | null; lockerCode: string | null }; visitorField: React.ReactNode }) {
-  const { t, locale, price } = useI18n();
+  const { t, locale } = useI18n();
+  const price = (cents: number) => formatPrice(cents, step.cart.currency, locale);
   const submit = useSubmit();
   const busy = useNavigation().state === 'submitting';
   const kindOf = (id: string): MethodKind | undefined => step.options.find((o) => o.methodId === id)?.kind;

@@ -14,7 +14,20 @@ let stripePromise: Promise<Stripe | null> | null = null;
  * needs a bank's answer (BLIK in the banking app, Przelewy24's bank page) continues on the shop's "waiting for
  * your bank" page, which follows the payment until it is paid or has failed.
  */
-export default function StripePayment({ publishableKey, clientSecret, orderId, amount }: { publishableKey: string; clientSecret: string; orderId: string; amount: string }) {
+export default function StripePayment({
+  publishableKey,
+  clientSecret,
+  orderId,
+  amount,
+  error,
+}: {
+  publishableKey: string;
+  clientSecret: string;
+  orderId: string;
+  amount: string;
+  /** Why the last attempt did not pay (a bank declined, nobody confirmed in time): shown until the next one. */
+  error?: string | null;
+}) {
   const { locale } = useI18n();
   const [stripe, setStripe] = useState<Stripe | null | 'loading'>('loading');
   useEffect(() => {
@@ -25,12 +38,12 @@ export default function StripePayment({ publishableKey, clientSecret, orderId, a
   if (!stripe) return <PaymentUnavailable />;
   return (
     <Elements stripe={stripe} options={{ clientSecret, locale, appearance: { theme: 'stripe', variables: { colorPrimary: '#2f6b4f', borderRadius: '12px' } } }}>
-      <StripeForm orderId={orderId} amount={amount} />
+      <StripeForm orderId={orderId} amount={amount} initialError={error} />
     </Elements>
   );
 }
 
-function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
+function StripeForm({ orderId, amount, initialError }: { orderId: string; amount: string; initialError?: string | null }) {
   const path = useLocalePath();
   const { t } = useI18n();
   const stripe = useStripe();
@@ -38,7 +51,7 @@ function StripeForm({ orderId, amount }: { orderId: string; amount: string }) {
   const navigate = useNavigate();
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError ? t(`checkout.errors.${initialError}`) : null);
   /** The method chosen in the Payment Element ('card', 'blik', 'p24'…), for the waiting page's words. */
   const [method, setMethod] = useState('card');
   const message = useRef<HTMLParagraphElement>(null);

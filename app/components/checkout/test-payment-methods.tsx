@@ -7,8 +7,9 @@ import type { PaymentMethodKind } from '~/modules/payments/methods';
 import { TestCardForm } from './test-card-form';
 
 const icons = { card: CreditCard, blik: Smartphone, przelewy24: Building2 } as const;
-/** Errors that belong to the BLIK or bank forms (the card form shows its own). */
-const asyncErrors = new Set(['blik_format', 'blik_invalid', 'bank_declined', 'bank_expired', 'method_not_allowed']);
+/** Errors the card form shows beside its fields; those the BLIK and bank forms show; any other is the payment's. */
+const cardErrors = new Set(['card_declined', 'insufficient_funds', 'invalid_number', 'invalid_expiry', 'invalid_cvc']);
+const asyncErrors = new Set(['blik_format', 'blik_invalid', 'bank_declined', 'bank_expired']);
 
 /**
  * The test provider's payment methods: a card, BLIK (złoty only) and Przelewy24, chosen with radio buttons; the
@@ -31,12 +32,16 @@ export function TestPaymentMethods({
   method?: PaymentMethodKind;
 }) {
   const t = useT();
-  const asyncError = error && asyncErrors.has(error) ? error : null;
-  const chosen = method ?? preferred;
+  const chosen = method && methods.includes(method) ? method : preferred;
+  const cardError = error && cardErrors.has(error) ? error : null;
+  const asyncError = error && asyncErrors.has(error) && chosen !== 'card' ? error : null;
+  // Not about one method's fields (sold out meanwhile, the order changed, the service down): above the choice.
+  const paymentError = error && !cardError && !asyncError ? error : null;
   const show = (kind: PaymentMethodKind) =>
     ({ card: 'group-has-[#method-card:checked]:grid', blik: 'group-has-[#method-blik:checked]:grid', przelewy24: 'group-has-[#method-przelewy24:checked]:grid' })[kind];
   return (
     <div className="group grid gap-5">
+      {paymentError && <ErrorMessage error={paymentError} id="payment-error" />}
       {methods.length > 1 && (
         <fieldset>
           <legend className="field-label">{t('checkout.methods.legend')}</legend>
@@ -46,7 +51,7 @@ export function TestPaymentMethods({
               return (
                 <label
                   key={kind}
-                  className="relative flex cursor-pointer items-center gap-3 rounded-2xl px-4 py-3 text-sm font-semibold ring-1 ring-sand has-[:checked]:bg-roast has-[:checked]:text-cream has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-leaf"
+                  className="relative flex cursor-pointer items-center gap-3 rounded-2xl border-2 border-sand px-4 py-3 text-sm font-semibold has-[:checked]:border-roast has-[:checked]:bg-roast has-[:checked]:text-cream has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-leaf"
                 >
                   {/* The whole tile is the radio (transparent on top of it), so a click anywhere chooses it. */}
                   <input type="radio" id={`method-${kind}`} name="method" value={kind} defaultChecked={kind === chosen} className="absolute inset-0 z-10 cursor-pointer opacity-0" data-testid={`method-${kind}`} />
@@ -59,7 +64,7 @@ export function TestPaymentMethods({
         </fieldset>
       )}
       <div className={methods.length > 1 ? `hidden ${show('card')}` : 'grid'}>
-        <TestCardForm orderId={orderId} amount={amount} error={asyncError ? null : error} />
+        <TestCardForm orderId={orderId} amount={amount} error={cardError} />
       </div>
       {methods.includes('blik') && (
         <div className={`hidden ${show('blik')}`}>
@@ -124,9 +129,8 @@ function BlikForm({ orderId, amount, error }: { orderId: string; amount: string;
           name="blikCode"
           inputMode="numeric"
           autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          placeholder="000 000"
+          maxLength={7}
+          placeholder="000000"
           required
           aria-invalid={invalid || undefined}
           aria-describedby={invalid ? 'blik-error blik-hint' : 'blik-hint'}

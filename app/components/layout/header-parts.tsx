@@ -12,13 +12,14 @@ export const navLinks = [
 
 export type HeaderUser = { displayName: string; isAdmin: boolean } | null;
 
-export function LogoutButton({ className }: { className: string }) {
+/** `compact`: the label is read out and shown as a tooltip, but seen only from `xl` (the header at 1024–1279 px). */
+export function LogoutButton({ className, compact = false }: { className: string; compact?: boolean }) {
   const { t, path } = useI18n();
   return (
     <Form method="post" action={path('/logout')} className="contents">
-      <button type="submit" className={className}>
+      <button type="submit" className={className} title={compact ? t('nav.logout') : undefined}>
         <LogOut aria-hidden="true" className="h-4 w-4" />
-        {t('nav.logout')}
+        {compact ? <span className="sr-only xl:not-sr-only xl:whitespace-nowrap">{t('nav.logout')}</span> : t('nav.logout')}
       </button>
     </Form>
   );

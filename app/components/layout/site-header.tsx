@@ -72,11 +72,12 @@ export function SiteHeader({ cartCount, user }: { cartCount: number; user: Heade
             <span className="mr-1 hidden max-w-40 truncate text-sm text-muted xl:inline" data-testid="greeting">
               {t('nav.greeting', { name: user.displayName })}
             </span>
-            <Link to={path('/profile')} className="btn-ghost px-3 whitespace-nowrap">
+            {/* Between 1024 and 1279 px the header also holds the currency switch: these two show their icons only. */}
+            <Link to={path('/profile')} className="btn-ghost px-3 whitespace-nowrap" title={t('nav.profile')}>
               <UserRound aria-hidden="true" className="h-4 w-4" />
-              {t('nav.profile')}
+              <span className="sr-only xl:not-sr-only xl:whitespace-nowrap">{t('nav.profile')}</span>
             </Link>
-            <LogoutButton className="btn-ghost px-3 whitespace-nowrap" />
+            <LogoutButton className="btn-ghost px-3 whitespace-nowrap" compact />
           </div>
         ) : (
           <div className="hidden items-center gap-2 lg:flex">

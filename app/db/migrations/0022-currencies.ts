@@ -4,8 +4,8 @@
  * sort), and the owner's currency settings say which currency each language's pages show by default (euros, as
  * the specification has it) and the shop rate and rounding that propose złoty prices.
  *
- * Existing prices get złoty prices proposed at the starting rate (4.25, ending in .99; free-delivery thresholds
- * in whole złoty), as the owner's "Propose prices" would: the owner reviews them on the currencies page.
+ * Existing prices get złoty prices proposed at the starting rate (4.25, ending in .99), exactly as the owner's
+ * "Propose prices" would, so its first list is empty: the owner reviews them on the currencies page.
  */
 import { type Kysely, sql } from 'kysely';
 
@@ -50,8 +50,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     const pln = Number(r.price_cents) === 0 ? 0 : propose(Number(r.price_cents), 99);
     await db.updateTable('delivery_rates').set({ price_pln: pln }).where('method_id', '=', r.method_id).where('max_grams', '=', r.max_grams).execute();
   }
+  // Every price has its złoty amount now. On PostgreSQL (where several nodes may run while they are upgraded) the
+  // default goes: a node still on the old code cannot add a variant or a band that would sell for 0 zł, its insert
+  // fails instead. SQLite cannot drop a default in place, and runs one node.
+  if (db.getExecutor().adapter.constructor.name.startsWith('Postgres')) {
+    await sql`alter table variants alter column price_pln drop default`.execute(db);
+    await sql`alter table delivery_rates alter column price_pln drop default`.execute(db);
+  }
   const methods = await db.selectFrom('delivery_methods').select(['id', 'free_over_cents']).where('free_over_cents', 'is not', null).execute();
-  for (const m of methods) await db.updateTable('delivery_methods').set({ free_over_pln: propose(Number(m.free_over_cents), 0) }).where('id', '=', m.id).execute();
+  for (const m of methods) {
+    const euro = Number(m.free_over_cents);
+    await db.updateTable('delivery_methods').set({ free_over_pln: euro === 0 ? 0 : propose(euro, 99) }).where('id', '=', m.id).execute();
+  }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

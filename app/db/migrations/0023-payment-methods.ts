@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.updateTable('profiles').set({ payment_method: 'przelewy24' }).where('payment_method', '=', 'bankTransfer').execute();
   await db.updateTable('profiles').set({ payment_method: 'creditCard' }).where('payment_method', '=', 'paypal').execute();
-  /** card | blik | przelewy24: how the last attempt paid (null before any). */
+  /** blik | przelewy24: the last asynchronous attempt (null for cards and before any). */
   await db.schema.alterTable('test_payments').addColumn('method', 'text').execute();
   /** What the simulated bank answers: succeeded | declined | expired (null: not answered yet). */
   await db.schema.alterTable('test_payments').addColumn('outcome', 'text').execute();

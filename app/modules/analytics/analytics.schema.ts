@@ -2,25 +2,26 @@ import * as z from 'zod/mini';
 
 /**
  * First-party analytics events (spec §7) and the bounds their props must keep, so a visitor cannot fill the
- * events table with junk. Unknown props are dropped. Amounts (`value`, `cart_value`) are integer euro cents,
- * like every amount in Kopi.
+ * events table with junk. Unknown props are dropped. Amounts (`value`, `cart_value`) are integer minor units of
+ * the event's `currency` (EUR when it has none: events from before there were two), like every amount in Kopi.
  */
 const text = z.string().check(z.maxLength(200));
 const shortText = z.string().check(z.maxLength(50));
 const cents = z.int().check(z.gte(0), z.lte(100_000_000));
 const count = z.int().check(z.gte(0), z.lte(10_000));
 const quantity = z.int().check(z.gte(1), z.lte(999));
+const currency = z.enum(['EUR', 'PLN']);
 
 /** A product and how many of it: the props of add_to_cart / remove_from_cart, and one item of a purchase. */
-const productLine = z.object({ product_id: text, quantity: z.optional(quantity), value: z.optional(cents) });
+const productLine = z.object({ product_id: text, quantity: z.optional(quantity), value: z.optional(cents), currency: z.optional(currency) });
 
 export const eventPropsSchemas = {
   page_view: z.object({ page_path: text }),
   add_to_cart: productLine,
   remove_from_cart: productLine,
   cookie_consent: z.object({ consent_given: z.boolean() }),
-  begin_checkout: z.object({ cart_value: z.optional(cents), items_count: z.optional(count) }),
-  checkout_attempt_guest: z.object({ cart_value: cents, items_count: count }),
+  begin_checkout: z.object({ cart_value: z.optional(cents), currency: z.optional(currency), items_count: z.optional(count) }),
+  checkout_attempt_guest: z.object({ cart_value: cents, currency: z.optional(currency), items_count: count }),
   checkout_completed: z.object({ transaction_id: z.optional(text) }),
   purchase: z.object({
     transaction_id: text,

@@ -3,16 +3,16 @@
  * variant, delivery band and free-delivery threshold whose proposed złoty price differs from its current one.
  * The owner sees them first and applies the ones ticked; nothing follows a live exchange rate.
  *
- * Each proposal carries a key that names what was shown (the thing, its euro price and the proposed złoty
- * price), so applying a list that no longer holds (a price edited meanwhile, the rate changed) changes only the
- * rows still exactly as shown and says how many were skipped.
+ * Each proposal carries a key that names what was shown (the thing, its euro price, its złoty price then and the
+ * proposed one), so applying a list that no longer holds (a price edited meanwhile, the rate changed) changes only
+ * the rows still exactly as shown and says how many were skipped.
  */
 import { type Executor, inTransaction } from '~/db/database.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { listVariantPrices, markCatalogChanged, setZlotyPrices } from '~/modules/catalog/index.server';
 import { getDeliveryTable, setZlotyRates } from '~/modules/delivery/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
-import { type CurrencySettings, currencySettings, proposePrice } from '~/modules/pricing/index.server';
+import { type CurrencySettings, currencySettings, proposeDeliveryPrice, proposePrice } from '~/modules/pricing/index.server';
 
 export type ZlotyProposal = {
   /** What it is and what the page says about it. */
@@ -32,26 +32,27 @@ export type ZlotyProposals = { settings: CurrencySettings; proposals: ZlotyPropo
 /** Every złoty price the shop rate would change, variants first (by product), then delivery. */
 export async function proposeZlotyPrices(db: Executor, locale: Locale): Promise<ZlotyProposals> {
   const [settings, variants, table] = await Promise.all([currencySettings(db), listVariantPrices(db, locale), getDeliveryTable(db)]);
-  const propose = (euroCents: number) => (euroCents === 0 ? 0 : proposePrice(euroCents, settings.rate, settings.rounding));
   const proposals: ZlotyProposal[] = [];
-  const add = (proposal: Omit<ZlotyProposal, 'key'>, id: string) => {
-    if (proposal.currentPln === proposal.proposedPln) return;
-    proposals.push({ ...proposal, key: `${proposal.kind}:${id}:${proposal.euroCents}:${proposal.proposedPln}` });
+  const add = (proposal: Omit<ZlotyProposal, 'key' | 'proposedPln'>, id: string) => {
+    const variant = proposal.kind === 'variant';
+    const proposedPln = variant ? proposePrice(proposal.euroCents, settings.rate, settings.rounding) : proposeDeliveryPrice(proposal.euroCents, settings.rate, settings.rounding);
+    if (proposal.currentPln === proposedPln) return;
+    proposals.push({ ...proposal, proposedPln, key: [proposal.kind, id, proposal.euroCents, proposal.currentPln ?? '-', proposedPln].join(':') });
   };
   for (const v of variants) {
-    add({ kind: 'variant', name: v.name, detail: { label: v.label, sku: v.sku }, euroCents: v.prices.EUR, currentPln: v.prices.PLN, proposedPln: propose(v.prices.EUR) }, v.id);
+    add({ kind: 'variant', name: v.name, detail: { label: v.label, sku: v.sku }, euroCents: v.prices.EUR, currentPln: v.prices.PLN }, v.id);
   }
   for (const zone of table.zones) {
     for (const method of zone.methods) {
       for (const band of method.bands) {
         add(
-          { kind: 'band', name: zone.name, detail: { deliveryKind: method.kind, maxGrams: band.maxGrams }, euroCents: band.prices.EUR, currentPln: band.prices.PLN, proposedPln: propose(band.prices.EUR) },
+          { kind: 'band', name: zone.name, detail: { deliveryKind: method.kind, maxGrams: band.maxGrams }, euroCents: band.prices.EUR, currentPln: band.prices.PLN },
           `${method.id}:${band.maxGrams}`,
         );
       }
       const free = method.freeOver.EUR;
       if (free !== null) {
-        add({ kind: 'threshold', name: zone.name, detail: { deliveryKind: method.kind }, euroCents: free, currentPln: method.freeOver.PLN, proposedPln: propose(free) }, method.id);
+        add({ kind: 'threshold', name: zone.name, detail: { deliveryKind: method.kind }, euroCents: free, currentPln: method.freeOver.PLN }, method.id);
       }
     }
   }
@@ -69,7 +70,8 @@ export async function applyZlotyPrices(db: Executor, actor: Actor, keys: readonl
   const outcome = await inTransaction(db, async (trx) => {
     const { settings, proposals } = await proposeZlotyPrices(trx, locale);
     const chosen = proposals.filter((p) => wanted.has(p.key));
-    const idOf = (p: ZlotyProposal) => p.key.split(':').slice(1, -2);
+    // The key is kind:id…:euro:current:proposed (a band's id is its method and weight).
+    const idOf = (p: ZlotyProposal) => p.key.split(':').slice(1, -3);
     await setZlotyPrices(trx, chosen.filter((p) => p.kind === 'variant').map((p) => ({ variantId: idOf(p)[0], pricePln: p.proposedPln })));
     await setZlotyRates(
       trx,

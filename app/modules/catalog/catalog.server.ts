@@ -106,7 +106,7 @@ export async function getProduct(db: Executor, storage: Storage, id: string, loc
   ]);
   const images = rows.map((image) => productImage(storage, image.path, image));
   const withStock = withLeft(variants.get(id) ?? [], stock.get(id));
-  const summary = toSummary(row, images[0] ?? null, withStock);
+  const summary = toSummary(row, images[0] ?? null, withStock, currency);
   if (!summary) return null;
   return {
     ...summary,
@@ -357,7 +357,7 @@ async function toSummaries(
   const [first, variants, stock] = await Promise.all([firstImages(db, ids), variantsOf(db, ids, { currency }), withStock ? stockOf(db, ids) : new Map<string, ProductStock>()]);
   return rows.flatMap((row) => {
     const image = first.get(row.id);
-    const summary = toSummary(row, image === undefined ? null : productImage(storage, image.path, image), withLeft(variants.get(row.id) ?? [], stock.get(row.id)));
+    const summary = toSummary(row, image === undefined ? null : productImage(storage, image.path, image), withLeft(variants.get(row.id) ?? [], stock.get(row.id)), currency);
     return summary ? [summary] : [];
   });
 }
@@ -374,7 +374,7 @@ const withLeft = (variants: Variant[], stock: ProductStock | undefined): Variant
   });
 
 /** The product as a card shows it; null for one without a variant on sale (the owner switched them all off). */
-function toSummary(row: SummaryRow, image: ProductImage | null, variants: Variant[]): ProductSummary | null {
+function toSummary(row: SummaryRow, image: ProductImage | null, variants: Variant[], currency: Currency): ProductSummary | null {
   const byPrice = [...variants].sort((a, b) => a.priceCents - b.priceCents);
   // The card adds the cheapest that can be bought; a coffee sold out shows its cheapest.
   const cheapest = byPrice.find((v) => v.left !== 0) ?? byPrice[0];
@@ -385,6 +385,7 @@ function toSummary(row: SummaryRow, image: ProductImage | null, variants: Varian
     name: row.loc_name || row.en_name || '',
     category: isCategory(row.category) ? row.category : null,
     priceCents: cheapest.priceCents,
+    currency,
     priceFrom: new Set(variants.map((v) => v.priceCents)).size > 1,
     netWeightGrams: cheapest.netWeightGrams,
     options: parseOptions(row.options),

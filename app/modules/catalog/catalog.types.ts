@@ -1,6 +1,7 @@
 /** Catalogue constants and view types, free of zod so any page can import them cheaply (browser-safe). */
 import type { ProductImage } from '~/modules/storage/image';
 import type { OptionKind, Variant } from './variants';
+import type { Currency } from '~/modules/pricing/currencies';
 
 /** The orders a shopper can list the catalogue in (`?sort=`); without one, newest first. */
 export const sortOrders = ['newest', 'price-asc', 'price-desc', 'rating'] as const;
@@ -29,6 +30,8 @@ export type ProductSummary = {
   category: Category | null;
   /** The lowest price of its variants on sale ("from €X" when they differ: `priceFrom`), in the page's currency. */
   priceCents: number;
+  /** What its prices are in (the request's currency when it was read). */
+  currency: Currency;
   priceFrom: boolean;
   /** The net weight of that cheapest variant, for the price per kilogram; null when not set. */
   netWeightGrams: number | null;

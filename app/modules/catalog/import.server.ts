@@ -50,6 +50,10 @@ export async function importProducts(db: Executor, items: ReadonlyArray<{ input:
             updated_at: items[i].createdAt,
           }),
         );
+        // The product's lowest złoty price among its active variants (the złoty pages' price sort), as writeVariants keeps it.
+        const mine = variants.filter((v) => v.product_id === ids[i]);
+        const onSale = mine.filter((v) => v.active === 1);
+        rows.product.price_pln = Math.min(...(onSale.length ? onSale : mine).map((v) => v.price_pln));
       }
       await trx.insertInto('products').values(products).execute();
       await trx.insertInto('product_translations').values(translations).execute();

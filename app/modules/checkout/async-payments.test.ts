@@ -112,6 +112,16 @@ describe.each(testDatabases())('BLIK and Przelewy24 with the test provider on %s
     expect(await testBankPayment(db, unanswered.paymentId)).toBeNull();
   });
 
+  it('a new attempt replaces one under way: the bank page of the first no longer answers, the new one pays', async () => {
+    const o = await pendingOrder();
+    await startAsyncPayment(services, { ...o, method: 'przelewy24' });
+    expect(await startAsyncPayment(services, { ...o, method: 'blik', code: TEST_BLIK.success })).toEqual({ ok: true, orderId: o.orderId });
+    expect(await testBankPayment(db, o.paymentId)).toBeNull();
+    expect(await answerTestBank(db, o.paymentId, false)).toBe(false);
+    await bankAnswersNow(o.paymentId);
+    expect(await confirmOrderPayment(services, o)).toMatchObject({ status: 'paid' });
+  });
+
   it('a customer who closed the tab is not lost: the sweep settles the payment the bank confirmed, once', async () => {
     const o = await pendingOrder();
     await startAsyncPayment(services, { ...o, method: 'blik', code: TEST_BLIK.success });

@@ -421,12 +421,11 @@ export async function startAsyncPayment(
     if (order.paymentStatus !== 'pending' || order.paymentProvider !== payments.name) return { ok: false, code: 'not_pending' } as const;
     if (!methodsFor(order.currency).includes(input.method)) return { ok: false, code: 'method_not_allowed' } as const;
     if (!order.paymentId) return { ok: false, code: 'payment_not_found' } as const;
+    // The coffee is held afresh for the whole time the bank may take (renewed, not only when it lapsed).
     const lines = stockLines(await getOrderRecordLines(trx, order.id));
-    if (!(await holdsCover(trx, order.id, lines))) {
-      const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
-      if (!held.ok || held.shownChanged) await bumpStoredCatalogVersion(trx);
-      if (!held.ok) return { ok: false, code: 'out_of_stock' } as const;
-    }
+    const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
+    if (!held.ok || held.shownChanged) await bumpStoredCatalogVersion(trx);
+    if (!held.ok) return { ok: false, code: 'out_of_stock' } as const;
     const started = await start(trx, { paymentId: order.paymentId, code: input.code ?? '' });
     if (!started.ok) return started;
     return { ok: true, orderId: order.id, ...(started.redirectUrl ? { redirectUrl: started.redirectUrl } : {}) } as const;
@@ -441,8 +440,12 @@ export async function settleDuePayments(services: PaymentServices, now = new Dat
   const due = (await services.payments.duePayments?.(now)) ?? [];
   let settled = 0;
   for (const paymentId of due) {
-    const order = await findOrderByPayment(services.db, services.payments.name, paymentId);
-    if (order && (await settleFromProvider(services, order)).status === 'paid') settled++;
+    try {
+      const order = await findOrderByPayment(services.db, services.payments.name, paymentId);
+      if (order && (await settleFromProvider(services, order)).status === 'paid') settled++;
+    } catch (error) {
+      services.log?.error({ err: error, paymentId }, 'a payment the bank answered could not be settled; the next sweep tries again');
+    }
   }
   return settled;
 }
@@ -493,8 +496,8 @@ async function settleFromProvider(services: PaymentServices, order: OrderRecord)
     if (payment.failure) return { status: 'failed', orderId: order.id, failure: payment.failure };
     return { status: 'pending', orderId: order.id, awaitingBank: payment.status === 'requires_action' || payment.status === 'processing' };
   }
-  if (payment.amountCents !== order.totalCents) {
-    log?.error({ orderId: order.id, amountCents: payment.amountCents, totalCents: order.totalCents }, 'paid amount differs from the order total');
+  if (payment.amountCents !== order.totalCents || payment.currency.toLowerCase() !== order.currency.toLowerCase()) {
+    log?.error({ orderId: order.id, amountCents: payment.amountCents, currency: payment.currency, totalCents: order.totalCents }, 'paid amount or currency differs from the order');
     return { status: 'pending', orderId: order.id };
   }
   const paymentId = order.paymentId;

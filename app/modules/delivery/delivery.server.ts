@@ -6,7 +6,7 @@ import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { bumpStoredCatalogVersion, catalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
-import { currencySettings, proposePrice } from '~/modules/pricing/index.server';
+import { currencySettings, proposeDeliveryPrice } from '~/modules/pricing/index.server';
 import type { DeliveryForm } from './delivery-form';
 import { type Band, type DeliveryKind, type DeliveryTable, POLAND_ONLY, deliveryKinds } from './rates';
 
@@ -160,7 +160,7 @@ export async function changeDelivery(db: Executor, actor: Actor, form: DeliveryF
           const { zone, method } = zoneOfMethod(form.methodId);
           if (method.kind === 'pickup' && form.active && !form.pickupAddress) refuse('pickupAddress');
           const { rate, rounding } = await currencySettings(trx);
-          const pln = (given: number | null, euroCents: number) => given ?? (euroCents === 0 ? 0 : proposePrice(euroCents, rate, rounding));
+          const pln = (given: number | null, euroCents: number) => given ?? proposeDeliveryPrice(euroCents, rate, rounding);
           const bands = form.bands.map((b) => ({ maxGrams: b.maxGrams, priceCents: b.priceCents, prices: { EUR: b.priceCents, PLN: pln(b.pricePln, b.priceCents) } }));
           const freeOverPln = form.freeOverCents === null ? null : pln(form.freeOverPln, form.freeOverCents);
           await trx

@@ -55,7 +55,7 @@ export interface PaymentProvider {
   publishableKey?: string;
   createPayment(input: CreatePaymentInput): Promise<{ paymentId: string; clientSecret: string }>;
   /** The payment's own state; `failure` says why the last attempt of an asynchronous method did not pay. */
-  retrievePayment(paymentId: string): Promise<{ status: PaymentStatus; amountCents: number; failure?: PaymentFailure }>;
+  retrievePayment(paymentId: string): Promise<{ status: PaymentStatus; amountCents: number; currency: string; failure?: PaymentFailure }>;
   /** Whether the payment service answers (the checkout shows "Payment Service Unavailable" otherwise). */
   checkHealth(): Promise<boolean>;
   /**

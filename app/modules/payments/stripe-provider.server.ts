@@ -63,7 +63,7 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
         throw new PaymentUnavailableError('Stripe did not return the PaymentIntent', { cause: error });
       }
       const failure = failureOf(intent);
-      return { status: toStatus(intent.status), amountCents: intent.amount_received || intent.amount, ...(failure ? { failure } : {}) };
+      return { status: toStatus(intent.status), amountCents: intent.amount_received || intent.amount, currency: intent.currency, ...(failure ? { failure } : {}) };
     },
 
     async refund({ paymentId, orderId, amountCents, idempotencyKey }): Promise<RefundResult> {

@@ -52,9 +52,9 @@ describe('stripe provider', () => {
 
   it('retrieves the status and amount', async () => {
     const { paymentId } = await provider.createPayment({ orderId: 'o2', amountCents: 1250, currency: 'EUR', customerEmail: 'a@example.com', idempotencyKey: 'k-o2', metadata: {} });
-    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'requires_payment_method', amountCents: 1250 });
+    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'requires_payment_method', amountCents: 1250, currency: 'eur' });
     fake.setStatus(paymentId, 'succeeded');
-    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'succeeded', amountCents: 1250 });
+    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'succeeded', amountCents: 1250, currency: 'eur' });
     fake.setStatus(paymentId, 'requires_capture');
     expect((await provider.retrievePayment(paymentId)).status).toBe('processing');
     expect(fake.requests.at(-1)?.path).toBe(`/v1/payment_intents/${paymentId}`);

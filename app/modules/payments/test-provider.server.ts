@@ -68,10 +68,10 @@ export function createTestPaymentProvider(db: Executor): PaymentProvider {
     },
     async retrievePayment(paymentId) {
       await resolveDue(db, paymentId);
-      const row = await db.selectFrom('test_payments').select(['status', 'amount_cents', 'last_error']).where('id', '=', paymentId).executeTakeFirst();
+      const row = await db.selectFrom('test_payments').select(['status', 'amount_cents', 'currency', 'last_error']).where('id', '=', paymentId).executeTakeFirst();
       if (!row) throw new Error('no such test payment');
       const failure = row.status === 'requires_payment_method' && (row.last_error === 'declined' || row.last_error === 'expired') ? (row.last_error as PaymentFailure) : undefined;
-      return { status: row.status as PaymentStatus, amountCents: row.amount_cents, ...(failure ? { failure } : {}) };
+      return { status: row.status as PaymentStatus, amountCents: row.amount_cents, currency: row.currency, ...(failure ? { failure } : {}) };
     },
     async checkHealth() {
       return true;
@@ -183,22 +183,20 @@ export async function chargeTestCard(
 
 /**
  * An asynchronous attempt begins: the payment waits for its bank (`requires_action`), which answers `outcome`
- * (null: the bank page will say) after `ms`. A paid payment or one already waiting is left alone.
+ * (null: the bank page will say) after `ms`. A new attempt replaces one still under way (as confirming a Stripe
+ * PaymentIntent again does): its answer no longer counts. A paid payment is left alone.
  */
 async function startAction(db: Executor, paymentId: string, method: 'blik' | 'przelewy24', outcome: string | null, ms: number): Promise<StartResult> {
-  const payment = await db.selectFrom('test_payments').select('status').where('id', '=', paymentId).executeTakeFirst();
-  if (!payment) return { ok: false, code: 'payment_not_found' };
-  if (payment.status === 'succeeded') return { ok: false, code: 'already_paid' };
   const until = new Date(Date.now() + ms).toISOString();
   const updated = await db
     .updateTable('test_payments')
     .set({ status: 'requires_action', method, outcome, action_until: until, last_error: null, updated_at: now() })
     .where('id', '=', paymentId)
-    .where('status', '=', 'requires_payment_method')
+    .where('status', 'in', ['requires_payment_method', 'requires_action'])
     .executeTakeFirst();
-  // Already waiting for a bank (a second click, another tab): that attempt goes on.
-  if (Number(updated.numUpdatedRows) !== 1 && payment.status !== 'requires_action') return { ok: false, code: 'already_paid' };
-  return { ok: true };
+  if (Number(updated.numUpdatedRows) === 1) return { ok: true };
+  const payment = await db.selectFrom('test_payments').select('status').where('id', '=', paymentId).executeTakeFirst();
+  return { ok: false, code: payment ? 'already_paid' : 'payment_not_found' };
 }
 
 /** The stand-in bank page's answer: approved or declined now (only while the payment waits for it). */
@@ -210,6 +208,7 @@ export async function answerTestBank(db: Executor, paymentId: string, approve: b
     .where('status', '=', 'requires_action')
     .where('method', '=', 'przelewy24')
     .where('outcome', 'is', null)
+    .where('action_until', '>', now())
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
 }
@@ -223,6 +222,7 @@ export async function testBankPayment(db: Executor, paymentId: string): Promise<
     .where('status', '=', 'requires_action')
     .where('method', '=', 'przelewy24')
     .where('outcome', 'is', null)
+    .where('action_until', '>', now())
     .executeTakeFirst();
   return row ? { orderId: row.order_id, amountCents: row.amount_cents, currency: row.currency.toUpperCase() } : null;
 }

@@ -73,14 +73,14 @@ describe.each(testDatabases())('test provider on %s', (_kind, open) => {
     expect(await chargeTestCard(handle.db, { paymentId, card: card(TEST_CARDS.declined) })).toEqual({ ok: false, code: 'card_declined' });
     expect(await chargeTestCard(handle.db, { paymentId, card: card(TEST_CARDS.insufficientFunds) })).toEqual({ ok: false, code: 'insufficient_funds' });
     expect(await chargeTestCard(handle.db, { paymentId, card: card('4242424242424241') })).toEqual({ ok: false, code: 'invalid_number' });
-    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'requires_payment_method', amountCents: 2500 });
+    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'requires_payment_method', amountCents: 2500, currency: 'eur' });
     const both = await Promise.all([
       chargeTestCard(handle.db, { paymentId, card: card(TEST_CARDS.success) }),
       chargeTestCard(handle.db, { paymentId, card: card(TEST_CARDS.success) }),
     ]);
     expect(both.filter((r) => r.ok)).toHaveLength(1);
     expect(both.find((r) => !r.ok)).toEqual({ ok: false, code: 'already_paid' });
-    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'succeeded', amountCents: 2500 });
+    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'succeeded', amountCents: 2500, currency: 'eur' });
     expect(await chargeTestCard(handle.db, { paymentId: 'tp_nope', card: card(TEST_CARDS.success) })).toEqual({ ok: false, code: 'payment_not_found' });
   });
 

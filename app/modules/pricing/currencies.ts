@@ -37,6 +37,9 @@ export function proposePrice(euroCents: number, rate: number, rounding: Rounding
   return Math.max(nearest, ending === 0 ? step : ending);
 }
 
+/** A delivery price or threshold in złoty from its euro amount: free stays free. */
+export const proposeDeliveryPrice = (euroCents: number, rate: number, rounding: Rounding): number => (euroCents === 0 ? 0 : proposePrice(euroCents, rate, rounding));
+
 /** "4.25" or "4,2500" → 42500 ten-thousandths; null unless a number from 1 to 10 with at most four decimals. */
 export function parseRate(text: string): number | null {
   const match = /^(\d{1,2})(?:[.,](\d{1,4}))?$/.exec(text.trim());
