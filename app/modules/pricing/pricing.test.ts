@@ -6,7 +6,8 @@ import { applyZlotyPrices, proposeZlotyPrices } from '~/modules/backoffice/index
 import { createProduct, getProduct, listProducts } from '~/modules/catalog/index.server';
 import { getDeliveryTable } from '~/modules/delivery/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
-import { parseCurrencyForm, parseRate, proposePrice, rateText } from './currencies';
+import { parseCurrencyForm, parseRate, rateText } from '~/modules/backoffice/currency-form';
+import { proposePrice } from './currencies';
 import { currencySettings, requestCurrency, saveCurrencySettings } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };

@@ -9,7 +9,8 @@ import { formatWeight } from '~/modules/catalog/unit-price';
 import { getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import { currencySettings, saveCurrencySettings } from '~/modules/pricing/index.server';
-import { type CurrencyFormResult, currencies, parseCurrencyForm, rateText, roundings } from '~/modules/pricing/currencies';
+import { type CurrencyFormResult, parseCurrencyForm, rateText } from '~/modules/backoffice/currency-form';
+import { currencies, roundings } from '~/modules/pricing/currencies';
 import type { Route } from './+types/currencies';
 
 /** How many proposed prices the page lists at most (a roaster's catalogue has far fewer). */
