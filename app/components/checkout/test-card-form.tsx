@@ -23,17 +23,12 @@ function reformat(event: React.FormEvent<HTMLInputElement>, format: (value: stri
  */
 export function TestCardForm({ orderId, amount, error }: { orderId: string; amount: string; error?: string | null }) {
   const t = useT();
-  const message = useRef<HTMLParagraphElement>(null);
   const navigation = useNavigation();
   const paying = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'pay';
   const locked = useRef(false);
   useEffect(() => {
     if (navigation.state === 'idle') locked.current = false;
   }, [navigation.state]);
-  // A refused card: the reason, not the top of the page, is what the shopper needs to see (on a phone too).
-  useEffect(() => {
-    if (error && navigation.state === 'idle') revealMessage(message.current);
-  }, [error, navigation.state]);
   const busy = paying;
   return (
     <Form
@@ -49,10 +44,7 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
         locked.current = true;
       }}
     >
-      <p className="flex items-start gap-3 rounded-2xl bg-leaf-light px-4 py-3 text-sm text-leaf-dark">
-        <FlaskConical aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
-        <span>{t('checkout.test.notice')}</span>
-      </p>
+      <TestNotice text={t('checkout.test.notice')} />
       <input type="hidden" name="intent" value="pay" />
       <input type="hidden" name="orderId" value={orderId} />
       <div>
@@ -108,10 +100,42 @@ export function TestCardForm({ orderId, amount, error }: { orderId: string; amou
           />
         </div>
       </div>
-      <div role="alert">{error && <p ref={message} id="card-error" className="scroll-mt-28 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry focus:outline-none">{t(`checkout.errors.${error}`)}</p>}</div>
+      <PaymentError error={error ?? null} id="card-error" />
       <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={busy} aria-busy={busy}>
         {busy ? t('checkout.processing') : t('checkout.pay', { amount })}
       </button>
     </Form>
+  );
+}
+
+/** Says the form is a test payment (nothing is ever charged), with what to type. */
+export function TestNotice({ text }: { text: string }) {
+  return (
+    <p className="flex items-start gap-3 rounded-2xl bg-leaf-light px-4 py-3 text-sm text-leaf-dark">
+      <FlaskConical aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+      <span>{text}</span>
+    </p>
+  );
+}
+
+/**
+ * Why a payment was refused, in an alert region. The reason, not the top of the page, is what the shopper needs
+ * to see (on a phone too): it is brought into view once the answer is in.
+ */
+export function PaymentError({ error, id }: { error: string | null; id: string }) {
+  const t = useT();
+  const message = useRef<HTMLParagraphElement>(null);
+  const navigation = useNavigation();
+  useEffect(() => {
+    if (error && navigation.state === 'idle') revealMessage(message.current);
+  }, [error, navigation.state]);
+  return (
+    <div role="alert">
+      {error && (
+        <p ref={message} id={id} className="scroll-mt-28 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry focus:outline-none">
+          {t(`checkout.errors.${error}`)}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,10 +1,8 @@
-import { Building2, CreditCard, FlaskConical, Smartphone } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { Building2, CreditCard, Smartphone } from 'lucide-react';
 import { Form, useNavigation } from 'react-router';
-import { revealMessage } from '~/lib/navigation-focus';
 import { useT } from '~/modules/i18n/react';
 import type { PaymentMethodKind } from '~/modules/payments/methods';
-import { TestCardForm } from './test-card-form';
+import { PaymentError, TestCardForm, TestNotice } from './test-card-form';
 
 const icons = { card: CreditCard, blik: Smartphone, przelewy24: Building2 } as const;
 /** Errors the card form shows beside its fields; those the BLIK and bank forms show; any other is the payment's. */
@@ -41,7 +39,7 @@ export function TestPaymentMethods({
     ({ card: 'group-has-[#method-card:checked]:grid', blik: 'group-has-[#method-blik:checked]:grid', przelewy24: 'group-has-[#method-przelewy24:checked]:grid' })[kind];
   return (
     <div className="group grid gap-5">
-      {paymentError && <ErrorMessage error={paymentError} id="payment-error" />}
+      {paymentError && <PaymentError error={paymentError} id="payment-error" />}
       {methods.length > 1 && (
         <fieldset>
           <legend className="field-label">{t('checkout.methods.legend')}</legend>
@@ -80,33 +78,6 @@ export function TestPaymentMethods({
   );
 }
 
-function TestNotice({ text }: { text: string }) {
-  return (
-    <p className="flex items-start gap-3 rounded-2xl bg-leaf-light px-4 py-3 text-sm text-leaf-dark">
-      <FlaskConical aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
-      <span>{text}</span>
-    </p>
-  );
-}
-
-function ErrorMessage({ error, id }: { error: string | null; id: string }) {
-  const t = useT();
-  const message = useRef<HTMLParagraphElement>(null);
-  const navigation = useNavigation();
-  useEffect(() => {
-    if (error && navigation.state === 'idle') revealMessage(message.current);
-  }, [error, navigation.state]);
-  return (
-    <div role="alert">
-      {error && (
-        <p ref={message} id={id} className="scroll-mt-28 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry focus:outline-none">
-          {t(`checkout.errors.${error}`)}
-        </p>
-      )}
-    </div>
-  );
-}
-
 function useSubmitting(intent: string) {
   const navigation = useNavigation();
   return navigation.state !== 'idle' && navigation.formData?.get('intent') === intent;
@@ -138,7 +109,7 @@ function BlikForm({ orderId, amount, error }: { orderId: string; amount: string;
         />
         <p id="blik-hint" className="mt-1 text-xs text-muted">{t('checkout.blik.hint')}</p>
       </div>
-      <ErrorMessage error={error} id="blik-error" />
+      <PaymentError error={error} id="blik-error" />
       <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={busy} aria-busy={busy}>
         {busy ? t('checkout.processing') : t('checkout.blik.pay', { amount })}
       </button>
@@ -156,7 +127,7 @@ function BankForm({ orderId, amount, error }: { orderId: string; amount: string;
       <input type="hidden" name="intent" value="przelewy24" />
       <input type="hidden" name="orderId" value={orderId} />
       <p className="text-sm text-muted">{t('checkout.bank.explain')}</p>
-      <ErrorMessage error={error} id="bank-error" />
+      <PaymentError error={error} id="bank-error" />
       <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={busy} aria-busy={busy}>
         {busy ? t('checkout.processing') : t('checkout.bank.pay', { amount })}
       </button>
