@@ -11,6 +11,9 @@ export interface Database {
   stock_settings: StockSettingsTable;
   delivery_settings: DeliverySettingsTable;
   currency_settings: CurrencySettingsTable;
+  price_history: PriceHistoryTable;
+  sales: SalesTable;
+  sale_targets: SaleTargetsTable;
   delivery_zones: DeliveryZonesTable;
   delivery_methods: DeliveryMethodsTable;
   delivery_rates: DeliveryRatesTable;
@@ -438,6 +441,8 @@ export interface OrderLinesTable {
   sku: string | null;
   variant_label: Generated<string>;
   net_weight_grams: number | null;
+  /** The sale that reduced its price (migration 0024). */
+  sale_id: Generated<string | null>;
   /** JSON [{ batchId, roastedOn, grams }]: the roast batches its coffee came from (migration 0018). */
   batches: string | null;
 }
@@ -591,4 +596,35 @@ export interface CurrencySettingsTable {
   rate: number;
   /** 99 | 49 | 00 */
   rounding: string;
+}
+
+export interface PriceHistoryTable {
+  id: string;
+  variant_id: string;
+  currency: string;
+  price_cents: number;
+  regular_cents: number;
+  at: string;
+  reason: string;
+  sale_id: string | null;
+}
+
+export interface SalesTable {
+  id: string;
+  kind: string;
+  percent: number | null;
+  price_cents: number | null;
+  price_pln: number | null;
+  scope: string;
+  starts_at: string;
+  ends_at: string;
+  label_en: Generated<string>;
+  label_pl: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SaleTargetsTable {
+  sale_id: string;
+  target: string;
 }

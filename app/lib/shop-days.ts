@@ -46,3 +46,22 @@ export function shopDays(last: ShopDay, count: number, timeZone: string): { days
   });
   return { days, start: days[0].start, end: startOfShopDay(addDays(last, 1), timeZone).toISOString() };
 }
+
+/** A wall-clock moment in the shop's zone as a datetime-local input gives it ("2026-11-27T10:00"), as an instant; null if malformed. */
+export function shopMomentToInstant(text: string, timeZone: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(text.trim());
+  if (!match) return null;
+  const [y, mo, d, h, mi] = match.slice(1).map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59) return null;
+  const wall = Date.UTC(y, mo - 1, d, h, mi);
+  if (new Date(wall).getUTCDate() !== d) return null;
+  let instant = wall - offsetAt(wall, timeZone);
+  const again = wall - offsetAt(instant, timeZone);
+  if (again !== instant) instant = again;
+  return new Date(instant);
+}
+
+/** An instant as a datetime-local input shows it in the shop's zone ("2026-11-27T10:00"). */
+export function instantToShopMoment(instant: Date, timeZone: string): string {
+  return new Date(Math.floor(instant.getTime() / 60_000) * 60_000 + offsetAt(instant.getTime(), timeZone)).toISOString().slice(0, 16);
+}

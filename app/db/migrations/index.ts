@@ -22,6 +22,7 @@ import * as shipments from './0020-shipments';
 import * as guestOrders from './0021-guest-orders';
 import * as currencies from './0022-currencies';
 import * as paymentMethods from './0023-payment-methods';
+import * as promotions from './0024-promotions';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021-guest-orders': guestOrders,
   '0022-currencies': currencies,
   '0023-payment-methods': paymentMethods,
+  '0024-promotions': promotions,
 };

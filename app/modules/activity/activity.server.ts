@@ -29,7 +29,10 @@ export type ActivityAction =
   | 'order.stock_short'
   | 'delivery.changed'
   | 'currency.changed'
-  | 'prices.proposed';
+  | 'prices.proposed'
+  | 'sale.created'
+  | 'sale.ended'
+  | 'sale.deleted';
 
 export type ActivityEntry = {
   id: string;

@@ -57,6 +57,7 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
       category: product.category,
       image: product.image,
       unitPriceCents: variant.priceCents,
+      ...(variant.reduction ? { reduction: variant.reduction } : {}),
       netWeightGrams: variant.netWeightGrams,
       quantity,
       lineTotalCents: variant.priceCents * quantity,

@@ -4,6 +4,7 @@ import type { ProductImage } from '~/modules/storage/image';
 import type { Currency } from '~/modules/pricing/currencies';
 
 export const MAX_LINE_QUANTITY = 99;
+import type { Reduction } from '~/modules/promotions/reductions';
 
 export type CartLine = {
   /** What the line holds: a variant of a product. */
@@ -18,8 +19,10 @@ export type CartLine = {
   choice: string;
   category: Category | null;
   image: ProductImage | null;
-  /** Today's price: the server decides, never the browser. */
+  /** Today's price (a running sale's): the server decides, never the browser. */
   unitPriceCents: number;
+  /** The sale reducing it, with its regular price and 30-day lowest price; absent when not reduced. */
+  reduction?: Reduction;
   /** For the price per kilogram beside the price; null when the owner has not set it. */
   netWeightGrams: number | null;
   quantity: number;

@@ -24,6 +24,24 @@ export function onCatalogChange(listener: (version: number) => void): () => void
   return () => listeners.delete(listener);
 }
 
+let changeAt: number | null = null;
+
+/**
+ * Marks the catalogue changed here when the clock reaches `at` (ms): a sale's start or end changes prices without
+ * anyone writing anything, and each node's watcher checks the clock on its every tick.
+ */
+export function changeCatalogAt(at: number): void {
+  if (changeAt === null || at < changeAt) changeAt = at;
+}
+
+/** Marks the catalogue changed if a moment given to changeCatalogAt has come. */
+export function checkCatalogClock(now = Date.now()): void {
+  if (changeAt !== null && now >= changeAt) {
+    changeAt = null;
+    markCatalogChanged();
+  }
+}
+
 /** Bumps the version every node watches; call it inside the catalogue write's transaction. */
 export async function bumpStoredCatalogVersion(db: Executor): Promise<void> {
   await db.updateTable('catalog_state').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
@@ -43,6 +61,7 @@ export function watchCatalogVersion(db: Executor, { intervalMs = 500, onError }:
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const tick = async () => {
+    checkCatalogClock();
     try {
       const current = await storedCatalogVersion(db);
       if (seen !== null && current !== seen) markCatalogChanged();

@@ -8,6 +8,7 @@ import { newId } from '~/db/ids.server';
 import { currencySettings } from '~/modules/pricing/index.server';
 import { type Currency, proposePrice } from '~/modules/pricing/currencies';
 import { syncStockVariants } from '~/modules/stock/index.server';
+import { applySales, recordPriceChanges } from '~/modules/promotions/index.server';
 import type { ParsedVariantInput } from './catalog.schema';
 import { type Locale, getT } from '~/modules/i18n/index.server';
 import { bumpStoredCatalogVersion } from './catalog-version.server';
@@ -49,8 +50,11 @@ export const parseOptions = (text: string | null | undefined): OptionKind[] => (
 
 const variantColumns = ['id', 'product_id', 'sku', 'position', 'net_weight_grams', 'grind', 'pack_count', 'price_cents', 'price_pln', 'active'] as const;
 
-/** The variants of these products in their order, keyed by product (only the active ones unless `all`), priced in `currency`. */
-export async function variantsOf(db: Executor, productIds: readonly string[], { all = false, currency = 'EUR' }: { all?: boolean; currency?: Currency } = {}): Promise<Map<string, Variant[]>> {
+/**
+ * The variants of these products in their order, keyed by product (only the active ones unless `all`), at their
+ * regular prices in euros — or, given the shopper's `currency`, priced as a shopper is asked now (running sales).
+ */
+export async function variantsOf(db: Executor, productIds: readonly string[], { all = false, currency }: { all?: boolean; currency?: Currency } = {}): Promise<Map<string, Variant[]>> {
   const byProduct = new Map<string, Variant[]>();
   if (productIds.length === 0) return byProduct;
   const rows = await db
@@ -61,16 +65,21 @@ export async function variantsOf(db: Executor, productIds: readonly string[], { 
     .orderBy('product_id')
     .orderBy('position')
     .execute();
-  for (const row of rows) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), toVariant(row, currency)]);
+  const variants = rows.map((row) => ({ ...toVariant(row, currency), productId: row.product_id }));
+  for (const { productId, ...variant } of currency ? await applySales(db, variants, currency) : variants) byProduct.set(productId, [...(byProduct.get(productId) ?? []), variant]);
   return byProduct;
 }
 
-/** Variants by id with their product's id (active or not: the cart decides what to do with a switched-off one). */
-export async function findVariants(db: Executor, ids: readonly string[], currency: Currency = 'EUR'): Promise<Map<string, Variant & { productId: string }>> {
+/**
+ * Variants by id with their product's id (active or not: the cart decides what to do with a switched-off one), at
+ * their regular euro prices — or, given the shopper's `currency`, as a shopper is asked now (running sales).
+ */
+export async function findVariants(db: Executor, ids: readonly string[], currency?: Currency): Promise<Map<string, Variant & { productId: string }>> {
   const wanted = [...new Set(ids.filter((id) => /^[A-Za-z0-9_-]{1,64}$/.test(id)))];
   if (wanted.length === 0) return new Map();
   const rows = await db.selectFrom('variants').select(variantColumns).where('id', 'in', wanted).execute();
-  return new Map(rows.map((row) => [row.id, { ...toVariant(row, currency), productId: row.product_id }]));
+  const variants = rows.map((row) => ({ ...toVariant(row, currency), productId: row.product_id }));
+  return new Map((currency ? await applySales(db, variants, currency) : variants).map((v) => [v.id, v]));
 }
 
 /**
@@ -113,6 +122,7 @@ export async function writeVariants(trx: Executor, productId: string, name: stri
   const added = rows.filter((row) => !kept.has(row.id));
   if (added.length > 0) await trx.insertInto('variants').values(added).execute();
   await refreshFromPrice(trx, productId);
+  await recordPriceChanges(trx, rows, 'edited');
   await syncStockVariants(trx, productId, rows.map((row) => ({ id: row.id, netWeightGrams: row.net_weight_grams })));
   return rows.map((row) => toVariant(row));
 }
@@ -208,5 +218,7 @@ export async function setZlotyPrices(trx: Executor, changes: ReadonlyArray<{ var
   for (const change of changes) await trx.updateTable('variants').set({ price_pln: change.pricePln, updated_at: at }).where('id', '=', change.variantId).execute();
   const products = await trx.selectFrom('variants').select('product_id').distinct().where('id', 'in', changes.map((c) => c.variantId)).execute();
   for (const { product_id } of products) await refreshFromPrice(trx, product_id);
+  const written = await trx.selectFrom('variants').select(['id', 'price_cents', 'price_pln']).where('id', 'in', changes.map((c) => c.variantId)).execute();
+  await recordPriceChanges(trx, written, 'rate');
   await bumpStoredCatalogVersion(trx);
 }

@@ -8,6 +8,7 @@ import type { T } from '~/modules/i18n/translate';
 import type { Locale } from '~/modules/i18n/translate';
 import { formatWeight } from './unit-price';
 import type { Prices } from '~/modules/pricing/currencies';
+import type { Reduction } from '~/modules/promotions/reductions';
 
 export const optionKinds = ['size', 'grind', 'pack'] as const;
 export type OptionKind = (typeof optionKinds)[number];
@@ -30,9 +31,11 @@ export type Variant = {
   grind: Grind | null;
   /** How many pieces (drip bags, capsules) a pack holds; null when not sold by the pack. */
   packCount: number | null;
-  /** The price in the currency it was read in (the page's), and its price in each currency. */
+  /** The price in the currency it was read in (the page's: a running sale's price on the shop's pages), and its regular price in each currency. */
   priceCents: number;
   prices: Prices;
+  /** The sale it is reduced by on the shop's pages, with its Omnibus reference; absent when not reduced. */
+  reduction?: Reduction;
   active: boolean;
   /** On the shop's pages: how many can be bought now (bags or units); null when its stock is not tracked. */
   left?: number | null;

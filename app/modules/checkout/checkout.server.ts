@@ -177,6 +177,7 @@ export async function startPayment(
       netWeightGrams: l.netWeightGrams,
       unitPriceCents: l.unitPriceCents,
       quantity: l.quantity,
+      saleId: l.reduction?.saleId ?? null,
       image: images.get(l.productId) ?? null,
     }));
     const { order, created } = await findOrCreatePendingOrder(trx, {

@@ -7,6 +7,7 @@ import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/
 import { refundStockShortOrders } from '~/modules/fulfilment/index.server';
 import { refreshAgingStock, releaseExpiredReservations } from '~/modules/stock/index.server';
 import { notifyRestocked } from '~/modules/alerts/index.server';
+import { recordSaleMoments } from '~/modules/promotions/index.server';
 import { type PaymentServices, settleDuePayments } from './checkout.server';
 
 export const SWEEP_INTERVAL_MS = 30_000;
@@ -22,6 +23,8 @@ export async function sweepPayments(services: PaymentServices, now = new Date())
     await bumpStoredCatalogVersion(services.db);
     markCatalogChanged();
   }
+  // Sales that started or ended since: their moments join the price history (pages follow by the clock).
+  await recordSaleMoments(services.db, now);
   const refunded = await refundStockShortOrders(services);
   const notified = services.publicUrl ? await notifyRestocked(services.db, { publicUrl: services.publicUrl, log: services.log }) : 0;
   if (refunded > 0 || notified > 0) services.kickMail();

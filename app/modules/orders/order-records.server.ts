@@ -42,6 +42,8 @@ export type NewOrderLine = {
   netWeightGrams: number | null;
   unitPriceCents: number;
   quantity: number;
+  /** The sale that reduced its price, if one did. */
+  saleId?: string | null;
   /** Storage key base of the product's first image, or null. */
   image: string | null;
 };
@@ -113,6 +115,7 @@ export async function getOrderRecordLines(db: Executor, orderId: string): Promis
     netWeightGrams: r.net_weight_grams,
     unitPriceCents: r.unit_price_cents,
     quantity: r.quantity,
+    saleId: r.sale_id,
     image: r.image,
   }));
 }
@@ -209,6 +212,7 @@ export async function findOrCreatePendingOrder(
             net_weight_grams: line.netWeightGrams,
             unit_price_cents: line.unitPriceCents,
             quantity: line.quantity,
+            sale_id: line.saleId ?? null,
             image: line.image,
           })),
         )

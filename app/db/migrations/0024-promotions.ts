@@ -1,0 +1,79 @@
+/**
+ * Sales and the price history the Omnibus rule needs (docs/decisions/0025): every price a variant has had in
+ * each currency, from when, appended and never rewritten; and the owner's scheduled sales with what they apply
+ * to (variants, products or a category).
+ *
+ * Existing variants get their current prices as listed when they were created: the shop knew no other.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('price_history')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('variant_id', 'text', (c) => c.notNull())
+    /** EUR | PLN */
+    .addColumn('currency', 'text', (c) => c.notNull())
+    /** The price shoppers were asked from `at` (a sale's price while it ran), in cents or grosze. */
+    .addColumn('price_cents', 'integer', (c) => c.notNull())
+    /** The regular price then (the same as price_cents outside a sale). */
+    .addColumn('regular_cents', 'integer', (c) => c.notNull())
+    .addColumn('at', 'text', (c) => c.notNull())
+    /** listed | edited | rate | sale-started | sale-ended */
+    .addColumn('reason', 'text', (c) => c.notNull())
+    .addColumn('sale_id', 'text')
+    .execute();
+  await db.schema.createIndex('price_history_variant_idx').on('price_history').columns(['variant_id', 'currency', 'at']).execute();
+  // A sale's start and end are written once per variant and currency, whichever node sees them first.
+  await db.schema.createIndex('price_history_sale_idx').on('price_history').columns(['sale_id', 'variant_id', 'currency', 'reason']).unique().where('sale_id', 'is not', null).execute();
+
+  await db.schema
+    .createTable('sales')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    /** percent | price */
+    .addColumn('kind', 'text', (c) => c.notNull())
+    /** Whole percent off (kind percent). */
+    .addColumn('percent', 'integer')
+    /** The new price in each currency (kind price: one variant). */
+    .addColumn('price_cents', 'integer')
+    .addColumn('price_pln', 'integer')
+    /** variants | products | category */
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addColumn('starts_at', 'text', (c) => c.notNull())
+    .addColumn('ends_at', 'text', (c) => c.notNull())
+    .addColumn('label_en', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('label_pl', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('sales_ends_idx').on('sales').column('ends_at').execute();
+  await db.schema
+    .createTable('sale_targets')
+    .addColumn('sale_id', 'text', (c) => c.notNull())
+    /** A variant's, a product's id, or a category's key, as the sale's scope says. */
+    .addColumn('target', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('sale_targets_pk', ['sale_id', 'target'])
+    .execute();
+
+  /** The sale that reduced the line's price when it was bought (its orders and revenue on the promotions page). */
+  await db.schema.alterTable('order_lines').addColumn('sale_id', 'text').execute();
+  await db.schema.createIndex('order_lines_sale_idx').on('order_lines').column('sale_id').where('sale_id', 'is not', null).execute();
+
+  const variants = await db.selectFrom('variants').select(['id', 'price_cents', 'price_pln', 'created_at']).execute();
+  const rows = variants.flatMap((v) =>
+    (['EUR', 'PLN'] as const).map((currency) => {
+      const price = Number(currency === 'EUR' ? v.price_cents : v.price_pln);
+      return { id: randomUUID(), variant_id: v.id, currency, price_cents: price, regular_cents: price, at: v.created_at, reason: 'listed', sale_id: null };
+    }),
+  );
+  for (let i = 0; i < rows.length; i += 200) await db.insertInto('price_history').values(rows.slice(i, i + 200)).execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('order_lines_sale_idx').execute();
+  await db.schema.alterTable('order_lines').dropColumn('sale_id').execute();
+  await db.schema.dropTable('sale_targets').execute();
+  await db.schema.dropTable('sales').execute();
+  await db.schema.dropTable('price_history').execute();
+}

@@ -1,0 +1,168 @@
+/**
+ * The sales as the shop's pages price them (docs/decisions/0025). Every sale of the last year and to come is
+ * read once per catalogue version and resolved to the variants it covers (a category's or a product's, as they
+ * are now), so pricing a page asks the database nothing more unless a sale runs; its Omnibus reference is then
+ * read from the price history once per variant, currency and campaign. A sale starts and ends by the clock: the
+ * catalogue version moves at its next start or end on every node (watchCatalogVersion), so cached pages follow
+ * within a second without anyone writing anything.
+ */
+import type { Executor } from '~/db/database.server';
+import { catalogVersion, changeCatalogAt } from '~/modules/catalog/catalog-version.server';
+import type { Variant } from '~/modules/catalog/variants';
+import { type Currency, currencies } from '~/modules/pricing/currencies';
+import { recordSaleMoment, regularPoints } from './history.server';
+import { type Reduction, type SaleSpan, campaignStart, lowestBefore, percentBelow, salePrice } from './reductions';
+
+/** How far back sales are kept in memory: a campaign and the 30 days before it. */
+const LOOKBACK_MS = 400 * 86_400_000;
+
+export type ScheduledSale = SaleSpan & { startsAt: string; endsAt: string; label: { en: string; pl: string } };
+type Schedule = { byVariant: Map<string, ScheduledSale[]>; sales: ScheduledSale[]; references: Map<string, Promise<number | null>> };
+
+const cache = new WeakMap<Executor, { version: number; schedule: Promise<Schedule> }>();
+
+export function saleSchedule(db: Executor): Promise<Schedule> {
+  if (db.isTransaction) return readSchedule(db);
+  const version = catalogVersion();
+  const hit = cache.get(db);
+  if (hit && hit.version === version) return hit.schedule;
+  const schedule = readSchedule(db);
+  cache.set(db, { version, schedule });
+  schedule.catch(() => cache.delete(db));
+  return schedule;
+}
+
+async function readSchedule(db: Executor): Promise<Schedule> {
+  const now = Date.now();
+  const rows = await db.selectFrom('sales').selectAll().where('ends_at', '>', new Date(now - LOOKBACK_MS).toISOString()).execute();
+  const byVariant = new Map<string, ScheduledSale[]>();
+  const sales: ScheduledSale[] = rows.map((row) => ({
+    id: row.id,
+    kind: row.kind === 'price' ? 'price' : 'percent',
+    percent: row.percent === null ? null : Number(row.percent),
+    prices: row.price_cents === null || row.price_pln === null ? null : { EUR: Number(row.price_cents), PLN: Number(row.price_pln) },
+    start: Date.parse(row.starts_at),
+    end: Date.parse(row.ends_at),
+    startsAt: row.starts_at,
+    endsAt: row.ends_at,
+    label: { en: row.label_en, pl: row.label_pl },
+  }));
+  if (sales.length > 0) {
+    const covered = await coveredVariants(db, rows.map((r) => r.id));
+    for (const sale of sales) for (const variantId of covered.get(sale.id) ?? []) byVariant.set(variantId, [...(byVariant.get(variantId) ?? []), sale]);
+  }
+  // The next start or end moves every node's catalogue version, so its cached pages follow.
+  const next = sales.flatMap((s) => [s.start, s.end]).filter((t) => t > now).sort((a, b) => a - b)[0];
+  if (next !== undefined) changeCatalogAt(next);
+  return { byVariant, sales, references: new Map() };
+}
+
+/** The variants each of these sales covers now: its variants, its products' or its category's. */
+export async function coveredVariants(db: Executor, saleIds: readonly string[]): Promise<Map<string, string[]>> {
+  const covered = new Map<string, string[]>();
+  if (saleIds.length === 0) return covered;
+  const rows = await db
+    .selectFrom('sale_targets')
+    .innerJoin('sales', 'sales.id', 'sale_targets.sale_id')
+    .innerJoin('variants', (join) => join.on((eb) => eb.or([eb('sales.scope', '=', 'variants').and('variants.id', '=', eb.ref('sale_targets.target')), eb('sales.scope', '=', 'products').and('variants.product_id', '=', eb.ref('sale_targets.target'))])))
+    .select(['sale_targets.sale_id', 'variants.id'])
+    .where('sale_targets.sale_id', 'in', [...saleIds])
+    .execute();
+  const byCategory = await db
+    .selectFrom('sale_targets')
+    .innerJoin('sales', 'sales.id', 'sale_targets.sale_id')
+    .innerJoin('products', 'products.category', 'sale_targets.target')
+    .innerJoin('variants', 'variants.product_id', 'products.id')
+    .select(['sale_targets.sale_id', 'variants.id'])
+    .where('sales.scope', '=', 'category')
+    .where('sale_targets.sale_id', 'in', [...saleIds])
+    .execute();
+  for (const row of [...rows, ...byCategory]) covered.set(row.sale_id, [...(covered.get(row.sale_id) ?? []), row.id]);
+  return covered;
+}
+
+/** The sale running for a variant at `at` that asks least of `regularCents` (sales on one variant do not overlap; a category's may meet a product's). */
+export function runningSale(schedule: Schedule, variantId: string, regularCents: number, currency: Currency, at: number): { sale: ScheduledSale; priceCents: number } | null {
+  let best: { sale: ScheduledSale; priceCents: number } | null = null;
+  for (const sale of schedule.byVariant.get(variantId) ?? []) {
+    if (sale.start > at || at >= sale.end) continue;
+    const priceCents = salePrice(sale, regularCents, currency);
+    if (priceCents < regularCents && (!best || priceCents < best.priceCents)) best = { sale, priceCents };
+  }
+  return best;
+}
+
+/**
+ * These variants (priced regularly in `currency`) as a shopper is asked for them at `at`: a running sale's price,
+ * with the reduction the page must show (its 30-day lowest price, and the percentage from it).
+ */
+export async function applySales<V extends Variant>(db: Executor, variants: readonly V[], currency: Currency, at = Date.now()): Promise<V[]> {
+  if (variants.length === 0) return [...variants];
+  const schedule = await saleSchedule(db);
+  if (schedule.sales.length === 0) return [...variants];
+  return Promise.all(
+    variants.map(async (variant) => {
+      const running = runningSale(schedule, variant.id, variant.priceCents, currency, at);
+      if (!running) return variant;
+      const spans = schedule.byVariant.get(variant.id) ?? [];
+      const start = campaignStart(spans, running.sale);
+      const lowest = (await reference(db, schedule, variant.id, currency, spans, start)) ?? variant.priceCents;
+      const reduction: Reduction = {
+        saleId: running.sale.id,
+        regularCents: variant.priceCents,
+        lowestCents: lowest,
+        percentOff: percentBelow(lowest, running.priceCents),
+        label: running.sale.label,
+        endsAt: running.sale.endsAt,
+      };
+      return { ...variant, priceCents: running.priceCents, reduction };
+    }),
+  );
+}
+
+function reference(db: Executor, schedule: Schedule, variantId: string, currency: Currency, spans: readonly SaleSpan[], start: number): Promise<number | null> {
+  const key = `${variantId}:${currency}:${start}`;
+  let found = schedule.references.get(key);
+  if (!found) {
+    found = regularPoints(db, variantId, currency, start).then((points) => lowestBefore(points, spans, start, currency));
+    found.catch(() => schedule.references.delete(key));
+    schedule.references.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * Writes the starts and ends that have come (each once, whichever node is first) into the price history, with
+ * the price the sale asked and the regular price then. Each node's sweep calls it; cheap when nothing is due.
+ */
+export async function recordSaleMoments(db: Executor, now = new Date()): Promise<number> {
+  const since = new Date(now.getTime() - 2 * 86_400_000).toISOString();
+  const until = now.toISOString();
+  const due = await db
+    .selectFrom('sales')
+    .select(['id', 'starts_at', 'ends_at'])
+    .where((eb) => eb.or([eb.and([eb('starts_at', '>', since), eb('starts_at', '<=', until)]), eb.and([eb('ends_at', '>', since), eb('ends_at', '<=', until)])]))
+    .execute();
+  if (due.length === 0) return 0;
+  const recorded = await db.selectFrom('price_history').select(['sale_id', 'reason']).distinct().where('sale_id', 'in', due.map((s) => s.id)).execute();
+  const done = new Set(recorded.map((r) => `${r.sale_id}:${r.reason}`));
+  const schedule = await readSchedule(db);
+  const covered = await coveredVariants(db, due.map((s) => s.id));
+  let written = 0;
+  for (const sale of due) {
+    for (const [reason, at] of [['sale-started', sale.starts_at], ['sale-ended', sale.ends_at]] as const) {
+      if (at > until || at <= since || done.has(`${sale.id}:${reason}`)) continue;
+      const variants = covered.get(sale.id) ?? [];
+      const regular = variants.length ? await db.selectFrom('variants').select(['id', 'price_cents', 'price_pln']).where('id', 'in', variants).execute() : [];
+      for (const v of regular) {
+        for (const currency of currencies) {
+          const regularCents = Number(currency === 'EUR' ? v.price_cents : v.price_pln);
+          const priceCents = runningSale(schedule, v.id, regularCents, currency, Date.parse(at))?.priceCents ?? regularCents;
+          await recordSaleMoment(db, { variantId: v.id, currency, priceCents, regularCents, at, reason, saleId: sale.id });
+          written += 1;
+        }
+      }
+    }
+  }
+  return written;
+}
