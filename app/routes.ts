@@ -53,6 +53,7 @@ export default [
     route('admin/reviews', 'routes/admin/reviews.tsx'),
     route('admin/delivery', 'routes/admin/delivery.tsx'),
     route('admin/currencies', 'routes/admin/currencies.tsx'),
+    route('admin/promotions', 'routes/admin/promotions.tsx'),
   ]),
   route('language', 'routes/language.ts'),
   route('currency', 'routes/currency.tsx'),

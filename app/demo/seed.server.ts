@@ -6,6 +6,8 @@ import { countProducts, createProduct, variantsOf } from '~/modules/catalog/inde
 import { type DemoMade, seedDemoReviews } from '~/demo/reviews.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { seedDemoStock } from '~/demo/stock.server';
+import { seedDemoPromotions } from '~/demo/promotions.server';
+import type { Variant } from '~/modules/catalog/variants';
 import { type DB, databaseKind } from '~/db/database.server';
 
 /** The advisory lock nodes take turns on while seeding (any constant the shop uses for nothing else). */
@@ -26,7 +28,7 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
     if ((await countProducts(trx)) > 0) return false;
     const images = await Promise.all(products.map((product) => generateDemoImages(storage, product, product.key)));
     const made: DemoMade = new Map();
-    const stocked: Parameters<typeof seedDemoStock>[1][number][] = [];
+    const stocked: Array<{ demo: (typeof products)[number]; id: string; variants: Variant[] }> = [];
     for (const [i, product] of products.entries()) {
       const id = await createProduct(
         trx,
@@ -57,6 +59,8 @@ export async function seedDemoCatalogue(db: DB, storage: Storage, log: Pick<Logg
     await seedDemoReviews(trx, made);
     // Its stock: roast batches for beans and ground coffee, counted packs for the rest.
     await seedDemoStock(trx, stocked);
+    // Its price history, and a sale running on one coffee.
+    await seedDemoPromotions(trx, stocked);
     return true;
   });
   if (!seeded) return 0;

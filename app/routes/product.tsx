@@ -6,6 +6,7 @@ import { NotifyMe, type NotifyResult } from '~/components/catalog/notify-me';
 import { StockNote } from '~/components/catalog/stock-note';
 import { ProductName } from '~/components/catalog/product-name';
 import { UnitPrice } from '~/components/catalog/unit-price';
+import { LowestPrice, PercentOff, SaleTerms } from '~/components/catalog/reduction';
 import { ProductGallery } from '~/components/catalog/product-gallery';
 import { type Choice, VariantPicker } from '~/components/catalog/variant-picker';
 import { type OptionKind, type Variant, findVariant, isOptionKind, optionValue, variantLabel } from '~/modules/catalog/variants';
@@ -180,10 +181,19 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           <div aria-live="polite">
             {selected ? (
               <>
-                <p className="mt-6 text-3xl font-semibold" data-testid="product-price">{price(selected.priceCents)}</p>
+                <p className="mt-6 flex flex-wrap items-center gap-3">
+                  <span className={`text-3xl font-semibold ${selected.reduction ? 'text-cherry' : ''}`} data-testid="product-price">{price(selected.priceCents)}</span>
+                  <PercentOff reduction={selected.reduction} className="px-2.5 py-1 text-sm" />
+                </p>
                 <p className="mt-1">
                   <UnitPrice priceCents={selected.priceCents} netWeightGrams={selected.netWeightGrams} currency={product.currency} withWeight className="text-sm text-muted" />
                 </p>
+                {selected.reduction && (
+                  <div className="mt-2 space-y-0.5">
+                    <p><LowestPrice reduction={selected.reduction} currency={product.currency} className="text-sm text-roast-800" /></p>
+                    <SaleTerms reduction={selected.reduction} />
+                  </div>
+                )}
                 <StockNote left={selected.left ?? null} roastedOn={product.roastedOn} />
               </>
             ) : (

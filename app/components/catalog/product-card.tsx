@@ -9,6 +9,7 @@ import { ProductImage } from './product-image';
 import { ProductName } from './product-name';
 import { Rating } from './rating';
 import { UnitPrice } from './unit-price';
+import { LowestPrice, PercentOff } from './reduction';
 
 export function ProductCard({ product, eager = false }: { product: ProductSummary; eager?: boolean }) {
   const path = useLocalePath();
@@ -16,9 +17,10 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
   const price = (cents: number) => formatPrice(cents, product.currency, locale);
   const name = product.name || t('product.unnamed');
   const choice = variantLabel(product.defaultVariant, product.options, t, locale);
+  const reduction = product.defaultVariant.reduction;
   return (
     <article className="group relative flex h-full flex-col rounded-3xl bg-paper shadow-[0_1px_0_rgba(43,26,18,0.06)] ring-1 ring-sand transition-shadow duration-200 hover:shadow-xl hover:shadow-roast/5">
-      <div className="aspect-[4/5] overflow-hidden rounded-t-3xl bg-sand/50">
+      <div className="relative aspect-[4/5] overflow-hidden rounded-t-3xl bg-sand/50">
         <ProductImage
           image={product.image}
           alt={product.image ? name : t('product.noImage')}
@@ -26,6 +28,7 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
           eager={eager}
           className="h-full w-full object-cover transition-transform duration-500 group-hover:scale-[1.03]"
         />
+        <PercentOff reduction={reduction} className="absolute top-3 left-3 px-2.5 py-1 text-sm shadow-sm" />
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-3 sm:gap-2 sm:p-5">
         {/* On a phone's narrow card only the island: the region would take two more lines. */}
@@ -47,23 +50,31 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
           {product.roast && ` · ${t(`roast.${product.roast}`)}`}
         </p>
         <Rating rating={product.rating} reviewCount={product.reviewCount} />
-        <div className="relative z-10 mt-auto flex flex-col gap-2 pt-2 sm:flex-row sm:items-center sm:justify-between sm:gap-3 sm:pt-3">
-          <p className="flex flex-col">
-            <span className="text-base font-semibold tabular-nums sm:text-lg" data-testid="card-price">
-              {product.priceFrom ? t('product.fromPrice', { price: price(product.priceCents) }) : price(product.priceCents)}
-            </span>
-            <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} currency={product.currency} />
-            {/* What "Add to cart" here adds; the product page offers the other sizes and grinds. */}
-            {choice && !product.soldOut && <span className="text-xs text-muted" data-testid="card-variant">{choice}</span>}
-          </p>
-          {product.soldOut ? (
-            // Nothing to add: the product page offers "notify me when it's back".
-            <span className="inline-flex items-center justify-center rounded-full bg-cherry-light px-3 py-2 text-sm font-semibold whitespace-nowrap text-cherry sm:px-4" data-testid="card-sold-out">
-              {t('product.soldOut')}
-            </span>
-          ) : (
-            <AddToCartButton productId={product.id} variantId={product.defaultVariant.id} priceCents={product.priceCents} currency={product.currency} label={lineName(name, choice)} stretch />
+        <div className="relative z-10 mt-auto pt-2 sm:pt-3">
+          {/* The Omnibus sentence stands above the reduced price it qualifies, across the card. */}
+          {reduction && (
+            <p className="mb-1.5">
+              <LowestPrice reduction={reduction} currency={product.currency} className="text-xs leading-snug text-roast-800" />
+            </p>
           )}
+          <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between sm:gap-3">
+            <p className="flex flex-col">
+              <span className={`text-base font-semibold tabular-nums sm:text-lg ${reduction ? 'text-cherry' : ''}`} data-testid="card-price">
+                {product.priceFrom ? t('product.fromPrice', { price: price(product.priceCents) }) : price(product.priceCents)}
+              </span>
+              <UnitPrice priceCents={product.priceCents} netWeightGrams={product.netWeightGrams} currency={product.currency} />
+              {/* What "Add to cart" here adds; the product page offers the other sizes and grinds. */}
+              {choice && !product.soldOut && <span className="text-xs text-muted" data-testid="card-variant">{choice}</span>}
+            </p>
+            {product.soldOut ? (
+              // Nothing to add: the product page offers "notify me when it's back".
+              <span className="inline-flex items-center justify-center rounded-full bg-cherry-light px-3 py-2 text-sm font-semibold whitespace-nowrap text-cherry sm:px-4" data-testid="card-sold-out">
+                {t('product.soldOut')}
+              </span>
+            ) : (
+              <AddToCartButton productId={product.id} variantId={product.defaultVariant.id} priceCents={product.priceCents} currency={product.currency} label={lineName(name, choice)} stretch />
+            )}
+          </div>
         </div>
         <ProductAdminActions productId={product.id} name={name} className="relative z-10 border-t border-sand pt-3" />
       </div>

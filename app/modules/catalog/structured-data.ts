@@ -23,6 +23,8 @@ export function productJsonLd(product: ProductDetail, name: string, url: string,
       '@type': 'Offer',
       price: (variant.priceCents / 100).toFixed(2),
       priceCurrency: currency,
+      // A sale's price holds until the sale ends.
+      ...(variant.reduction ? { priceValidUntil: variant.reduction.endsAt.slice(0, 10) } : {}),
       ...(unitPrice === null
         ? {}
         : {

@@ -3,8 +3,9 @@ import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { listActivity } from '~/modules/activity/index.server';
 import { addToCart, getCart } from '~/modules/cart/index.server';
-import { createProduct, findVariants, getProduct, markCatalogChanged, setZlotyPrices, updateProduct } from '~/modules/catalog/index.server';
+import { createProduct, findVariants, getProduct, markCatalogChanged, setZlotyPrices, updateProduct, variantsOf } from '~/modules/catalog/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
+import { DEMO_SALE, seedDemoPromotions } from '~/demo/promotions.server';
 import { type SaleSpan, campaignStart, lowestBefore, percentBelow } from './reductions';
 import { applySales, createSale, listSales, parseSaleForm, productPriceHistory, recordSaleMoments, stopSale } from './index.server';
 
@@ -83,11 +84,11 @@ describe('the sale form', () => {
   });
   it('refuses negative, over-limit, past and backwards definitions with a reason per field', () => {
     const parsed = parseSaleForm(form({ scope: 'products', kind: 'percent', percent: '-5', startsAt: '2026-11-01T10:00', endsAt: '2026-10-01T10:00', labelEn: 'x'.repeat(41) }), 'Europe/Warsaw', now);
-    expect(parsed).toEqual({ ok: false, errors: { targets: 'promotions.errors.targets', percent: 'promotions.errors.percent', startsAt: 'promotions.errors.startsAt', endsAt: 'promotions.errors.endsAt', labelEn: 'promotions.errors.label' } });
-    for (const percent of ['0', '91', '150', '12.5', 'abc']) expect(parseSaleForm(form({ scope: 'category', category: 'wholeBean', kind: 'percent', percent, endsAt: '2026-12-01T10:00' }), 'Europe/Warsaw', now)).toMatchObject({ ok: false, errors: { percent: 'promotions.errors.percent' } });
-    expect(parseSaleForm(form({ scope: 'category', category: 'tea', kind: 'percent', percent: '10', endsAt: '2026-12-01T10:00' }), 'Europe/Warsaw', now)).toMatchObject({ ok: false, errors: { targets: 'promotions.errors.targets' } });
-    expect(parseSaleForm(form({ scope: 'products', product: 'p1', kind: 'price', price: '9.99', endsAt: '2026-12-01T10:00' }), 'Europe/Warsaw', now)).toMatchObject({ ok: false, errors: { targets: 'promotions.errors.priceOneVariant' } });
-    expect(parseSaleForm(form({ scope: 'variants', variant: 'v1', kind: 'price', price: '-1', endsAt: '2027-06-01T10:00' }), 'Europe/Warsaw', now)).toMatchObject({ ok: false, errors: { price: 'promotions.errors.price', endsAt: 'promotions.errors.tooLong' } });
+    expect(parsed).toEqual({ ok: false, errors: { targets: 'admin.promotions.errors.targets', percent: 'admin.promotions.errors.percent', startsAt: 'admin.promotions.errors.startsAt', endsAt: 'admin.promotions.errors.endsAt', labelEn: 'admin.promotions.errors.label' } });
+    for (const percent of ['0', '91', '150', '12.5', 'abc']) expect(parseSaleForm(form({ scope: 'category', category: 'wholeBean', kind: 'percent', percent, endsAt: '2026-12-01T10:00' }), 'Europe/Warsaw', now)).toMatchObject({ ok: false, errors: { percent: 'admin.promotions.errors.percent' } });
+    expect(parseSaleForm(form({ scope: 'category', category: 'tea', kind: 'percent', percent: '10', endsAt: '2026-12-01T10:00' }), 'Europe/Warsaw', now)).toMatchObject({ ok: false, errors: { targets: 'admin.promotions.errors.targets' } });
+    expect(parseSaleForm(form({ scope: 'products', product: 'p1', kind: 'price', price: '9.99', endsAt: '2026-12-01T10:00' }), 'Europe/Warsaw', now)).toMatchObject({ ok: false, errors: { targets: 'admin.promotions.errors.priceOneVariant' } });
+    expect(parseSaleForm(form({ scope: 'variants', variant: 'v1', kind: 'price', price: '-1', endsAt: '2027-06-01T10:00' }), 'Europe/Warsaw', now)).toMatchObject({ ok: false, errors: { price: 'admin.promotions.errors.price', endsAt: 'admin.promotions.errors.tooLong' } });
   });
 });
 
@@ -200,5 +201,22 @@ describe.each(testDatabases())('sales and the price history on %s', (_kind, open
     expect(await stopSale(db, owner, (later as { id: string }).id)).toMatchObject({ ok: true });
     expect((await listActivity(db, { limit: 1 }))[0].action).toBe('sale.deleted');
     expect(await stopSale(db, owner, (later as { id: string }).id)).toEqual({ ok: false, error: 'notFound' });
+  });
+
+  it('seeds the demo shop’s history and its lawful sale: −11.1% from the flash sale’s 30-day lowest, not −20%', async () => {
+    const id = await product('Mandheling Grade 1', 1690, 7199);
+    const other = await product('Gayo Wine', 2190, 9299);
+    const variants = async (productId: string) => (await variantsOf(db, [productId])).get(productId)!;
+    await seedDemoPromotions(db, [
+      { demo: { key: DEMO_SALE, daysAgo: 41 }, id, variants: await variants(id) },
+      { demo: { key: 'gayo', daysAgo: 30 }, id: other, variants: await variants(other) },
+    ]);
+    markCatalogChanged();
+    const onSale = (await getProduct(db, nullStorage, id, 'pl', 'PLN'))!;
+    expect(onSale.priceCents).toBe(Math.round(7199 * 0.8));
+    expect(onSale.defaultVariant.reduction).toMatchObject({ lowestCents: Math.round(7199 * 0.9), percentOff: 11.1, label: { pl: 'Zeszłoroczne zbiory' } });
+    const gayo = await productPriceHistory(db, other);
+    expect(gayo.filter((h) => h.currency === 'EUR').map((h) => [h.reason, h.priceCents])).toEqual([['edited', 2190], ['listed', 2090]]);
+    expect((await getProduct(db, nullStorage, other, 'en', 'EUR'))!.defaultVariant.reduction).toBeUndefined();
   });
 });

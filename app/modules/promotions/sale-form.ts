@@ -50,38 +50,38 @@ export function parseSaleForm(form: FormData, timeZone: string, now = new Date()
   };
   const errors: Partial<Record<SaleField, string>> = {};
   const scope = text('scope') as SaleScope;
-  if (!saleScopes.includes(scope)) errors.scope = 'promotions.errors.scope';
+  if (!saleScopes.includes(scope)) errors.scope = 'admin.promotions.errors.scope';
   const chosen = form
     .getAll(scope === 'category' ? 'category' : scope === 'variants' ? 'variant' : 'product')
     .filter((v): v is string => typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v));
   const targets = [...new Set(chosen)];
-  if (targets.length === 0 || targets.length > MAX_TARGETS || (scope === 'category' && !targets.every(isCategory))) errors.targets = 'promotions.errors.targets';
+  if (targets.length === 0 || targets.length > MAX_TARGETS || (scope === 'category' && !targets.every(isCategory))) errors.targets = 'admin.promotions.errors.targets';
   const kind = text('kind') as SaleKind;
   let percent: number | null = null;
   let priceCents: number | null = null;
   let pricePln: number | null = null;
   if (kind === 'price') {
     priceCents = parseMoney(text('price'));
-    if (priceCents === null) errors.price = 'promotions.errors.price';
+    if (priceCents === null) errors.price = 'admin.promotions.errors.price';
     pricePln = text('pricePln').trim() ? parseMoney(text('pricePln')) : null;
-    if (text('pricePln').trim() && pricePln === null) errors.pricePln = 'promotions.errors.price';
-    if (scope !== 'variants' || targets.length !== 1) errors.targets ??= 'promotions.errors.priceOneVariant';
+    if (text('pricePln').trim() && pricePln === null) errors.pricePln = 'admin.promotions.errors.price';
+    if (scope !== 'variants' || targets.length !== 1) errors.targets ??= 'admin.promotions.errors.priceOneVariant';
   } else {
     const raw = text('percent').trim().replace(/\s*%$/, '');
     percent = /^\d{1,3}$/.test(raw) ? Number(raw) : null;
-    if (percent === null || percent < 1 || percent > MAX_PERCENT) errors.percent = 'promotions.errors.percent';
+    if (percent === null || percent < 1 || percent > MAX_PERCENT) errors.percent = 'admin.promotions.errors.percent';
   }
   const startText = text('startsAt').trim();
   const startsAt = startText ? shopMomentToInstant(startText, timeZone) : null;
   // A start a few minutes back is "now" (the form was open a while); earlier would rewrite the history.
-  if (startText && (startsAt === null || startsAt.getTime() < now.getTime() - 5 * 60_000)) errors.startsAt = 'promotions.errors.startsAt';
+  if (startText && (startsAt === null || startsAt.getTime() < now.getTime() - 5 * 60_000)) errors.startsAt = 'admin.promotions.errors.startsAt';
   const endsAt = shopMomentToInstant(text('endsAt'), timeZone);
   const from = Math.max(startsAt?.getTime() ?? now.getTime(), now.getTime());
-  if (endsAt === null || endsAt.getTime() <= from) errors.endsAt = 'promotions.errors.endsAt';
-  else if (endsAt.getTime() - from > MAX_SALE_DAYS * 86_400_000) errors.endsAt = 'promotions.errors.tooLong';
+  if (endsAt === null || endsAt.getTime() <= from) errors.endsAt = 'admin.promotions.errors.endsAt';
+  else if (endsAt.getTime() - from > MAX_SALE_DAYS * 86_400_000) errors.endsAt = 'admin.promotions.errors.tooLong';
   const label = { en: text('labelEn', 200).trim().replace(/\s+/g, ' '), pl: text('labelPl', 200).trim().replace(/\s+/g, ' ') };
-  if (label.en.length > MAX_LABEL) errors.labelEn = 'promotions.errors.label';
-  if (label.pl.length > MAX_LABEL) errors.labelPl = 'promotions.errors.label';
+  if (label.en.length > MAX_LABEL) errors.labelEn = 'admin.promotions.errors.label';
+  if (label.pl.length > MAX_LABEL) errors.labelPl = 'admin.promotions.errors.label';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const start = startsAt && startsAt.getTime() > now.getTime() ? startsAt : null;
   return { ok: true, sale: { scope, targets, kind: kind === 'price' ? 'price' : 'percent', percent, priceCents, pricePln, startsAt: start, endsAt: endsAt!, label } };

@@ -91,6 +91,9 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   if (entry.action.startsWith('stock.') || entry.action === 'order.stock_short' || d.backToStock === true) out.push(...describeStock(entry, t, locale));
   if (entry.action === 'delivery.changed') out.push(...describeDelivery(d, t, locale));
   if (entry.action === 'currency.changed' || entry.action === 'prices.proposed') out.push(...describeCurrency(entry.action, d, t));
+  if (entry.action === 'sale.created' && typeof d.startsAt === 'string' && typeof d.endsAt === 'string') {
+    out.push(t('admin.activity.saleTerms', { variants: t('admin.promotions.variants', { count: Number(d.variants ?? 0) }), from: formatDateTime(d.startsAt, locale), to: formatDateTime(d.endsAt, locale) }));
+  }
   if ((entry.action === 'review.hidden' || entry.action === 'review.shown') && typeof d.reason === 'string') {
     out.push(t('admin.activity.reason', { reason: t(`reviews.reasons.${d.reason}`) }));
   }
