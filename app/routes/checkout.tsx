@@ -249,6 +249,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     });
     if (result.ok) throw redirect(pathFor(shopper, `/checkout?step=done&order=${result.orderId}`));
     if (result.code === 'already_paid') throw redirect(pathFor(shopper, `/checkout?step=done&order=${orderId}`));
+    // Its hold ran out and its prices no longer hold: the shopper reviews it again, re-priced.
+    if (result.code === 'prices_changed') return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.prices_changed' }, { status: 409 });
     return data(await paymentStep(orderId, { error: result.code, method: 'card' }), { status: result.code === 'out_of_stock' ? 409 : 402 });
   }
 
@@ -263,6 +265,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       throw redirect(result.redirectUrl ? `${pathFor(shopper, result.redirectUrl)}?return=${encodeURIComponent(waiting)}` : waiting);
     }
     if (result.code === 'already_paid') throw redirect(pathFor(shopper, `/checkout?step=done&order=${orderId}`));
+    if (result.code === 'prices_changed') return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.prices_changed' }, { status: 409 });
     const status = result.code === 'out_of_stock' ? 409 : result.code === 'not_found' ? 404 : result.code === 'unavailable' ? 503 : 400;
     return data(await paymentStep(orderId, { error: result.code, method: intent }), { status });
   }

@@ -4,7 +4,7 @@ import { type Executor, inTransaction, now } from '~/db/database.server';
 import { getCheckoutDetails, saveCheckoutDetails } from '~/modules/accounts/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
 import { type Cart, cartWeightGrams, changeLineQuantity, getCart } from '~/modules/cart/index.server';
-import { firstImageKeys } from '~/modules/catalog/index.server';
+import { findVariants, firstImageKeys } from '~/modules/catalog/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import { queueMails } from '~/modules/mail/index.server';
 import {
@@ -355,7 +355,7 @@ async function markOrderPaid(
 
 export type PayWithCardResult =
   | { ok: true; orderId: string }
-  | { ok: false; code: CardErrorCode | 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' | 'out_of_stock' };
+  | { ok: false; code: CardErrorCode | 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' | 'out_of_stock' | 'prices_changed' };
 
 /**
  * A card typed into the shop's form: checks the order is the customer's and pending, has the provider charge
@@ -374,6 +374,8 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
     // The hold may have lapsed while the customer typed: it is renewed, or the card is not charged.
     const orderLines = await getOrderRecordLines(trx, order.id);
     const lines = stockLines(orderLines);
+    // Past its hold the order keeps its prices only if they still hold (a sale may have ended meanwhile).
+    if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order.currency, orderLines))) return { ok: false, code: 'prices_changed' } as const;
     if (!(await holdsCover(trx, order.id, lines))) {
       const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
       if (!held.ok) {
@@ -400,7 +402,7 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
 
 export type StartAsyncResult =
   | { ok: true; orderId: string; redirectUrl?: string }
-  | { ok: false; code: 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' | 'out_of_stock' | 'method_not_allowed' | 'blik_invalid' | 'already_paid' };
+  | { ok: false; code: 'not_found' | 'not_pending' | 'unavailable' | 'payment_not_found' | 'out_of_stock' | 'method_not_allowed' | 'blik_invalid' | 'already_paid' | 'prices_changed' };
 
 /**
  * Starts paying the order with BLIK (a code the banking app confirms) or Przelewy24 (a bank page the shopper is
@@ -423,7 +425,10 @@ export async function startAsyncPayment(
     if (!methodsFor(order.currency).includes(input.method)) return { ok: false, code: 'method_not_allowed' } as const;
     if (!order.paymentId) return { ok: false, code: 'payment_not_found' } as const;
     // The coffee is held afresh for the whole time the bank may take (renewed, not only when it lapsed).
-    const lines = stockLines(await getOrderRecordLines(trx, order.id));
+    const orderLines = await getOrderRecordLines(trx, order.id);
+    const lines = stockLines(orderLines);
+    // Past its hold the order keeps its prices only if they still hold (a sale may have ended meanwhile).
+    if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order.currency, orderLines))) return { ok: false, code: 'prices_changed' } as const;
     const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
     if (!held.ok || held.shownChanged) await bumpStoredCatalogVersion(trx);
     if (!held.ok) return { ok: false, code: 'out_of_stock' } as const;
@@ -590,6 +595,27 @@ async function markStockShort(trx: Executor, order: OrderRecord, lines: OrderRec
     return { sku: line?.sku ?? null, name: line ? lineName(line.title, line.label) : s.variantId, ordered: line?.quantity ?? 0, left: s.left };
   });
   await recordActivity(trx, { id: null, email: 'Kopi' }, { action: 'order.stock_short', subjectType: 'order', subjectId: order.id, subjectLabel: orderLabel(order.id), details: { lines: gone } });
+}
+
+/**
+ * Whether the order's hold has run out: the time it was priced for (made, plus the reservation's minutes) and
+ * every hold since (each attempt renews it) have passed — whether its coffee's stock is tracked or not.
+ */
+async function holdLapsed(trx: Executor, order: { id: string; createdAt: string }, minutes = RESERVATION_MINUTES, now = new Date()): Promise<boolean> {
+  const latest = await trx.selectFrom('stock_reservations').select((eb) => eb.fn.max('expires_at').as('until')).where('order_id', '=', order.id).executeTakeFirst();
+  const priced = Date.parse(order.createdAt) + minutes * 60_000;
+  const until = Math.max(priced, latest?.until ? Date.parse(String(latest.until)) : 0);
+  return until <= now.getTime();
+}
+
+/**
+ * Whether every line of an order is still priced as it was when the order was made (sales that ended, prices the
+ * owner changed): an order whose hold lapsed is paid at its prices only if they still hold; otherwise the shopper
+ * reviews it again, re-priced (docs/decisions/0025).
+ */
+async function pricesHold(trx: Executor, currency: Currency, lines: ReadonlyArray<{ variantId: string | null; unitPriceCents: number }>): Promise<boolean> {
+  const current = await findVariants(trx, lines.flatMap((l) => (l.variantId ? [l.variantId] : [])), currency);
+  return lines.every((l) => !l.variantId || !current.has(l.variantId) || current.get(l.variantId)!.priceCents === l.unitPriceCents);
 }
 
 /** getCart's pictures are not needed to price an order; the lines keep the storage key instead. */

@@ -77,14 +77,14 @@ export async function regularPoints(db: Executor, variantId: string, currency: C
   return rows.map((row) => ({ at: Date.parse(row.at), cents: Number(row.regular_cents) }));
 }
 
-export type HistoryEntry = { variantId: string; currency: Currency; priceCents: number; regularCents: number; at: string; reason: HistoryReason; saleId: string | null };
+export type HistoryEntry = { variantId: string; sku: string; currency: Currency; priceCents: number; regularCents: number; at: string; reason: HistoryReason; saleId: string | null };
 
 /** A product's price history, newest first, for the owner. */
 export async function productPriceHistory(db: Executor, productId: string, limit = 300): Promise<HistoryEntry[]> {
   const rows = await db
     .selectFrom('price_history')
     .innerJoin('variants', 'variants.id', 'price_history.variant_id')
-    .select(['price_history.variant_id', 'price_history.currency', 'price_history.price_cents', 'price_history.regular_cents', 'price_history.at', 'price_history.reason', 'price_history.sale_id'])
+    .select(['variants.sku', 'price_history.variant_id', 'price_history.currency', 'price_history.price_cents', 'price_history.regular_cents', 'price_history.at', 'price_history.reason', 'price_history.sale_id'])
     .where('variants.product_id', '=', productId)
     .orderBy('price_history.at', 'desc')
     .orderBy('price_history.id', 'desc')
@@ -92,6 +92,7 @@ export async function productPriceHistory(db: Executor, productId: string, limit
     .execute();
   return rows.map((row) => ({
     variantId: row.variant_id,
+    sku: row.sku,
     currency: row.currency === 'PLN' ? 'PLN' : 'EUR',
     priceCents: Number(row.price_cents),
     regularCents: Number(row.regular_cents),

@@ -7,6 +7,8 @@ import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { changeProduct } from '~/modules/backoffice/index.server';
 import { emptyProductForm, parseProductForm, productFormValues } from '~/modules/backoffice/product-form';
 import { getProductRecord, isProductId } from '~/modules/catalog/index.server';
+import { productPriceHistory } from '~/modules/promotions/index.server';
+import { PriceHistory } from '~/components/admin/price-history';
 import { getT } from '~/modules/i18n/index.server';
 import { useT } from '~/modules/i18n/react';
 import type { Route } from './+types/edit-product';
@@ -24,12 +26,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const problem = (kind: Problem, status: number) => data({ problem: kind, title: t(`admin.productForm.${kind}`), product: null }, { status });
   if (!isProductId(params.id)) return problem('invalidId', 400);
   try {
-    const record = await getProductRecord(app.db, app.storage, params.id);
+    const [record, history] = await Promise.all([getProductRecord(app.db, app.storage, params.id), productPriceHistory(app.db, params.id)]);
     if (!record) return problem('notFound', 404);
     return {
       problem: null,
       title: t('admin.meta.editTitle', { name: record.translations.en.name }),
       product: { id: record.id, values: productFormValues(record), images: record.images.map(({ key, image }) => ({ key, image })) },
+      history,
     };
   } catch (error) {
     app.log.error({ err: error }, 'loading a product for editing failed');
@@ -97,6 +100,7 @@ export default function EditProductPage({ loaderData, actionData }: Route.Compon
       <div className="mt-8">
         <ProductForm key={product.id} mode="edit" action={`/edit-product/${product.id}`} values={product.values} images={product.images} result={actionData} />
       </div>
+      {'history' in loaderData && <PriceHistory entries={loaderData.history} />}
     </div>
   );
 }
