@@ -10,11 +10,14 @@ import { newId } from '~/db/ids.server';
 import { type Currency, currencies } from '~/modules/pricing/currencies';
 import type { Variant } from '~/modules/catalog/variants';
 import type { DemoProduct } from './products';
+import { refreshFromPrices } from '~/modules/promotions/index.server';
+import { DEMO_FLASH_PERCENT, DEMO_SALE, DEMO_SALE_LABEL, DEMO_SALE_PERCENT, percentOff } from './sale';
+
+export { DEMO_SALE } from './sale';
 import { SHOP_TIME_ZONE } from '~/lib/format';
 import { addDays, shopDayOf, startOfShopDay } from '~/lib/shop-days';
 
 const DAY = 86_400_000;
-export const DEMO_SALE = 'mandheling-grade-one';
 
 export async function seedDemoPromotions(
   trx: Executor,
@@ -25,7 +28,6 @@ export async function seedDemoPromotions(
   const rows: Array<{ id: string; variant_id: string; currency: Currency; price_cents: number; regular_cents: number; at: string; reason: string; sale_id: string | null }> = [];
   const row = (variant: Variant, currency: Currency, price: number, regular: number, when: string, reason: string, saleId: string | null = null) =>
     rows.push({ id: newId(), variant_id: variant.id, currency, price_cents: price, regular_cents: regular, at: when, reason, sale_id: saleId });
-  const percentOff = (cents: number, percent: number) => Math.round((cents * (100 - percent)) / 100);
 
   // The sale ends a minute before midnight in the shop's zone, twelve days from now.
   const saleEnds = new Date(startOfShopDay(addDays(shopDayOf(now, SHOP_TIME_ZONE), 13), SHOP_TIME_ZONE).getTime() - 60_000).toISOString();
@@ -43,9 +45,9 @@ export async function seedDemoPromotions(
         row(variant, currency, listed, listed, at(demo.daysAgo), 'listed');
         if (raised) row(variant, currency, price, price, at(18), 'edited');
         if (demo.key === DEMO_SALE) {
-          row(variant, currency, percentOff(price, 10), price, at(20), 'sale-started', flash);
+          row(variant, currency, percentOff(price, DEMO_FLASH_PERCENT), price, at(20), 'sale-started', flash);
           row(variant, currency, price, price, at(17), 'sale-ended', flash);
-          row(variant, currency, percentOff(price, 20), price, at(2), 'sale-started', sale);
+          row(variant, currency, percentOff(price, DEMO_SALE_PERCENT), price, at(2), 'sale-started', sale);
         }
       }
     }
@@ -53,12 +55,14 @@ export async function seedDemoPromotions(
       await trx
         .insertInto('sales')
         .values([
-          { id: flash, kind: 'percent', percent: 10, price_cents: null, price_pln: null, scope: 'products', starts_at: at(20), ends_at: at(17), label_en: 'Flash sale', label_pl: 'Błyskawiczna promocja', created_at: at(21), updated_at: at(21) },
-          { id: sale, kind: 'percent', percent: 20, price_cents: null, price_pln: null, scope: 'products', starts_at: at(2), ends_at: saleEnds, label_en: 'Last season’s lot', label_pl: 'Zeszłoroczne zbiory', created_at: at(3), updated_at: at(3) },
+          { id: flash, kind: 'percent', percent: DEMO_FLASH_PERCENT, price_cents: null, price_pln: null, scope: 'products', starts_at: at(20), ends_at: at(17), label_en: 'Flash sale', label_pl: 'Błyskawiczna promocja', created_at: at(21), updated_at: at(21) },
+          { id: sale, kind: 'percent', percent: DEMO_SALE_PERCENT, price_cents: null, price_pln: null, scope: 'products', starts_at: at(2), ends_at: saleEnds, label_en: DEMO_SALE_LABEL.en, label_pl: DEMO_SALE_LABEL.pl, created_at: at(3), updated_at: at(3) },
         ])
         .execute();
       await trx.insertInto('sale_targets').values([{ sale_id: flash, target: id }, { sale_id: sale, target: id }]).execute();
     }
   }
   for (let i = 0; i < rows.length; i += 200) await trx.insertInto('price_history').values(rows.slice(i, i + 200)).execute();
+  // The sale's coffee sorts by its sale price.
+  await refreshFromPrices(trx, products.filter((p) => p.demo.key === DEMO_SALE).map((p) => p.id), now.getTime());
 }

@@ -1,4 +1,4 @@
-import { type DemoProduct, PAGE_SIZE, catalogue, categories, demoRating, inCategory, productName } from '../fixtures/catalogue';
+import { type DemoProduct, PAGE_SIZE, askedCents, catalogue, categories, demoRating, inCategory, productName } from '../fixtures/catalogue';
 import { type Locale, t } from '../fixtures/i18n';
 import { expect, test } from './fixtures';
 import { gridNames, productLinks, waitForHydration } from './helpers';
@@ -51,7 +51,8 @@ test('"Load more" appends the next 12 of all categories', async ({ page }) => {
 });
 
 test('sorting by price and rating goes through the URL, keeps the search and category, and loads more in order', async ({ page }) => {
-  const byPriceUp = [...catalogue].sort((a, b) => a.priceCents - b.priceCents || a.daysAgo - b.daysAgo);
+  // By the price asked: the demo sale's coffee by its sale price.
+  const byPriceUp = [...catalogue].sort((a, b) => askedCents(a, a.priceCents) - askedCents(b, b.priceCents) || a.daysAgo - b.daysAgo);
   await page.goto('/');
   await waitForHydration(page);
   await page.getByRole('combobox', { name: en('sort.label') }).selectOption('price-asc');

@@ -8,7 +8,7 @@ import { newId } from '~/db/ids.server';
 import { currencySettings } from '~/modules/pricing/index.server';
 import { type Currency, proposePrice } from '~/modules/pricing/currencies';
 import { syncStockVariants } from '~/modules/stock/index.server';
-import { applySales, recordPriceChanges } from '~/modules/promotions/index.server';
+import { applySales, recordPriceChanges, refreshFromPrices } from '~/modules/promotions/index.server';
 import type { ParsedVariantInput } from './catalog.schema';
 import { type Locale, getT } from '~/modules/i18n/index.server';
 import { bumpStoredCatalogVersion } from './catalog-version.server';
@@ -127,20 +127,9 @@ export async function writeVariants(trx: Executor, productId: string, name: stri
   return rows.map((row) => toVariant(row));
 }
 
-/** The product's "from" price and its weight: those of its cheapest active variant (the first of equals); and its lowest złoty price. */
+/** The product's "from" price and its weight: those of its cheapest active variant as shoppers are asked now (a running sale's price); and its lowest złoty price. */
 export async function refreshFromPrice(trx: Executor, productId: string): Promise<void> {
-  const active = await trx
-    .selectFrom('variants')
-    .select(['price_cents', 'price_pln', 'net_weight_grams'])
-    .where('product_id', '=', productId)
-    .where('active', '=', 1)
-    .orderBy('price_cents')
-    .orderBy('position')
-    .execute();
-  const cheapest = active[0];
-  if (!cheapest) return;
-  const pricePln = Math.min(...active.map((v) => v.price_pln));
-  await trx.updateTable('products').set({ price_cents: cheapest.price_cents, price_pln: pricePln, net_weight_grams: cheapest.net_weight_grams }).where('id', '=', productId).execute();
+  await refreshFromPrices(trx, [productId]);
 }
 
 /** The SKUs to store: the given ones (refused if another product has one), and made ones that are free. */

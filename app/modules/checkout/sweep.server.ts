@@ -24,7 +24,11 @@ export async function sweepPayments(services: PaymentServices, now = new Date())
     markCatalogChanged();
   }
   // Sales that started or ended since: their moments join the price history (pages follow by the clock).
-  await recordSaleMoments(services.db, now);
+  // Their products' "from" prices (the price sort) follow, and every node's pages with them.
+  if ((await recordSaleMoments(services.db, now)) > 0) {
+    await bumpStoredCatalogVersion(services.db);
+    markCatalogChanged();
+  }
   const refunded = await refundStockShortOrders(services);
   const notified = services.publicUrl ? await notifyRestocked(services.db, { publicUrl: services.publicUrl, log: services.log }) : 0;
   if (refunded > 0 || notified > 0) services.kickMail();

@@ -132,6 +132,9 @@ describe.each(testDatabases())('sales and the price history on %s', (_kind, open
     const inZloty = (await getProduct(db, nullStorage, id, 'pl', 'PLN'))!;
     expect(inZloty.priceCents).toBe(29_999);
     expect(inZloty.defaultVariant.reduction).toMatchObject({ regularCents: 42_999, lowestCents: 33_999, percentOff: 11.7 });
+    // The grid sorts it by the price asked.
+    const sortPrice = async () => Number((await db.selectFrom('products').select('price_cents').where('id', '=', id).executeTakeFirstOrThrow()).price_cents);
+    expect(await sortPrice()).toBe(7000);
     // The admin's reading of the variant is its regular price.
     expect((await findVariants(db, [variant.id])).get(variant.id)!.priceCents).toBe(10_000);
     // The start is in the history, once, however many nodes record it.
@@ -151,6 +154,7 @@ describe.each(testDatabases())('sales and the price history on %s', (_kind, open
     expect(await stopSale(db, owner, (created as { id: string }).id)).toMatchObject({ ok: true });
     expect((await variantOf(id)).priceCents).toBe(10_000);
     expect((await variantOf(id)).reduction).toBeUndefined();
+    expect(await sortPrice()).toBe(10_000);
     expect((await productPriceHistory(db, id)).filter((h) => h.reason === 'sale-ended')).toHaveLength(2);
     const log = await listActivity(db, { limit: 2 });
     expect(log.map((e) => e.action)).toEqual(['sale.ended', 'sale.created']);

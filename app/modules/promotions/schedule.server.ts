@@ -132,6 +132,33 @@ function reference(db: Executor, schedule: Schedule, variantId: string, currency
 }
 
 /**
+ * The products' "from" prices as the grid sorts them: each product's cheapest active variant as a shopper is
+ * asked for it at `at` (a running sale's price), that variant's weight, and its lowest złoty price. Called when
+ * variants are written and when a sale starts or ends, so "price, low to high" follows the prices shown.
+ */
+export async function refreshFromPrices(trx: Executor, productIds: readonly string[], at = Date.now()): Promise<void> {
+  if (productIds.length === 0) return;
+  const schedule = await saleSchedule(trx);
+  const rows = await trx
+    .selectFrom('variants')
+    .select(['product_id', 'id', 'price_cents', 'price_pln', 'net_weight_grams'])
+    .where('product_id', 'in', [...new Set(productIds)])
+    .where('active', '=', 1)
+    .orderBy('product_id')
+    .orderBy('position')
+    .execute();
+  const asked = (id: string, regular: number, currency: Currency) => runningSale(schedule, id, regular, currency, at)?.priceCents ?? regular;
+  const byProduct = new Map<string, typeof rows>();
+  for (const row of rows) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), row]);
+  for (const [productId, variants] of byProduct) {
+    const priced = variants.map((v) => ({ eur: asked(v.id, Number(v.price_cents), 'EUR'), pln: asked(v.id, Number(v.price_pln), 'PLN'), grams: v.net_weight_grams }));
+    // The first of the cheapest, in the owner's order.
+    const cheapest = priced.reduce((low, v) => (v.eur < low.eur ? v : low));
+    await trx.updateTable('products').set({ price_cents: cheapest.eur, price_pln: Math.min(...priced.map((v) => v.pln)), net_weight_grams: cheapest.grams }).where('id', '=', productId).execute();
+  }
+}
+
+/**
  * Writes the starts and ends that have come (each once, whichever node is first) into the price history, with
  * the price the sale asked and the regular price then. Each node's sweep calls it; cheap when nothing is due.
  */
@@ -149,12 +176,14 @@ export async function recordSaleMoments(db: Executor, now = new Date()): Promise
   const schedule = await readSchedule(db);
   const covered = await coveredVariants(db, due.map((s) => s.id));
   let written = 0;
+  const touched = new Set<string>();
   for (const sale of due) {
     for (const [reason, at] of [['sale-started', sale.starts_at], ['sale-ended', sale.ends_at]] as const) {
       if (at > until || at <= since || done.has(`${sale.id}:${reason}`)) continue;
       const variants = covered.get(sale.id) ?? [];
-      const regular = variants.length ? await db.selectFrom('variants').select(['id', 'price_cents', 'price_pln']).where('id', 'in', variants).execute() : [];
+      const regular = variants.length ? await db.selectFrom('variants').select(['id', 'product_id', 'price_cents', 'price_pln']).where('id', 'in', variants).execute() : [];
       for (const v of regular) {
+        touched.add(v.product_id);
         for (const currency of currencies) {
           const regularCents = Number(currency === 'EUR' ? v.price_cents : v.price_pln);
           const priceCents = runningSale(schedule, v.id, regularCents, currency, Date.parse(at))?.priceCents ?? regularCents;
@@ -164,5 +193,7 @@ export async function recordSaleMoments(db: Executor, now = new Date()): Promise
       }
     }
   }
+  // The grid's price sort follows from now on.
+  await refreshFromPrices(db, [...touched], now.getTime());
   return written;
 }
