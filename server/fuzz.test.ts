@@ -419,6 +419,45 @@ function endpoints(productId: string): Endpoint[] {
       as: 'admin',
     },
     {
+      name: 'POST /admin/promotions (as an admin)',
+      path: '/admin/promotions',
+      fields: {
+        intent: () => 'create',
+        scope: () => 'products',
+        product: () => productId,
+        kind: () => 'percent',
+        percent: () => '15',
+        price: () => '9.99',
+        startsAt: () => '',
+        endsAt: () => new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 16),
+        labelEn: () => 'Winter sale',
+        labelPl: () => 'Zimowa promocja',
+      },
+      // Each makes the sale invalid (or names none to stop), so nothing may be written.
+      defects: [
+        (f, r) => void (f.percent = r.pick(['', '0', '-5', '91', '100', '150', '12.5', 'x', '1e1', '\u0000'])),
+        (f, r) => void (f.scope = r.pick(['', 'everything', 'PRODUCTS', '\u0000'])),
+        (f, r) => void (f.product = unknownId(r)),
+        (f, r) => void Object.assign(f, { scope: 'category', category: r.pick(['', 'tea', 'WholeBean', '\u0000']) }),
+        (f, r) => void Object.assign(f, { scope: 'variants', variant: unknownId(r) }),
+        // A new price is for one variant: on a product it is refused.
+        (f) => void Object.assign(f, { kind: 'price' }),
+        (f, r) => void (f.endsAt = r.pick(['', 'tomorrow', '2020-01-01T10:00', '2026-02-30T10:00', '2026-13-01T10:00', new Date(Date.now() + 100 * 86_400_000).toISOString().slice(0, 16)])),
+        (f, r) => void (f.startsAt = r.pick(['2020-01-01T10:00', 'now', '\u0000', '2026-11-31T25:00'])),
+        (f, r) => void (f[r.pick(['labelEn', 'labelPl'])] = 'x'.repeat(41 + r.int(300))),
+        (f, r) => void Object.assign(f, { intent: 'stop', id: unknownId(r) }),
+      ],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
+      name: 'POST /admin/promotions (as a customer)',
+      path: '/admin/promotions',
+      fields: { intent: () => 'create', scope: () => 'products', product: () => productId, kind: () => 'percent', percent: () => '15', endsAt: () => new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 16) },
+      defects: [breakField('percent'), (f, r) => void Object.assign(f, { intent: 'stop', id: unknownId(r) })],
+      signedIn: 'sometimes',
+    },
+    {
       name: 'POST /admin/delivery (as a customer)',
       path: '/admin/delivery',
       fields: { intent: () => 'settings', packagingGrams: () => '0', homeCountry: () => 'DE' },
@@ -522,7 +561,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose='];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff'];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';
