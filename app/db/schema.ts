@@ -14,6 +14,9 @@ export interface Database {
   price_history: PriceHistoryTable;
   sales: SalesTable;
   sale_targets: SaleTargetsTable;
+  discount_codes: DiscountCodesTable;
+  discount_code_targets: DiscountCodeTargetsTable;
+  discount_code_uses: DiscountCodeUsesTable;
   delivery_zones: DeliveryZonesTable;
   delivery_methods: DeliveryMethodsTable;
   delivery_rates: DeliveryRatesTable;
@@ -235,6 +238,8 @@ export interface CartsTable {
   user_id: string | null;
   created_at: string;
   updated_at: string;
+  /** The discount code the shopper entered (migration 0024). */
+  discount_code: Generated<string | null>;
 }
 
 /** "Add to cart" requests already applied, by request key, kept for a day (a re-sent add changes nothing). */
@@ -424,6 +429,10 @@ export interface OrdersTable {
   shipment_started_at: string | null;
   /** The key in a guest's order link (migration 0021); null for a customer's order. */
   guest_key: string | null;
+  /** The discount code used, and what it took off the goods and the delivery (migration 0024). */
+  discount_code: Generated<string | null>;
+  discount_cents: Generated<number>;
+  delivery_discount_cents: Generated<number>;
 }
 
 export interface OrderLinesTable {
@@ -445,6 +454,8 @@ export interface OrderLinesTable {
   sale_id: Generated<string | null>;
   /** JSON [{ batchId, roastedOn, grams }]: the roast batches its coffee came from (migration 0018). */
   batches: string | null;
+  /** The part of the order's discount this line carries (migration 0024). */
+  discount_cents: Generated<number>;
 }
 
 export interface PaymentEventsTable {
@@ -627,4 +638,40 @@ export interface SalesTable {
 export interface SaleTargetsTable {
   sale_id: string;
   target: string;
+}
+
+export interface DiscountCodesTable {
+  id: string;
+  code: string;
+  kind: string;
+  percent: number | null;
+  amount_cents: number | null;
+  amount_pln: number | null;
+  min_cents: number | null;
+  min_pln: number | null;
+  starts_at: string | null;
+  ends_at: string | null;
+  max_uses: number | null;
+  max_per_customer: number | null;
+  uses: Generated<number>;
+  scope: Generated<string>;
+  with_sales: Generated<number>;
+  advertised: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DiscountCodeTargetsTable {
+  code_id: string;
+  target: string;
+}
+
+export interface DiscountCodeUsesTable {
+  order_id: string;
+  code_id: string;
+  customer: string;
+  email: string;
+  status: string;
+  expires_at: string;
+  created_at: string;
 }

@@ -12,7 +12,9 @@ import { readForm } from '~/http/body.server';
 import { keepCountry, keepGuestCart, shopperContext } from '~/http/shopper.server';
 import { amountToFreeDelivery, cheapestDelivery, chooseCountry, deliveryOptions, getDeliveryTable, servedCountries, inCurrency } from '~/modules/delivery/index.server';
 import { CartCountry, CartDelivery } from '~/components/cart/cart-delivery';
-import { type StockRefusal, addToCart, cartWeightGrams, defaultVariantOf, ensureUserCart, getCart, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
+import { type StockRefusal, addToCart, cartWeightGrams, defaultVariantOf, ensureUserCart, enterCode, getCart, goodsToPay, removeCode, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
+import { normalizeCode } from '~/modules/promotions/codes';
+import { CartCodeForm, CodeRow } from '~/components/cart/cart-code';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { formatPrice } from '~/lib/format';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
@@ -30,16 +32,17 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const asked = url.searchParams.get('country');
   const country = chooseCountry(table, asked, shopper.country);
   if (asked && asked === country) keepCountry(shopper, country);
-  const options = deliveryOptions(table, { country, goodsGrams: cartWeightGrams(cart), goodsCents: cart.totalCents });
+  const options = deliveryOptions(table, { country, goodsGrams: cartWeightGrams(cart), goodsCents: goodsToPay(cart) });
   const cheapest = cheapestDelivery(options);
+  const freeByCode = cart.code?.applies === true && cart.code.freeDelivery;
   return {
     cart,
     delivery: {
       currency: cart.currency,
       country,
       countries: servedCountries(table),
-      cheapest: cheapest ? { kind: cheapest.kind, priceCents: cheapest.priceCents } : null,
-      toFree: amountToFreeDelivery(options, cart.totalCents),
+      cheapest: cheapest ? { kind: cheapest.kind, priceCents: freeByCode ? 0 : cheapest.priceCents } : null,
+      toFree: freeByCode ? null : amountToFreeDelivery(options, goodsToPay(cart)),
     },
     /** Without JavaScript the checkout button is a link to ?checkout=1, which shows the login message. */
     signedIn: Boolean(user),
@@ -74,6 +77,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A repeated add answers like the first one; a guest whose first answer (and cookie) was lost gets the
     // cart it went to, but a cart already in the cookie is never swapped for another.
     if (!user && result.cartId !== cartId && !(result.repeated && cartId)) keepGuestCart(shopper, result.cartId);
+  } else if (input.intent === 'code') {
+    if (!normalizeCode(input.code)) return data({ ok: false as const, error: 'code', reason: 'invalid' as const }, { status: 400 });
+    const outcome = await enterCode(app.db, app.storage, { cartId, typed: input.code, locale: shopper.locale, currency: shopper.currency, userId: user?.id ?? null, email: user?.email ?? null, ip: app.clientIp }, app.limits);
+    if (!outcome.ok) {
+      const status = outcome.reason === 'rate_limited' ? 429 : outcome.reason === 'unknown' ? 404 : 409;
+      return data({ ok: false as const, error: 'code', reason: outcome.reason, minimumCents: outcome.minimumCents }, { status });
+    }
+  } else if (input.intent === 'uncode') {
+    await removeCode(app.db, cartId);
   } else if (cartId) {
     if (input.intent === 'remove') await removeFromCart(app.db, cartId, input.variantId);
     else if (input.intent === 'set') {
@@ -86,6 +98,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (typeof redirectTo === 'string') return redirect(safeRedirect(redirectTo));
   return { ok: true as const };
 }
+
+/** A refused code's answer (without JavaScript it comes back as the page's action data). */
+const codeRefusal = (answer: unknown) => {
+  const refusal = answer as { error?: string; reason?: string; minimumCents?: number } | undefined;
+  return refusal?.error === 'code' && refusal.reason ? { reason: refusal.reason, minimumCents: refusal.minimumCents } : undefined;
+};
 
 /** Why an add or a quantity was refused: an unknown variant (404), or the stock (409: sold out, only `left`). */
 function refused(result: { reason: 'variant_not_found' } | StockRefusal, variantId?: string) {
@@ -160,12 +178,14 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
               <dt className="text-muted">{t('cart.subtotal')}</dt>
               <dd className="tabular-nums">{price(cart.totalCents)}</dd>
             </div>
+            <CodeRow code={cart.code} currency={cart.currency} />
             <CartDelivery delivery={loaderData.delivery} />
             <div className="flex justify-between border-t border-sand pt-3 text-lg font-semibold">
               <dt>{t('cart.total')}</dt>
-              <dd className="tabular-nums" data-testid="cart-total">{price(cart.totalCents)}</dd>
+              <dd className="tabular-nums" data-testid="cart-total">{price(goodsToPay(cart))}</dd>
             </div>
           </dl>
+          <CartCodeForm code={cart.code} currency={cart.currency} refused={codeRefusal(actionData)} />
           <p className="mt-2 text-xs text-muted">{t('cart.taxNote')}</p>
 
           {signedIn ? (

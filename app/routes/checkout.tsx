@@ -18,6 +18,7 @@ import { confirmOrderPayment, deliveryStep, payWithCard, paymentServices, review
 import { type PaymentMethodKind, isBlikCode, isPaymentMethodKind, methodOfPreference, methodsFor } from '~/modules/payments/methods';
 import { getProfile } from '~/modules/accounts/index.server';
 import { cartWeightGrams } from '~/modules/cart/index.server';
+import { type CartCode, goodsToPay } from '~/modules/cart/cart.types';
 import { deliveryOptions, getDeliveryTable, chooseCountry, inCurrency } from '~/modules/delivery/index.server';
 import type { Currency } from '~/modules/pricing/currencies';
 import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
@@ -37,6 +38,8 @@ type PaymentStep = {
   orderId: string;
   amountCents: number;
   goodsCents: number;
+  /** The order's code: what it took off the goods, or that it made the delivery free. */
+  discount: { code: string; goodsCents: number; freeDelivery: boolean } | null;
   /** The order's currency (every amount here is in it). */
   currency: Currency;
   delivery: DeliveryRow | null;
@@ -82,6 +85,7 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
     orderId: order.id,
     amountCents: order.totalCents,
     goodsCents: order.goodsCents,
+    discount: order.discount ? { code: order.discount.code, goodsCents: order.discount.goodsCents, freeDelivery: order.discount.deliveryCents > 0 } : null,
     currency: order.currency,
     delivery: order.delivery ? { kind: order.delivery.kind, priceCents: order.delivery.priceCents, point: order.delivery.point } : null,
     // The last screen before paying shows the price per kilogram too (the order keeps each variant's weight).
@@ -163,9 +167,10 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const table = inCurrency(stored, currency);
   // An empty cart goes back to the cart, unless the stock just emptied it: then the review says what sold out.
   if (review.cart.lines.length === 0 && review.cart.stockCapped.length === 0) throw redirect(pathFor(shopper, '/cart'));
-  const options = deliveryOptions(table, { country: chooseCountry(table, shopper.country, review.country), goodsGrams: cartWeightGrams(review.cart), goodsCents: review.cart.totalCents });
+  const options = deliveryOptions(table, { country: chooseCountry(table, shopper.country, review.country), goodsGrams: cartWeightGrams(review.cart), goodsCents: goodsToPay(review.cart) });
   const shipped = options.filter((o) => o.kind !== 'pickup');
-  const deliveryFromCents = shipped.length ? Math.min(...shipped.map((o) => o.priceCents)) : null;
+  const freeByCode = review.cart.code?.applies === true && review.cart.code.freeDelivery;
+  const deliveryFromCents = shipped.length ? (freeByCode ? 0 : Math.min(...shipped.map((o) => o.priceCents))) : null;
   return { ...base, step: 'review' as const, review, deliveryFromCents, guest: buyer.guest };
 }
 
@@ -222,6 +227,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       if (result.reason === 'empty_cart') throw redirect(pathFor(shopper, '/cart'));
       // The review shows the cart again, each line capped to what is left and said so.
       if (result.reason === 'out_of_stock') return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.outOfStock', values }, { status: 409 });
+      // The cart's code went to someone else's order first (or this customer has used theirs): said, nothing made.
+      if (result.reason === 'code_refused') return data<ReviewErrors>({ step: 'delivery', formError: `checkout.errors.code_${result.why}`, values }, { status: 409 });
       const error = `checkout.errors.${result.reason}`;
       if (result.reason === 'country_not_served') return data<ReviewErrors>({ step: 'delivery', fieldErrors: { country: error }, values }, { status: 400 });
       if (result.reason === 'method_unavailable') return data<ReviewErrors>({ step: 'delivery', fieldErrors: { methodId: error }, values }, { status: 400 });
@@ -314,6 +321,9 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   );
 }
 
+/** The cart's code as a summary shows it, when it takes something off. */
+const codeShown = (code: CartCode | null | undefined) => (code?.applies ? { code: code.code, goodsCents: code.goodsCents, freeDelivery: code.freeDelivery } : null);
+
 function Review({ review, deliveryFromCents, guest }: { review: NonNullable<Awaited<ReturnType<typeof reviewCheckout>>>; deliveryFromCents: number | null; guest: boolean }) {
   const path = useLocalePath();
   const { t } = useI18n();
@@ -329,7 +339,7 @@ function Review({ review, deliveryFromCents, guest }: { review: NonNullable<Awai
         )}
         <StockNotes capped={review.cart.stockCapped} />
         <div className="mt-4">
-          <OrderLines lines={lines} currency={review.cart.currency} totalCents={review.cart.totalCents} goodsCents={review.cart.totalCents} deliveryFromCents={deliveryFromCents} />
+          <OrderLines lines={lines} currency={review.cart.currency} totalCents={goodsToPay(review.cart)} goodsCents={review.cart.totalCents} deliveryFromCents={deliveryFromCents} discount={codeShown(review.cart.code)} />
         </div>
         <Link to={path('/cart')} className="btn-ghost mt-6 px-3">
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />
@@ -385,7 +395,7 @@ function Delivery({ step, chosen, result }: { step: DeliveryStepData; chosen: { 
       <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
         <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
         <div className="mt-2">
-          <OrderLines lines={lines} currency={step.cart.currency} totalCents={step.cart.totalCents} goodsOnly />
+          <OrderLines lines={lines} currency={step.cart.currency} totalCents={goodsToPay(step.cart)} goodsCents={step.cart.code?.applies ? step.cart.totalCents : undefined} discount={codeShown(step.cart.code)} goodsOnly />
         </div>
       </aside>
     </div>
@@ -420,7 +430,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
       <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
         <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
         <div className="mt-2">
-          <OrderLines lines={payment.lines} currency={payment.currency} totalCents={payment.amountCents} goodsCents={payment.goodsCents} delivery={payment.delivery} />
+          <OrderLines lines={payment.lines} currency={payment.currency} totalCents={payment.amountCents} goodsCents={payment.goodsCents} delivery={payment.delivery} discount={payment.discount} />
         </div>
       </aside>
     </div>

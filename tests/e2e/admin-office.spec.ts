@@ -122,7 +122,8 @@ test.describe('with analytics accepted', () => {
     expect(line).toContain(`,${polishAddress.fullName},`);
     // The variant bought, and its SKU (the card adds the cheapest).
     expect(line).toContain(`,${defaultVariant(product).sku},`);
-    expect(line).toMatch(new RegExp(`,3,${(product.priceCents / 100).toFixed(2)},${((3 * product.priceCents) / 100).toFixed(2)},EUR,Processing$`));
+    // No code: no discount, and the line's total is unit × quantity.
+    expect(line).toMatch(new RegExp(`,3,${(product.priceCents / 100).toFixed(2)},0.00,${((3 * product.priceCents) / 100).toFixed(2)},EUR,,Processing$`));
 
     // Cancelled and refunded, the order is paid but not kept: revenue and orders are back where they were,
     // and the refund is counted as one.

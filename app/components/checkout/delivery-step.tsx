@@ -6,6 +6,7 @@ import { FormField } from '~/components/ui/form-field';
 import { formatNumber, formatPrice } from '~/lib/format';
 import { useClientValidation } from '~/lib/use-client-validation';
 import type { SummaryLine } from '~/components/checkout/order-lines';
+import type { CartCode } from '~/modules/cart/cart.types';
 import { type DeliveryField, type MethodKind, parseDeliveryForm } from '~/modules/checkout/checkout.schema';
 import { byName, countryName } from '~/modules/delivery/countries';
 import type { DeliveryOption } from '~/modules/delivery/rates';
@@ -13,7 +14,7 @@ import type { Locker } from '~/modules/delivery/lockers.server';
 import { useI18n } from '~/modules/i18n/react';
 
 export type DeliveryStepData = {
-  cart: { currency: Currency; totalCents: number; lines: Array<Omit<SummaryLine, 'key'> & { variantId: string }>; stockCapped: Array<{ variantId: string; name: string; left: number }> };
+  cart: { currency: Currency; totalCents: number; code: CartCode | null; lines: Array<Omit<SummaryLine, 'key'> & { variantId: string }>; stockCapped: Array<{ variantId: string; name: string; left: number }> };
   address: { fullName: string; address: string; city: string; zipCode: string };
   phone: string;
   country: string;

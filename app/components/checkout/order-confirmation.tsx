@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { formatDate, formatPrice } from '~/lib/format';
 import type { OrderView } from '~/modules/orders/orders.types';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
-import { OrderLines, linesOfOrder } from './order-lines';
+import { OrderLines, linesOfOrder, orderDiscountShown } from './order-lines';
 
 /**
  * The one design for "your order is placed", shared by the checkout's done step and /success (the page a
@@ -60,7 +60,7 @@ export function OrderConfirmation({
               <span className="text-sm text-muted">{formatDate(order.createdAt, locale)}</span>
             </p>
             <div className="mt-2">
-              <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} />
+              <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} discount={orderDiscountShown(order)} />
             </div>
             <p className="mt-4 flex items-center gap-2 text-sm text-muted">
               <span

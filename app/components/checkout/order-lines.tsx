@@ -23,6 +23,10 @@ export type SummaryLine = {
 /** The delivery as a summary shows it: how, where (a locker's code) and its price. */
 export type DeliveryRow = { kind: 'locker' | 'courier' | 'pickup'; priceCents: number; point?: string | null };
 
+/** An order's code as its summary shows it. */
+export const orderDiscountShown = (order: Pick<OrderView, 'discount'>) =>
+  order.discount ? { code: order.discount.code, goodsCents: order.discount.goodsCents, freeDelivery: order.discount.deliveryCents > 0 } : null;
+
 export const linesOfOrder = (order: OrderView): SummaryLine[] =>
   order.lines.map((l) => ({ key: String(l.position), productId: l.productId, name: l.title, label: l.label, image: l.image, unitPriceCents: l.unitPriceCents, quantity: l.quantity }));
 
@@ -39,6 +43,7 @@ export function OrderLines({
   deliveryFromCents,
   goodsOnly = false,
   currency,
+  discount = null,
 }: {
   lines: SummaryLine[];
   /** The amounts' currency: the order's, or the cart's. */
@@ -52,10 +57,12 @@ export function OrderLines({
   deliveryFromCents?: number | null;
   /** While delivery is being chosen: the last row is the goods' total, not a total to pay. */
   goodsOnly?: boolean;
+  /** A discount code's: what it took off the goods (shown under them), or that it made the delivery free. */
+  discount?: { code: string; goodsCents: number; freeDelivery?: boolean } | null;
 }) {
   const { t, locale } = useI18n();
   const price = (cents: number) => formatPrice(cents, currency, locale);
-  const showGoods = goodsCents !== undefined && (delivery || deliveryFromCents != null);
+  const showGoods = goodsCents !== undefined && (delivery || deliveryFromCents != null || discount);
   return (
     <div>
       <ul className="divide-y divide-sand">
@@ -84,6 +91,13 @@ export function OrderLines({
             <dt>{t('delivery.goods')}</dt>
             <dd className="tabular-nums" data-testid="summary-goods">{price(goodsCents)}</dd>
           </div>
+          {discount && (discount.goodsCents > 0 || discount.freeDelivery) && (
+            <div className="flex justify-between text-leaf-dark" data-testid="summary-discount">
+              <dt>{discount.freeDelivery && discount.goodsCents === 0 ? t('cart.code.freeDelivery', { code: discount.code }) : t('cart.code.discount', { code: discount.code })}</dt>
+              {discount.goodsCents > 0 && <dd className="tabular-nums">−{price(discount.goodsCents)}</dd>}
+            </div>
+          )}
+          {(delivery || deliveryFromCents != null) && (
           <div className="flex justify-between gap-4">
             <dt>
               {delivery ? t('delivery.deliveryVia', { method: t(`delivery.kinds.${delivery.kind}`) }) : t('delivery.delivery')}
@@ -100,6 +114,7 @@ export function OrderLines({
                   : t('delivery.teaser', { price: price(deliveryFromCents ?? 0) })}
             </dd>
           </div>
+          )}
         </dl>
       )}
       <p className="flex justify-between border-t border-sand pt-4 text-lg font-semibold">

@@ -1,6 +1,6 @@
 import { BadgeCheck, Star, Truck, Undo2 } from 'lucide-react';
 import { Link } from 'react-router';
-import { OrderLines, linesOfOrder } from '~/components/checkout/order-lines';
+import { OrderLines, linesOfOrder, orderDiscountShown } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
 import { type OrderView, displayStatus, reviewableProductIds, withdrawalOpen } from '~/modules/orders/orders.types';
 import { StatusBadge } from './status-badge';
@@ -67,7 +67,7 @@ export function OrderCard({ order, position, reviewed, guestKey }: { order: Orde
         </div>
       </div>
       <div className="mt-4">
-        <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} />
+        <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} discount={orderDiscountShown(order)} />
       </div>
       {order.stockShort && (
         <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry" data-testid="order-stock-short">

@@ -25,6 +25,9 @@ export const cartFormSchema = z.discriminatedUnion('intent', [
     .refine((add) => add.variantId !== undefined || add.productId !== undefined),
   z.object({ intent: z.literal('remove'), variantId: id }),
   z.object({ intent: z.literal('set'), variantId: id, quantity: quantity(0) }),
+  // A discount code as typed (the server trims it and ignores its case).
+  z.object({ intent: z.literal('code'), code: z.string().max(100) }),
+  z.object({ intent: z.literal('uncode') }),
 ]);
 export type CartForm = z.infer<typeof cartFormSchema>;
 

@@ -8,8 +8,12 @@ import { stockOf, stockShortages } from '~/modules/stock/index.server';
 import { lineName } from '~/modules/catalog/variants';
 import type { Currency } from '~/modules/pricing/currencies';
 import { type Cart, type CartLine, MAX_LINE_QUANTITY } from './cart.schema';
+import type { CartCode } from './cart.types';
+import { type CodeRefusal, applyCode } from '~/modules/promotions/codes';
+import { customerUses, findCode } from '~/modules/promotions/index.server';
+import { LIMITS, type Limits, forgetAttempt, ipScope, recordAttempt } from '~/modules/limits/index.server';
 
-const emptyCart = (id: string | null, currency: Currency): Cart => ({ id, currency, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] });
+const emptyCart = (id: string | null, currency: Currency): Cart => ({ id, currency, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [], code: null });
 
 /** An add or a quantity the stock cannot serve: sold out, or only `left` of it (the cart's other lines counted). */
 export type StockRefusal = { ok: false; reason: 'sold_out' } | { ok: false; reason: 'not_enough'; left: number };
@@ -23,7 +27,7 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
   const rows = await db
     .selectFrom('carts')
     .leftJoin('cart_lines', 'cart_lines.cart_id', 'carts.id')
-    .select(['cart_lines.variant_id', 'cart_lines.quantity'])
+    .select(['cart_lines.variant_id', 'cart_lines.quantity', 'carts.discount_code'])
     .where('carts.id', '=', cartId)
     .orderBy('cart_lines.added_at')
     .orderBy('cart_lines.variant_id')
@@ -83,6 +87,7 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
       await touch(trx, cartId);
     });
   }
+  const entered = rows[0].discount_code;
   return {
     id: cartId,
     currency,
@@ -91,7 +96,52 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
     count: lines.reduce((sum, l) => sum + l.quantity, 0),
     removedVariantIds,
     stockCapped,
+    code: entered && lines.length > 0 ? await codeFor(db, entered, lines, products, currency) : null,
   };
+}
+
+/** The entered code as it applies to these lines now (the customer's own limit is checked when the order is made). */
+async function codeFor(db: Executor, entered: string, lines: CartLine[], products: Map<string, { category: string | null }>, currency: Currency, who?: { userId: string | null; email: string }): Promise<CartCode> {
+  const rule = await findCode(db, entered);
+  if (!rule) return { code: entered, applies: false, reason: 'unknown' };
+  const used = who && rule.maxPerCustomer !== null ? { customer: await customerUses(db, rule.id, who) } : undefined;
+  const result = applyCode(rule, lines.map((l) => ({ variantId: l.variantId, productId: l.productId, category: products.get(l.productId)?.category ?? null, lineTotalCents: l.lineTotalCents, onSale: Boolean(l.reduction) })), currency, new Date(), used);
+  if (!result.ok) return { code: rule.code, applies: false, reason: result.reason, ...(result.minimumCents !== undefined ? { minimumCents: result.minimumCents } : {}) };
+  return { code: rule.code, applies: true, kind: rule.kind, goodsCents: result.goodsCents, lines: result.lines, freeDelivery: result.freeDelivery, advertised: rule.advertised };
+}
+
+export type CodeOutcome = { ok: true; code: CartCode & { applies: true } } | { ok: false; reason: CodeRefusal | 'rate_limited' | 'empty'; minimumCents?: number };
+
+/**
+ * Enters a code in the cart, if it takes something off it now (a signed-in customer's own uses counted);
+ * otherwise nothing changes and the reason is returned. Wrong codes count against the cart and the client address
+ * (LIMITS.discountCode), so codes cannot be guessed by trying them.
+ */
+export async function enterCode(
+  db: Executor,
+  storage: Storage,
+  input: { cartId: string | null; typed: string; locale: Locale; currency: Currency; userId: string | null; email: string | null; ip?: string | null },
+  limits: Pick<Limits, 'discountCode'> = LIMITS,
+): Promise<CodeOutcome> {
+  const cart = await getCart(db, storage, input.cartId, input.locale, input.currency);
+  if (!cart.id || cart.lines.length === 0) return { ok: false, reason: 'empty' };
+  const rule = limits.discountCode;
+  const address = ipScope(input.ip);
+  const scopes = [{ key: `cart:${cart.id}`, limit: rule.perCart }, ...(address ? [{ key: address, limit: rule.perAddress }] : [])];
+  const attempt = await recordAttempt(db, 'discountCode', scopes, rule.windowMs);
+  if (attempt.limited) return { ok: false, reason: 'rate_limited' };
+  const products = new Map(cart.lines.map((l) => [l.productId, { category: l.category }]));
+  const code = await codeFor(db, input.typed, cart.lines, products, input.currency, input.userId && input.email ? { userId: input.userId, email: input.email } : undefined);
+  if (!code.applies) return { ok: false, reason: code.reason, ...(code.minimumCents !== undefined ? { minimumCents: code.minimumCents } : {}) };
+  // A right code is not a guess.
+  await forgetAttempt(db, attempt.ids);
+  await db.updateTable('carts').set({ discount_code: code.code, updated_at: now() }).where('id', '=', cart.id).execute();
+  return { ok: true, code };
+}
+
+/** Takes the code out of the cart. */
+export async function removeCode(db: Executor, cartId: string | null): Promise<void> {
+  if (cartId) await db.updateTable('carts').set({ discount_code: null, updated_at: now() }).where('id', '=', cartId).execute();
 }
 
 /**

@@ -56,7 +56,7 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
   const lines = async (cartId: string) => (await getCart(db, storage, cartId, 'en', 'EUR')).lines.map((l) => [l.name, l.quantity]);
 
   it('reads no cart as an empty cart', async () => {
-    const empty = { id: null, currency: 'EUR', lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] };
+    const empty = { id: null, currency: 'EUR', lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [], code: null };
     expect(await getCart(db, storage, null, 'en', 'EUR')).toEqual(empty);
     expect(await getCart(db, storage, 'AAAAAAAAAAAAAAAAAAAAAA', 'en', 'EUR')).toEqual(empty);
     expect(await countCartItems(db, null)).toBe(0);
@@ -210,7 +210,7 @@ describe.each(testDatabases())('cart on %s', (_kind, open) => {
     expect(await removeFromCart(db, cartId, v(gayo))).toBe(true);
     expect(await removeFromCart(db, cartId, v(gayo))).toBe(false);
     const cart = await getCart(db, storage, cartId, 'en', 'EUR');
-    expect(cart).toEqual({ id: cartId, currency: 'EUR', lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [] });
+    expect(cart).toEqual({ id: cartId, currency: 'EUR', lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [], code: null });
   });
 
   it('bumps updated_at on every write', async () => {

@@ -5,6 +5,7 @@ import type { Currency } from '~/modules/pricing/currencies';
 
 export const MAX_LINE_QUANTITY = 99;
 import type { Reduction } from '~/modules/promotions/reductions';
+import type { CodeKind, CodeRefusal } from '~/modules/promotions/codes';
 
 export type CartLine = {
   /** What the line holds: a variant of a product. */
@@ -43,7 +44,21 @@ export type Cart = {
   removedVariantIds: string[];
   /** Lines the stock no longer covered: capped to what is left (`left` 0: sold out, the line removed). */
   stockCapped: { variantId: string; name: string; left: number }[];
+  /** The discount code the shopper entered, as it applies to the cart now; null without one. */
+  code: CartCode | null;
 };
+
+/**
+ * A code entered in the cart: what it takes off the goods (`goodsCents`, spread over the lines it applies to:
+ * variant id → cents) or whether it makes the delivery free — or, when it no longer applies (a line removed, its
+ * end passed), why not. `totalCents` stays the goods' price; the goods cost `totalCents - goodsCents`.
+ */
+export type CartCode =
+  | { code: string; applies: true; kind: CodeKind; goodsCents: number; lines: Record<string, number>; freeDelivery: boolean; advertised: boolean }
+  | { code: string; applies: false; reason: CodeRefusal; minimumCents?: number };
+
+/** What the cart's goods cost after its code. */
+export const goodsToPay = (cart: Pick<Cart, 'totalCents' | 'code'>): number => cart.totalCents - (cart.code?.applies ? cart.code.goodsCents : 0);
 
 /** The goods' net weight: each line's variant weight times its quantity (a variant without a weight adds none). */
 export const cartWeightGrams = (cart: Pick<Cart, 'lines'>): number => cart.lines.reduce((sum, line) => sum + (line.netWeightGrams ?? 0) * line.quantity, 0);

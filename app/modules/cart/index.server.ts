@@ -9,8 +9,11 @@ export {
   getCart,
   pruneCartRequests,
   removeFromCart,
+  enterCode,
+  removeCode,
+  type CodeOutcome,
   setLineQuantity,
   type StockRefusal,
 } from './cart.server';
 export * from './cart.schema';
-export { cartWeightGrams } from './cart.types';
+export { cartWeightGrams, goodsToPay, type CartCode } from './cart.types';

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { type Executor, inTransaction, now } from '~/db/database.server';
 import { getCheckoutDetails, saveCheckoutDetails } from '~/modules/accounts/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
-import { type Cart, cartWeightGrams, changeLineQuantity, getCart } from '~/modules/cart/index.server';
+import { type Cart, cartWeightGrams, changeLineQuantity, getCart, goodsToPay } from '~/modules/cart/index.server';
+import { claimCode, findCode, markCodeUsed, releaseCodeUses, renewCodeUse } from '~/modules/promotions/index.server';
 import { findVariants, firstImageKeys } from '~/modules/catalog/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import { queueMails } from '~/modules/mail/index.server';
@@ -32,7 +33,7 @@ import { RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, release
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
 import { type DeliveryTable, type LockerDirectory, cheapestDelivery, deliveryOptions, getDeliveryTable, inCurrency, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
 import type { Currency } from '~/modules/pricing/index.server';
-import type { OrderDelivery } from '~/modules/orders/index.server';
+import { type OrderDelivery, linePaidCents } from '~/modules/orders/index.server';
 import { type ShippingAddress, isAddressComplete, pickupAddressSchema, shippingAddressSchema } from './checkout.schema';
 
 /** Where the shop's copy of each paid order goes, and the shop's address for links in the mail. */
@@ -94,9 +95,21 @@ export type StartPaymentResult =
   /** A locker InPost does not know (or not any more), or InPost could not be asked. */
   | { ok: false; reason: 'locker_unknown' | 'lockers_unavailable' }
   /** Some of the cart cannot be had any more (nothing was reserved, no order made): how many of each are left. */
-  | { ok: false; reason: 'out_of_stock'; short: Shortage[] };
+  | { ok: false; reason: 'out_of_stock'; short: Shortage[] }
+  /** The cart's code has no use left for this customer or at all: nothing was made; the cart says why. */
+  | { ok: false; reason: 'code_refused'; code: string; why: 'usedUp' | 'customerLimit' };
 
 /** Thrown inside the payment's transaction to undo it when the stock is not there. */
+/** The cart's code cannot be used for this order after all (its last use went to someone else; this customer's are used). */
+class CodeRefused extends Error {
+  constructor(
+    readonly code: string,
+    readonly reason: 'usedUp' | 'customerLimit',
+  ) {
+    super('code refused');
+  }
+}
+
 class OutOfStock extends Error {
   constructor(readonly short: Shortage[]) {
     super('out of stock');
@@ -159,8 +172,10 @@ export async function startPayment(
     // The stock fell below the cart since the shopper saw it: they see it capped before paying.
     if (cart.stockCapped.length > 0) throw new OutOfStock(cart.stockCapped.map(({ variantId, left }) => ({ variantId, left })));
     if (cart.lines.length === 0) return null;
-    const delivery = priceDelivery(table, cart, input.delivery, method.kind, point);
-    if (!delivery) return 'method_unavailable' as const;
+    const priced = priceDelivery(table, cart, input.delivery, method.kind, point);
+    if (!priced) return 'method_unavailable' as const;
+    const { delivery, deliveryDiscountCents } = priced;
+    const discount = cart.code?.applies ? { code: cart.code.code, goodsCents: cart.code.goodsCents, deliveryCents: deliveryDiscountCents } : null;
     if (input.userId && input.delivery.saveToProfile !== false) {
       await saveCheckoutDetails(trx, input.userId, { address: method.kind === 'pickup' ? null : address, phone: input.delivery.phone ?? '', country: input.delivery.country });
     }
@@ -178,6 +193,7 @@ export async function startPayment(
       unitPriceCents: l.unitPriceCents,
       quantity: l.quantity,
       saleId: l.reduction?.saleId ?? null,
+      discountCents: cart.code?.applies ? (cart.code.lines[l.variantId] ?? 0) : 0,
       image: images.get(l.productId) ?? null,
     }));
     const { order, created } = await findOrCreatePendingOrder(trx, {
@@ -186,15 +202,25 @@ export async function startPayment(
       locale: input.locale,
       cartId: cart.id,
       provider: provider.name,
-      fingerprint: cartFingerprint(lines, cart.currency, cart.totalCents, delivery),
+      fingerprint: cartFingerprint(lines, cart.currency, cart.totalCents, delivery, discount),
       goodsCents: cart.totalCents,
+      discount,
       currency: cart.currency,
       visitorId: input.visitorId ?? null,
       address,
       delivery,
       lines,
     });
+    // The code's use is claimed for this order (kept by a reused one); with none left, nothing is made.
+    if (discount) {
+      const rule = await findCode(trx, discount.code);
+      const claimed = rule ? await claimCode(trx, rule, { orderId: order.id, userId: input.userId, email: input.email, expiresAt: new Date(Date.now() + (input.reservationMinutes ?? RESERVATION_MINUTES) * 60_000) }) : 'usedUp';
+      if (claimed !== 'ok') throw new CodeRefused(discount.code, claimed);
+    }
     const released = await releaseCartHolds(trx, cart.id!, order.id);
+    // The cart's other pending orders (replaced by this one) give their codes' uses back.
+    const replaced = await trx.selectFrom('orders').select('id').where('cart_id', '=', cart.id!).where('payment_status', '=', 'pending').where('id', '<>', order.id).execute();
+    await releaseCodeUses(trx, replaced.map((o) => o.id));
     // A reused order holds by the weights it was made with (stock reads them from it); a new one's are these.
     const toHold = stockLines(lines).map((line) => (created ? line : { ...line, netWeightGrams: undefined }));
     const reserved = await reserveStock(trx, order.id, toHold, { minutes: input.reservationMinutes ?? RESERVATION_MINUTES, fresh: created });
@@ -202,10 +228,11 @@ export async function startPayment(
     if (released || reserved.shownChanged) await bumpStoredCatalogVersion(trx);
     return { order, removedVariantIds: cart.removedVariantIds };
   }).catch((error: unknown) => {
-    if (error instanceof OutOfStock) return error;
+    if (error instanceof OutOfStock || error instanceof CodeRefused) return error;
     throw error;
   });
   if (prepared instanceof OutOfStock) return { ok: false, reason: 'out_of_stock', short: prepared.short };
+  if (prepared instanceof CodeRefused) return { ok: false, reason: 'code_refused', code: prepared.code, why: prepared.reason };
   if (!prepared) return { ok: false, reason: 'empty_cart' };
   if (prepared === 'method_unavailable') return { ok: false, reason: prepared };
   const { order, removedVariantIds } = prepared;
@@ -319,6 +346,8 @@ async function markOrderPaid(
   const order = mine?.order ?? (await findOrderByPayment(trx, input.provider, input.paymentId));
   if (!order) return { ok: false, reason: 'not_found' };
   if (!(await setOrderPaid(trx, order.id))) return { ok: true, orderId: order.id, alreadyPaid: true };
+  // Its code's use is made (one let go meanwhile is taken back: the customer paid the price they were shown).
+  if (order.discount) await markCodeUsed(trx, order.id);
 
   const lines = mine?.lines ?? (await getOrderRecordLines(trx, order.id));
   const taken = await takeStock(trx, order.id, stockLines(lines), { held: mine?.held });
@@ -344,7 +373,7 @@ async function markOrderPaid(
         transaction_id: order.id,
         currency: order.currency,
         value: order.totalCents,
-        items: lines.map((l) => ({ product_id: l.productId, quantity: l.quantity, value: l.unitPriceCents * l.quantity })),
+        items: lines.map((l) => ({ product_id: l.productId, quantity: l.quantity, value: linePaidCents(l) })),
       },
     });
   }
@@ -374,8 +403,10 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
     // The hold may have lapsed while the customer typed: it is renewed, or the card is not charged.
     const orderLines = await getOrderRecordLines(trx, order.id);
     const lines = stockLines(orderLines);
-    // Past its hold the order keeps its prices only if they still hold (a sale may have ended meanwhile).
+    // Past its hold the order keeps its prices only if they still hold (a sale may have ended meanwhile), and its
+    // code only if a use of it is still the order's.
     if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order.currency, orderLines))) return { ok: false, code: 'prices_changed' } as const;
+    if (order.discount && !(await renewCodeUse(trx, order.id, holdUntil(services.reservationMinutes)))) return { ok: false, code: 'prices_changed' } as const;
     if (!(await holdsCover(trx, order.id, lines))) {
       const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
       if (!held.ok) {
@@ -429,6 +460,7 @@ export async function startAsyncPayment(
     const lines = stockLines(orderLines);
     // Past its hold the order keeps its prices only if they still hold (a sale may have ended meanwhile).
     if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order.currency, orderLines))) return { ok: false, code: 'prices_changed' } as const;
+    if (order.discount && !(await renewCodeUse(trx, order.id, holdUntil(services.reservationMinutes)))) return { ok: false, code: 'prices_changed' } as const;
     const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
     if (!held.ok || held.shownChanged) await bumpStoredCatalogVersion(trx);
     if (!held.ok) return { ok: false, code: 'out_of_stock' } as const;
@@ -597,6 +629,9 @@ async function markStockShort(trx: Executor, order: OrderRecord, lines: OrderRec
   await recordActivity(trx, { id: null, email: 'Kopi' }, { action: 'order.stock_short', subjectType: 'order', subjectId: order.id, subjectLabel: orderLabel(order.id), details: { lines: gone } });
 }
 
+/** When a hold made now runs out. */
+const holdUntil = (minutes = RESERVATION_MINUTES) => new Date(Date.now() + minutes * 60_000);
+
 /**
  * Whether the order's hold has run out: the time it was priced for (made, plus the reservation's minutes) and
  * every hold since (each attempt renews it) have passed — whether its coffee's stock is tracked or not.
@@ -630,12 +665,15 @@ export function cartFingerprint(
   currency: Currency,
   totalCents: number,
   delivery: Pick<OrderDelivery, 'methodId' | 'country' | 'priceCents' | 'point'>,
+  discount: { code: string; goodsCents: number; deliveryCents: number } | null = null,
 ): string {
   const canonical = JSON.stringify({
     c: currency,
     t: totalCents,
     l: lines.map((l) => [l.variantId, l.quantity, l.unitPriceCents]),
     d: [delivery.methodId, delivery.country, delivery.priceCents, delivery.point],
+    // Without a code the value is what it always was, so pending orders made before codes are still found.
+    ...(discount ? { x: [discount.code, discount.goodsCents, discount.deliveryCents] } : {}),
   });
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -643,20 +681,28 @@ export function cartFingerprint(
 /** How the customer asked for the order to go (the route has checked the form; the server prices it). */
 export type DeliveryRequest = { country: string; methodId: string; phone?: string; lockerCode?: string | null; saveToProfile?: boolean };
 
-/** The chosen method's price for this cart's weight and goods, or null when it does not take this parcel. */
+/**
+ * The chosen method's price for this cart's weight and goods (after its code: a free-delivery code makes it 0,
+ * and says what it saved), or null when it does not take this parcel.
+ */
 function priceDelivery(
   table: DeliveryTable,
   cart: Cart,
   request: DeliveryRequest,
   kind: OrderDelivery['kind'],
   point: { code: string | null; address: string | null },
-): OrderDelivery | null {
-  const options = deliveryOptions(table, { country: request.country, goodsGrams: cartWeightGrams(cart), goodsCents: cart.totalCents });
+): { delivery: OrderDelivery; deliveryDiscountCents: number } | null {
+  const options = deliveryOptions(table, { country: request.country, goodsGrams: cartWeightGrams(cart), goodsCents: goodsToPay(cart) });
   const option = options.find((o) => o.methodId === request.methodId);
   if (!option) return null;
-  // The least expensive standard delivery offered for this parcel (a pickup is no delivery: nothing to refund).
-  const standardCents = kind === 'pickup' ? 0 : Math.min(option.priceCents, cheapestDelivery(options)?.priceCents ?? option.priceCents);
-  return { kind, methodId: option.methodId, country: request.country, priceCents: option.priceCents, standardCents, phone: request.phone ?? '', point: point.code, pointAddress: point.address };
+  const free = cart.code?.applies === true && cart.code.freeDelivery;
+  const priceCents = free ? 0 : option.priceCents;
+  // The least expensive standard delivery offered for this parcel (a pickup is no delivery: nothing to refund), as paid.
+  const standardCents = kind === 'pickup' || free ? 0 : Math.min(option.priceCents, cheapestDelivery(options)?.priceCents ?? option.priceCents);
+  return {
+    delivery: { kind, methodId: option.methodId, country: request.country, priceCents, standardCents, phone: request.phone ?? '', point: point.code, pointAddress: point.address },
+    deliveryDiscountCents: free ? option.priceCents : 0,
+  };
 }
 
 /** True when the provider's event is new (and now recorded), false when it was processed before. */

@@ -3,7 +3,7 @@
  * the ways there for this parcel with their prices, and lockers found by the shopper's search.
  */
 import type { Executor } from '~/db/database.server';
-import { type Cart, cartWeightGrams } from '~/modules/cart/index.server';
+import { type Cart, cartWeightGrams, goodsToPay } from '~/modules/cart/index.server';
 import {
   type DeliveryOption,
   type DeliveryTable,
@@ -47,8 +47,12 @@ export async function deliveryStep(
     const found = await lockers.search(query);
     lockerSearch = { query, lockers: found.ok ? found.lockers : [], unavailable: !found.ok };
   }
-  return { ...review, country, countries: servedCountries(table), options, toFree: amountToFreeDelivery(options, review.cart.totalCents), lockerSearch };
+  const free = review.cart.code?.applies === true && review.cart.code.freeDelivery;
+  return { ...review, country, countries: servedCountries(table), options, toFree: free ? null : amountToFreeDelivery(options, goodsToPay(review.cart)), lockerSearch };
 }
 
-const quote = (table: DeliveryTable, country: string, cart: Cart) =>
-  deliveryOptions(table, { country, goodsGrams: cartWeightGrams(cart), goodsCents: cart.totalCents });
+/** The methods for this cart's weight and goods (after its code), each free with a free-delivery code. */
+const quote = (table: DeliveryTable, country: string, cart: Cart) => {
+  const options = deliveryOptions(table, { country, goodsGrams: cartWeightGrams(cart), goodsCents: goodsToPay(cart) });
+  return cart.code?.applies && cart.code.freeDelivery ? options.map((o) => ({ ...o, priceCents: 0 })) : options;
+};

@@ -7,7 +7,7 @@ import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/
 import { refundStockShortOrders } from '~/modules/fulfilment/index.server';
 import { refreshAgingStock, releaseExpiredReservations } from '~/modules/stock/index.server';
 import { notifyRestocked } from '~/modules/alerts/index.server';
-import { recordSaleMoments } from '~/modules/promotions/index.server';
+import { recordSaleMoments, releaseExpiredCodeUses } from '~/modules/promotions/index.server';
 import { type PaymentServices, settleDuePayments } from './checkout.server';
 
 export const SWEEP_INTERVAL_MS = 30_000;
@@ -17,6 +17,8 @@ export async function sweepPayments(services: PaymentServices, now = new Date())
   // their holds could be let go below.
   const settled = await settleDuePayments(services, now);
   const released = await releaseExpiredReservations(services.db, now);
+  // Codes held for orders that were never paid get their uses back.
+  await releaseExpiredCodeUses(services.db, now);
   // A batch past its days to sell stops counting without anyone changing anything.
   const aged = await refreshAgingStock(services.db, now);
   if (released || aged) {

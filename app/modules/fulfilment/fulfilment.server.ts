@@ -11,7 +11,7 @@ import { escapeLike } from '~/db/search.server';
 import { type Actor, listActivity, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
 import { type Currency } from '~/modules/pricing/index.server';
-import { type DisplayStatus, type OrderDelivery, displayStatus, orderCurrency, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
+import { type DisplayStatus, type OrderDelivery, type OrderDiscount, displayStatus, orderCurrency, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
 import { type Storage, productImage } from '~/modules/storage/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
@@ -134,6 +134,8 @@ export type OwnerOrder = {
   /** Every amount of the order is in its currency. */
   currency: Currency;
   goodsCents: number;
+  /** The code used and what it took off; null without one. */
+  discount: OrderDiscount | null;
   /** Each line with the roast days of the batches its coffee was drawn from (for packing), oldest first. */
   lines: (Omit<OrderRecordLine, 'image'> & { image: ReturnType<typeof productImage> | null; roastedOn: string[] })[];
   /** Paid after its coffee sold out: refunded in full, never shipped. */
@@ -232,6 +234,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     delivery: record.delivery,
     currency: record.currency,
     goodsCents: record.goodsCents,
+    discount: record.discount,
     lines: lines.map((line) => ({
       ...line,
       image: line.image ? productImage(storage, line.image) : null,

@@ -7,7 +7,7 @@ import { newId } from '~/db/ids.server';
  * attempt is recorded BEFORE the work it guards (a password check, a mail) and counted together with the
  * earlier ones, so a burst of parallel requests cannot all slip through before the first is written.
  */
-export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal' | 'stockAlert';
+export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal' | 'stockAlert' | 'discountCode';
 
 /** A counted scope; without `limit` it is only counted (the login's per-email slow-down). */
 export type Scope = { key: string; limit?: number };
@@ -35,6 +35,8 @@ export type Scope = { key: string; limit?: number };
  *   forgets the attempt), and 30 failures over many emails from one address in 15 minutes is password
  *   spraying, which nothing else stops (the per-email slow-down never sees one try per email). There is no
  *   shop-wide ceiling for logins: it would let anyone lock every customer out.
+ * discountCode: 10 codes tried per cart and 30 per address in 15 minutes (a code that applies is forgotten): a
+ *   code cannot be found by trying them, and a shopper mistyping one is never stopped;
  * RATE_LIMIT_FACTOR scales every count, the shop-wide ceilings too.
  */
 export const LIMITS = {
@@ -44,6 +46,7 @@ export const LIMITS = {
   contact: { perEmail: 3, perAddress: 20, shopWide: 50, windowMs: 10 * 60_000 },
   withdrawal: { perEmail: 10, perAddress: 50, windowMs: 10 * 60_000 },
   stockAlert: { perEmail: 5, perAddress: 20, shopWide: 200, windowMs: 10 * 60_000 },
+  discountCode: { perCart: 10, perAddress: 30, windowMs: 15 * 60_000 },
 } as const;
 export type Limits = { [K in keyof typeof LIMITS]: { [F in keyof (typeof LIMITS)[K]]: number } };
 
@@ -58,6 +61,7 @@ export function scaledLimits(factor: number): Limits {
     contact: scale(LIMITS.contact),
     withdrawal: scale(LIMITS.withdrawal),
     stockAlert: scale(LIMITS.stockAlert),
+    discountCode: scale(LIMITS.discountCode),
   };
 }
 

@@ -40,7 +40,12 @@ export function orderConfirmationMail(
   const address = deliveryAddressLines(order.shipping, order.delivery, t);
   const addressHeading = t(order.delivery?.kind === 'pickup' ? 'orders.mail.collectAt' : order.delivery?.kind === 'locker' ? 'orders.mail.toLocker' : 'orders.mail.shipTo');
   const delivery = deliveryLine(order, locale, t);
-  const goods = order.delivery ? `${t('delivery.goods')}: ${money(order.goodsCents, order.currency, locale)}` : null;
+  const goods = order.delivery || order.discount ? `${t('delivery.goods')}: ${money(order.goodsCents, order.currency, locale)}` : null;
+  const discount = order.discount
+    ? order.discount.goodsCents > 0
+      ? `${t('cart.code.discount', { code: order.discount.code })}: −${money(order.discount.goodsCents, order.currency, locale)}`
+      : t('cart.code.freeDelivery', { code: order.discount.code })
+    : null;
   const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
   const total = t('orders.mail.total', { total: money(order.totalCents, order.currency, locale) });
 
@@ -54,7 +59,9 @@ export function orderConfirmationMail(
     `${t('orders.mail.items')}:`,
     ...lines.map((l) => `  ${lineText(l)}`),
     '',
-    ...(goods && delivery ? [goods, delivery] : []),
+    ...(goods ? [goods] : []),
+    ...(discount ? [discount] : []),
+    ...(goods && delivery ? [delivery] : []),
     total,
     '',
     addressHeading,
@@ -74,7 +81,7 @@ export function orderConfirmationMail(
     '<ul>',
     ...lines.map((l) => `<li>${escapeHtml(lineText(l))}</li>`),
     '</ul>',
-    ...(goods && delivery ? [`<p>${escapeHtml(goods)}<br>${escapeHtml(delivery)}</p>`] : []),
+    ...(goods ? [`<p>${[goods, discount, delivery].filter((x): x is string => Boolean(x)).map(escapeHtml).join('<br>')}</p>`] : []),
     `<p><strong>${escapeHtml(total)}</strong></p>`,
     `<p>${escapeHtml(addressHeading)}<br>${address.map(escapeHtml).join('<br>')}</p>`,
     ...(ordersUrl ? [`<p><a href="${escapeHtml(ordersUrl)}">${escapeHtml(t('orders.mail.viewOrders', { url: ordersUrl }))}</a></p>`] : []),
@@ -100,6 +107,7 @@ export function shopOrderNotificationMail(order: OrderRecord, lines: OrderRecord
     ...(order.delivery
       ? ([
           ['Goods', money(order.goodsCents, order.currency, 'en')],
+          ...(order.discount ? [['Discount', `${order.discount.code} −${money(order.discount.goodsCents, order.currency, 'en')}${order.discount.deliveryCents > 0 ? ' (free delivery)' : ''}`] as [string, string]] : []),
           ['Delivery', `${enDelivery[order.delivery.kind]} — ${money(order.delivery.priceCents, order.currency, 'en')}`],
         ] as Array<[string, string]>)
       : []),

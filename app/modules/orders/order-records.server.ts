@@ -3,7 +3,7 @@ import { type Selectable, sql } from 'kysely';
 import { type Executor, monotonicNow, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import type { OrdersTable } from '~/db/schema';
-import { type OrderDelivery, type ShippingAddress, orderCurrency, orderDeliveryOf } from './orders.types';
+import { type OrderDelivery, type OrderDiscount, type ShippingAddress, orderCurrency, orderDeliveryOf, orderDiscountOf } from './orders.types';
 import type { Currency } from '~/modules/pricing/currencies';
 
 /** The order as the checkout and payment code work with it (server only). */
@@ -18,6 +18,8 @@ export type OrderRecord = {
   cartId: string | null;
   totalCents: number;
   goodsCents: number;
+  /** The code used and what it took off the goods and the delivery (0 without one). */
+  discount: OrderDiscount | null;
   currency: Currency;
   paymentProvider: string;
   paymentId: string | null;
@@ -42,6 +44,8 @@ export type NewOrderLine = {
   netWeightGrams: number | null;
   unitPriceCents: number;
   quantity: number;
+  /** The part of the order's discount this line carries (0 without one): it cost unit × quantity − this. */
+  discountCents?: number;
   /** The sale that reduced its price, if one did. */
   saleId?: string | null;
   /** Storage key base of the product's first image, or null. */
@@ -61,6 +65,7 @@ const toRecord = (row: Row): OrderRecord => ({
   cartId: row.cart_id,
   totalCents: row.total_cents,
   goodsCents: row.goods_cents,
+  discount: orderDiscountOf(row),
   currency: orderCurrency(row.currency),
   paymentProvider: row.payment_provider,
   paymentId: row.payment_intent_id,
@@ -116,6 +121,7 @@ export async function getOrderRecordLines(db: Executor, orderId: string): Promis
     unitPriceCents: r.unit_price_cents,
     quantity: r.quantity,
     saleId: r.sale_id,
+    discountCents: Number(r.discount_cents),
     image: r.image,
   }));
 }
@@ -136,8 +142,10 @@ export async function findOrCreatePendingOrder(
     cartId: string | null;
     provider: string;
     fingerprint: string;
-    /** The goods' total; the order's is it plus the delivery's price. All amounts are in `currency`. */
+    /** The goods' total; the order's is it less the discount, plus the delivery's price. All amounts are in `currency`. */
     goodsCents: number;
+    /** A code's discount: off the goods (spread over the lines' `discountCents`) and what the free delivery saved. */
+    discount?: OrderDiscount | null;
     currency: Currency;
     visitorId: string | null;
     address: ShippingAddress;
@@ -169,8 +177,11 @@ export async function findOrCreatePendingOrder(
         user_email: input.email,
         locale: input.locale,
         cart_id: input.cartId,
-        total_cents: input.goodsCents + input.delivery.priceCents,
+        total_cents: input.goodsCents - (input.discount?.goodsCents ?? 0) + input.delivery.priceCents,
         goods_cents: input.goodsCents,
+        discount_code: input.discount?.code ?? null,
+        discount_cents: input.discount?.goodsCents ?? 0,
+        delivery_discount_cents: input.discount?.deliveryCents ?? 0,
         delivery_cents: input.delivery.priceCents,
         standard_delivery_cents: input.delivery.standardCents,
         delivery_kind: input.delivery.kind,
@@ -213,6 +224,7 @@ export async function findOrCreatePendingOrder(
             unit_price_cents: line.unitPriceCents,
             quantity: line.quantity,
             sale_id: line.saleId ?? null,
+            discount_cents: line.discountCents ?? 0,
             image: line.image,
           })),
         )

@@ -9,6 +9,7 @@ import {
   type ShippingStatus,
   orderCurrency,
   orderDeliveryOf,
+  orderDiscountOf,
   orderLabel,
   orderPagePath,
   paymentStatuses,
@@ -33,6 +34,9 @@ type OrderRow = {
   delivered_at: string | null;
   stock_short_at: string | null;
   goods_cents: number;
+  discount_code: string | null;
+  discount_cents: number;
+  delivery_discount_cents: number;
   delivery_cents: number;
   standard_delivery_cents: number;
   delivery_kind: string | null;
@@ -61,6 +65,9 @@ const orderColumns = [
   'delivered_at',
   'stock_short_at',
   'goods_cents',
+  'discount_code',
+  'discount_cents',
+  'delivery_discount_cents',
   'delivery_cents',
   'standard_delivery_cents',
   'delivery_kind',
@@ -170,6 +177,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
       netWeightGrams: line.net_weight_grams,
       unitPriceCents: line.unit_price_cents,
       quantity: line.quantity,
+      discountCents: Number(line.discount_cents),
       image: line.image ? productImage(storage, line.image) : null,
     });
     byOrder.set(line.order_id, list);
@@ -181,6 +189,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     paidAt: row.paid_at,
     totalCents: row.total_cents,
     goodsCents: row.goods_cents,
+    discount: orderDiscountOf(row),
     currency: orderCurrency(row.currency),
     paymentStatus: (paymentStatuses as readonly string[]).includes(row.payment_status)
       ? (row.payment_status as PaymentStatus)

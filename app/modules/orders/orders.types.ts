@@ -66,8 +66,20 @@ export type OrderLineView = {
   netWeightGrams: number | null;
   unitPriceCents: number;
   quantity: number;
+  /** Its part of the order's discount: it cost unit × quantity − this. */
+  discountCents: number;
   image: ProductImage | null;
 };
+
+/** A discount code's part in an order: the code, what it took off the goods, and what the free delivery saved. */
+export type OrderDiscount = { code: string; goodsCents: number; deliveryCents: number };
+
+/** The discount of an order row; null without a code. */
+export const orderDiscountOf = (row: { discount_code: string | null; discount_cents: number; delivery_discount_cents: number }): OrderDiscount | null =>
+  row.discount_code ? { code: row.discount_code, goodsCents: Number(row.discount_cents), deliveryCents: Number(row.delivery_discount_cents) } : null;
+
+/** What a line cost: its unit price times its quantity, less its part of the discount. */
+export const linePaidCents = (line: { unitPriceCents: number; quantity: number; discountCents?: number }): number => line.unitPriceCents * line.quantity - (line.discountCents ?? 0);
 
 export type OrderView = {
   id: string;
@@ -79,6 +91,8 @@ export type OrderView = {
   /** Goods and delivery; the goods alone are `goodsCents`. */
   totalCents: number;
   goodsCents: number;
+  /** The code used and what it took off; null without one. */
+  discount: OrderDiscount | null;
   currency: Currency;
   paymentStatus: PaymentStatus;
   shippingStatus: ShippingStatus;

@@ -7,6 +7,8 @@ export { productPriceHistory, type HistoryEntry, type HistoryReason } from './hi
 export { applySales, recordSaleMoments, refreshFromPrices, saleSchedule } from './schedule.server';
 export * from './reductions';
 export * from './sale-form';
+export * from './codes';
+export { claimCode, customerUses, findCode, markCodeUsed, releaseCodeUses, releaseExpiredCodeUses, renewCodeUse, type ClaimOutcome } from './codes.server';
 export { createSale, listSales, stopSale, type SaleListing, type SaleOutcome, type SaleStatus } from './sales.server';
 
 /**

@@ -4,6 +4,7 @@
  * overlap (a deeper reduction follows the one before it, and keeps its campaign's reference); every change is
  * in the activity log and moves the catalogue version, so every node's pages follow.
  */
+import { sql } from 'kysely';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
@@ -124,7 +125,7 @@ export async function listSales(db: Executor, names: (scope: SaleScope, targets:
     db
       .selectFrom('order_lines')
       .innerJoin('orders', 'orders.id', 'order_lines.order_id')
-      .select((eb) => ['order_lines.sale_id', 'orders.currency', eb.fn.count<number>('order_lines.order_id').distinct().as('orders'), eb.fn.sum<number>(eb('order_lines.unit_price_cents', '*', eb.ref('order_lines.quantity'))).as('revenue')])
+      .select((eb) => ['order_lines.sale_id', 'orders.currency', eb.fn.count<number>('order_lines.order_id').distinct().as('orders'), eb.fn.sum<number>(sql<number>`order_lines.unit_price_cents * order_lines.quantity - order_lines.discount_cents`).as('revenue')])
       .where('order_lines.sale_id', 'in', ids)
       .where('orders.payment_status', '=', 'succeeded')
       .groupBy(['order_lines.sale_id', 'orders.currency'])

@@ -152,7 +152,8 @@ async function topProducts(db: Executor, start: string, end: string, currency: C
         eb.fn.max('order_lines.title').as('title'),
         eb.fn.max('order_lines.variant_label').as('label'),
         eb.fn.max('order_lines.sku').as('sku'),
-        eb.fn.sum<number>(sql`order_lines.unit_price_cents * order_lines.quantity`).as('revenue'),
+        // What the lines brought in: a code's discount spread over them is not revenue.
+        eb.fn.sum<number>(sql`order_lines.unit_price_cents * order_lines.quantity - order_lines.discount_cents`).as('revenue'),
         eb.fn.sum<number>('order_lines.quantity').as('quantity'),
       ])
       .groupBy(sql`coalesce(order_lines.variant_id, order_lines.product_id)`)
@@ -169,7 +170,7 @@ async function topProducts(db: Executor, start: string, end: string, currency: C
     const product = products.get(line.variantId ?? line.productId);
     if (!line.keptOrder || !product) continue;
     product.quantity -= line.quantity;
-    product.revenueCents -= line.quantity * line.unitPriceCents;
+    product.revenueCents -= line.paidCents;
   }
   return [...products.values()]
     .filter((p) => p.quantity > 0)

@@ -20,6 +20,8 @@ export type WithdrawnLine = {
   variantId: string | null;
   quantity: number;
   unitPriceCents: number;
+  /** What the line cost (its part of a code's discount taken off). */
+  paidCents: number;
   refunded: boolean;
   keptOrder: boolean;
 };
@@ -44,6 +46,7 @@ export async function withdrawnLines(db: Executor, start: string, end: string, c
       'order_lines.variant_id',
       'order_lines.quantity',
       'order_lines.unit_price_cents',
+      'order_lines.discount_cents',
       'withdrawals.lines',
       'withdrawals.refunded_at',
       keptFlag.as('kept'),
@@ -58,6 +61,7 @@ export async function withdrawnLines(db: Executor, start: string, end: string, c
       variantId: row.variant_id,
       quantity: row.quantity,
       unitPriceCents: row.unit_price_cents,
+      paidCents: row.unit_price_cents * row.quantity - Number(row.discount_cents),
       refunded: row.refunded_at !== null,
       keptOrder: Number(row.kept) === 1,
     }));

@@ -42,6 +42,9 @@ export async function exportOrdersCsv(
         'orders.delivery_cents',
         'orders.delivery_point',
         'orders.currency',
+        'orders.discount_code',
+        'orders.delivery_discount_cents',
+        'order_lines.discount_cents',
         'order_lines.position',
         'order_lines.title',
         'order_lines.variant_label',
@@ -68,7 +71,8 @@ export async function exportOrdersCsv(
     const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
     return /["\r\n]/.test(text) || text.includes(separator) ? `"${text.replaceAll('"', '""')}"` : text;
   };
-  const header = ['order', 'date', 'customer', 'email', 'product', 'variant', 'sku', 'quantity', 'unitPrice', 'lineTotal', 'currency', 'status'].map((key) => t(`admin.csv.${key}`));
+  // A line's total is what it cost: its unit price times its quantity, less its part of a code's discount.
+  const header = ['order', 'date', 'customer', 'email', 'product', 'variant', 'sku', 'quantity', 'unitPrice', 'discount', 'lineTotal', 'currency', 'code', 'status'].map((key) => t(`admin.csv.${key}`));
   const lines = [header.map(cell).join(separator)];
   const deliveryRow = (row: (typeof rows)[number]) =>
     [
@@ -80,9 +84,11 @@ export async function exportOrdersCsv(
       cell([t(`delivery.kinds.${row.delivery_kind}`), row.delivery_point ?? ''].filter(Boolean).join(' ')),
       '',
       '1',
-      money(Number(row.delivery_cents)),
+      money(Number(row.delivery_cents) + Number(row.delivery_discount_cents)),
+      money(Number(row.delivery_discount_cents)),
       money(Number(row.delivery_cents)),
       row.currency,
+      cell(Number(row.delivery_discount_cents) > 0 ? (row.discount_code ?? '') : ''),
       cell(t(`orders.status.${row.shipping_status}`)),
     ].join(separator);
   for (const [i, row] of rows.entries()) {
@@ -97,8 +103,10 @@ export async function exportOrdersCsv(
         cell(row.sku ?? ''),
         String(row.quantity),
         money(row.unit_price_cents),
-        money(row.unit_price_cents * row.quantity),
+        money(Number(row.discount_cents)),
+        money(row.unit_price_cents * row.quantity - Number(row.discount_cents)),
         row.currency,
+        cell(Number(row.discount_cents) > 0 ? (row.discount_code ?? '') : ''),
         cell(t(`orders.status.${status(row)}`)),
       ].join(separator),
     );

@@ -174,21 +174,21 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     const en = await exportOrdersCsv(db, { from: '2026-11-16', to: '2026-11-22', timeZone: zone, locale: 'en' });
     expect(en.startsWith('\uFEFF')).toBe(true);
     const rows = en.slice(1).trimEnd().split('\r\n');
-    expect(rows[0]).toBe('Order,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price,Line total,Currency,Status');
+    expect(rows[0]).toBe('Order,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price,Discount,Line total,Currency,Code,Status');
     expect(rows).toHaveLength(1 + 3);
     // A label is the id's last six characters; one that starts with "-" is defused like any formula.
     const label = "(?:[A-Z0-9_][A-Z0-9_-]{5}|'-[A-Z0-9_-]{5})";
-    expect(rows[1]).toMatch(new RegExp(`^${label},2026-11-16 23:30,Ola Nowak,ola@example.com,Gayo,,,1,10.00,10.00,EUR,Processing$`));
-    expect(rows[2]).toMatch(new RegExp(`^${label},2026-11-17 00:30,"'=HYPERLINK\\(""x""\\)",ola@example.com,Gayo,,,1,13.00,13.00,EUR,Cancelled$`));
-    expect(rows[3]).toMatch(/,2026-11-22 23:59,Ola Nowak,ola@example.com,Toraja,,,3,20.00,60.00,EUR,Processing$/);
+    expect(rows[1]).toMatch(new RegExp(`^${label},2026-11-16 23:30,Ola Nowak,ola@example.com,Gayo,,,1,10.00,0.00,10.00,EUR,,Processing$`));
+    expect(rows[2]).toMatch(new RegExp(`^${label},2026-11-17 00:30,"'=HYPERLINK\\(""x""\\)",ola@example.com,Gayo,,,1,13.00,0.00,13.00,EUR,,Cancelled$`));
+    expect(rows[3]).toMatch(/,2026-11-22 23:59,Ola Nowak,ola@example.com,Toraja,,,3,20.00,0.00,60.00,EUR,,Processing$/);
 
     const pl = await exportOrdersCsv(db, { from: '2026-11-23', to: '2026-11-23', timeZone: zone, locale: 'pl' });
     const plRows = pl.slice(1).trimEnd().split('\r\n');
-    expect(plRows[0]).toBe('Zamówienie;Data;Klient;E-mail;Produkt;Wariant;SKU;Ilość;Cena jedn.;Wartość;Waluta;Status');
+    expect(plRows[0]).toBe('Zamówienie;Data;Klient;E-mail;Produkt;Wariant;SKU;Ilość;Cena jedn.;Rabat;Wartość;Waluta;Kod;Status');
     expect(plRows.slice(1).map((r) => r.split(';').slice(1).join(';'))).toEqual([
-      '2026-11-23 00:00;Ola Nowak;ola@example.com;Gayo;;;2;12,50;25,00;EUR;W realizacji',
-      '2026-11-23 09:59;Ola Nowak;ola@example.com;Toraja PL;;;1;20,00;20,00;EUR;W realizacji',
-      '2026-11-23 09:59;Ola Nowak;ola@example.com;Gayo;;;1;12,50;12,50;EUR;W realizacji',
+      '2026-11-23 00:00;Ola Nowak;ola@example.com;Gayo;;;2;12,50;0,00;25,00;EUR;;W realizacji',
+      '2026-11-23 09:59;Ola Nowak;ola@example.com;Toraja PL;;;1;20,00;0,00;20,00;EUR;;W realizacji',
+      '2026-11-23 09:59;Ola Nowak;ola@example.com;Gayo;;;1;12,50;0,00;12,50;EUR;;W realizacji',
     ]);
   });
 
@@ -204,12 +204,12 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     const en = await exportOrdersCsv(db, { from: '2028-02-10', to: '2028-02-10', timeZone: zone, locale: 'en' });
     const rows = en.slice(1).trimEnd().split('\r\n').map((r) => r.split(',').slice(4).join(','));
     expect(rows.slice(1)).toEqual([
-      'Gayo,,,2,12.50,25.00,EUR,Processing',
-      'Delivery,InPost locker KRA01M,,1,3.49,3.49,EUR,Processing',
-      'Toraja,,,3,20.00,60.00,EUR,Processing',
-      'Delivery,Courier,,1,0.00,0.00,EUR,Processing',
-      'Gayo,,,1,12.50,12.50,EUR,Cancelled',
-      'Delivery,Courier,,1,4.99,4.99,EUR,Cancelled',
+      'Gayo,,,2,12.50,0.00,25.00,EUR,,Processing',
+      'Delivery,InPost locker KRA01M,,1,3.49,0.00,3.49,EUR,,Processing',
+      'Toraja,,,3,20.00,0.00,60.00,EUR,,Processing',
+      'Delivery,Courier,,1,0.00,0.00,0.00,EUR,,Processing',
+      'Gayo,,,1,12.50,0.00,12.50,EUR,,Cancelled',
+      'Delivery,Courier,,1,4.99,0.00,4.99,EUR,,Cancelled',
     ]);
   });
 
@@ -267,13 +267,13 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
       const csv = await exportOrdersCsv(db, { from: '2027-03-04', to: '2027-03-10', timeZone: zone, locale: 'en' });
       const rows = csv.slice(1).trimEnd().split('\r\n').slice(1).map((r) => r.split(',').slice(4).join(','));
       expect(rows).toEqual([
-        'Gayo,,,2,12.50,25.00,EUR,Processing',
-        'Toraja,,,1,20.00,20.00,EUR,Processing',
-        'Gayo,,,4,12.50,50.00,EUR,Cancelled',
-        'Toraja,,,2,20.00,40.00,EUR,Withdrawn · refunded',
-        'Gayo,,,1,12.50,12.50,EUR,Delivered',
-        'Gayo,,,1,12.50,12.50,EUR,Withdrawn',
-        'Toraja,,,1,20.00,20.00,EUR,Withdrawn · refunded',
+        'Gayo,,,2,12.50,0.00,25.00,EUR,,Processing',
+        'Toraja,,,1,20.00,0.00,20.00,EUR,,Processing',
+        'Gayo,,,4,12.50,0.00,50.00,EUR,,Cancelled',
+        'Toraja,,,2,20.00,0.00,40.00,EUR,,Withdrawn · refunded',
+        'Gayo,,,1,12.50,0.00,12.50,EUR,,Delivered',
+        'Gayo,,,1,12.50,0.00,12.50,EUR,,Withdrawn',
+        'Toraja,,,1,20.00,0.00,20.00,EUR,,Withdrawn · refunded',
       ]);
       const pl = await exportOrdersCsv(db, { from: '2027-03-06', to: '2027-03-06', timeZone: zone, locale: 'pl' });
       expect(pl.slice(1).trimEnd().split('\r\n').slice(1).map((r) => r.split(';').at(-1))).toEqual(['Odstąpiono · zwrócono', 'Dostarczone', 'Odstąpiono od umowy']);
@@ -295,11 +295,11 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     // The CSV keeps every order, each line with its currency.
     const csv = await exportOrdersCsv(db, { from: '2029-03-05', to: '2029-03-05', timeZone: zone, locale: 'en' });
     expect(csv.trimEnd().split('\r\n').slice(1).map((r) => r.split(',').slice(4).join(','))).toEqual([
-      'Gayo,,,2,12.50,25.00,EUR,Processing',
-      'Delivery,Courier,,1,4.99,4.99,EUR,Processing',
-      'Gayo,,,1,52.99,52.99,PLN,Processing',
-      'Toraja,,,1,84.99,84.99,PLN,Processing',
-      'Delivery,InPost locker,,1,14.99,14.99,PLN,Processing',
+      'Gayo,,,2,12.50,0.00,25.00,EUR,,Processing',
+      'Delivery,Courier,,1,4.99,0.00,4.99,EUR,,Processing',
+      'Gayo,,,1,52.99,0.00,52.99,PLN,,Processing',
+      'Toraja,,,1,84.99,0.00,84.99,PLN,,Processing',
+      'Delivery,InPost locker,,1,14.99,0.00,14.99,PLN,,Processing',
     ]);
   });
 

@@ -21,7 +21,8 @@ import { shopWithdrawalMail, withdrawalAcknowledgementMail } from './withdrawal-
 const DAY_MS = 86_400_000;
 
 /** A line of the order: its position (what a withdrawal names), the product, and its name with the variant ("Java Frinsa — 1 kg, espresso"). */
-export type WithdrawableLine = { position: number; productId: string; title: string; quantity: number; unitPriceCents: number };
+/** A line a customer may withdraw from; `paidCents`: what it cost, its part of a code's discount taken off. */
+export type WithdrawableLine = { position: number; productId: string; title: string; quantity: number; unitPriceCents: number; paidCents: number };
 
 /** An order as the withdrawal form needs it, with whether it can be withdrawn from now. */
 export type WithdrawableOrder = {
@@ -48,7 +49,8 @@ export type Withdrawal = {
   name: string;
   email: string;
   /** The lines withdrawn from; those recorded before variants have no position (their product was one line). */
-  lines: { position?: number; productId: string; title: string; quantity: number; unitPriceCents: number }[];
+  /** `paidCents`: what the line cost (absent on withdrawals from before discount codes: unit × quantity). */
+  lines: { position?: number; productId: string; title: string; quantity: number; unitPriceCents: number; paidCents?: number }[];
   reason: string | null;
   locale: string;
   createdAt: string;
@@ -105,13 +107,14 @@ export async function requestWithdrawal(
     // Withdrawing from the whole order (these lines are all that was left of it) refunds the standard delivery too
     // (art. 13(1) and (2) of Directive 2011/83/EU).
     const deliveryCents = lines.length === fresh.lines.length ? fresh.standardDeliveryCents : 0;
-    const amountCents = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0) + deliveryCents;
+    // What the lines really cost: a code's discount spread over them is not refunded twice.
+    const amountCents = lines.reduce((sum, line) => sum + line.paidCents, 0) + deliveryCents;
     const withdrawal: Withdrawal = {
       id: newId(),
       orderId: fresh.id,
       name: input.name,
       email: fresh.email,
-      lines: lines.map(({ position, productId, title, quantity, unitPriceCents }) => ({ position, productId, title, quantity, unitPriceCents })),
+      lines: lines.map(({ position, productId, title, quantity, unitPriceCents, paidCents }) => ({ position, productId, title, quantity, unitPriceCents, paidCents })),
       reason: input.reason || null,
       locale: input.locale,
       createdAt: now.toISOString(),
@@ -161,7 +164,7 @@ type OrderRow = Awaited<ReturnType<ReturnType<typeof orderRows>['executeTakeFirs
 
 async function withLines(db: Executor, row: OrderRow, now: Date): Promise<WithdrawableOrder> {
   const [lines, earlier] = await Promise.all([
-    db.selectFrom('order_lines').select(['position', 'product_id', 'title', 'variant_label', 'quantity', 'unit_price_cents']).where('order_id', '=', row.id).orderBy('position').execute(),
+    db.selectFrom('order_lines').select(['position', 'product_id', 'title', 'variant_label', 'quantity', 'unit_price_cents', 'discount_cents']).where('order_id', '=', row.id).orderBy('position').execute(),
     listWithdrawals(db, row.id),
   ]);
   const withdrawn = withdrawnPositions(
@@ -185,7 +188,14 @@ async function withLines(db: Executor, row: OrderRow, now: Date): Promise<Withdr
     fullName: row.shipping_full_name,
     createdAt: row.created_at,
     deliveredAt: row.delivered_at,
-    lines: remaining.map((l) => ({ position: l.position, productId: l.product_id, title: lineName(l.title, l.variant_label), quantity: l.quantity, unitPriceCents: l.unit_price_cents })),
+    lines: remaining.map((l) => ({
+      position: l.position,
+      productId: l.product_id,
+      title: lineName(l.title, l.variant_label),
+      quantity: l.quantity,
+      unitPriceCents: l.unit_price_cents,
+      paidCents: l.unit_price_cents * l.quantity - Number(l.discount_cents),
+    })),
     closesAt,
     status,
     standardDeliveryCents: Number(row.standard_delivery_cents),
@@ -218,7 +228,7 @@ function toWithdrawal(row: WithdrawalRow): Withdrawal {
     locale: row.locale,
     createdAt: row.created_at,
     refundDueAt: new Date(new Date(row.created_at).getTime() + WITHDRAWAL_DAYS * DAY_MS).toISOString(),
-    amountCents: lines.reduce((sum, line) => sum + (line.unitPriceCents ?? 0) * line.quantity, 0) + Number(row.delivery_cents),
+    amountCents: lines.reduce((sum, line) => sum + (line.paidCents ?? (line.unitPriceCents ?? 0) * line.quantity), 0) + Number(row.delivery_cents),
     deliveryCents: Number(row.delivery_cents),
     refundedCents: row.refunded_cents,
     refundedAt: row.refunded_at,

@@ -270,6 +270,15 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               ))}
             </tbody>
             <tfoot>
+              {order.discount && (
+                <tr data-testid="order-discount-row" className="text-leaf-dark">
+                  <th scope="row" colSpan={3} className="pt-3 text-right font-normal sm:hidden">{t('cart.code.discount', { code: order.discount.code })}</th>
+                  <th scope="row" colSpan={4} className="hidden pt-3 text-right font-normal sm:table-cell">{t('cart.code.discount', { code: order.discount.code })}</th>
+                  <td className="pt-3 pl-4 text-right whitespace-nowrap tabular-nums">
+                    {order.discount.goodsCents > 0 ? `−${formatPrice(order.discount.goodsCents, order.currency, locale)}` : t('cart.code.freeDelivery', { code: order.discount.code })}
+                  </td>
+                </tr>
+              )}
               {order.delivery && (
                 <tr data-testid="order-delivery-row">
                   <th scope="row" colSpan={3} className="pt-3 text-right font-normal sm:hidden">{t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) })}</th>
