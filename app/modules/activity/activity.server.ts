@@ -32,7 +32,10 @@ export type ActivityAction =
   | 'prices.proposed'
   | 'sale.created'
   | 'sale.ended'
-  | 'sale.deleted';
+  | 'sale.deleted'
+  | 'code.created'
+  | 'code.ended'
+  | 'code.deleted';
 
 export type ActivityEntry = {
   id: string;

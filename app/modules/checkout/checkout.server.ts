@@ -97,14 +97,14 @@ export type StartPaymentResult =
   /** Some of the cart cannot be had any more (nothing was reserved, no order made): how many of each are left. */
   | { ok: false; reason: 'out_of_stock'; short: Shortage[] }
   /** The cart's code has no use left for this customer or at all: nothing was made; the cart says why. */
-  | { ok: false; reason: 'code_refused'; code: string; why: 'usedUp' | 'customerLimit' };
+  | { ok: false; reason: 'code_refused'; code: string; why: 'usedUp' | 'customerLimit' | 'other' };
 
 /** Thrown inside the payment's transaction to undo it when the stock is not there. */
-/** The cart's code cannot be used for this order after all (its last use went to someone else; this customer's are used). */
+/** The cart's code cannot be used for this order after all (its last use went to someone else, this customer's are used, or it stopped applying). */
 class CodeRefused extends Error {
   constructor(
     readonly code: string,
-    readonly reason: 'usedUp' | 'customerLimit',
+    readonly reason: 'usedUp' | 'customerLimit' | 'other',
   ) {
     super('code refused');
   }
@@ -169,6 +169,9 @@ export async function startPayment(
 
   const prepared = await inTransaction(db, async (trx) => {
     const cart = await getCart(trx, noImages, input.cartId, input.locale, input.currency);
+    // The cart's code stopped applying since the review (its last use went, its end passed): the shopper is told
+    // before any order is made at another price than the one they saw.
+    if (cart.code && !cart.code.applies) throw new CodeRefused(cart.code.code, cart.code.reason === 'customerLimit' ? 'customerLimit' : cart.code.reason === 'usedUp' ? 'usedUp' : 'other');
     // The stock fell below the cart since the shopper saw it: they see it capped before paying.
     if (cart.stockCapped.length > 0) throw new OutOfStock(cart.stockCapped.map(({ variantId, left }) => ({ variantId, left })));
     if (cart.lines.length === 0) return null;
@@ -232,7 +235,11 @@ export async function startPayment(
     throw error;
   });
   if (prepared instanceof OutOfStock) return { ok: false, reason: 'out_of_stock', short: prepared.short };
-  if (prepared instanceof CodeRefused) return { ok: false, reason: 'code_refused', code: prepared.code, why: prepared.reason };
+  if (prepared instanceof CodeRefused) {
+    // The code is taken out of the cart, so the next review shows (and the next attempt charges) the price without it.
+    if (input.cartId) await db.updateTable('carts').set({ discount_code: null }).where('id', '=', input.cartId).execute();
+    return { ok: false, reason: 'code_refused', code: prepared.code, why: prepared.reason };
+  }
   if (!prepared) return { ok: false, reason: 'empty_cart' };
   if (prepared === 'method_unavailable') return { ok: false, reason: prepared };
   const { order, removedVariantIds } = prepared;

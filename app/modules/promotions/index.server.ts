@@ -8,6 +8,8 @@ export { applySales, recordSaleMoments, refreshFromPrices, saleSchedule } from '
 export * from './reductions';
 export * from './sale-form';
 export * from './codes';
+export * from './code-form';
+export { createCode, listCodes, stopCode, type CodeAdminOutcome, type CodeListing, type CodeStatus } from './code-admin.server';
 export { claimCode, customerUses, findCode, markCodeUsed, releaseCodeUses, releaseExpiredCodeUses, renewCodeUse, type ClaimOutcome } from './codes.server';
 export { createSale, listSales, stopSale, type SaleListing, type SaleOutcome, type SaleStatus } from './sales.server';
 
