@@ -3,15 +3,15 @@
  * each coffee's prices date from its listing, the older coffees were listed a little cheaper and raised since,
  * and Mandheling had a three-day −10% flash sale 20 days ago and is now 20% off until the last minute of the twelfth day from now — so its
  * page shows the 30 days' lowest price (the flash sale's) and −11.1% from it, not the −20% from the regular
- * price the rule forbids. The history is the demo's invented past: the shop itself never writes into the past.
+ * price the rule forbids; and the code KAWA10 (10% off the goods). The history is the demo's invented past: the shop itself never writes into the past.
  */
 import type { Executor } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type Currency, currencies } from '~/modules/pricing/currencies';
 import type { Variant } from '~/modules/catalog/variants';
 import type { DemoProduct } from './products';
-import { refreshFromPrices } from '~/modules/promotions/index.server';
-import { DEMO_FLASH_PERCENT, DEMO_SALE, DEMO_SALE_LABEL, DEMO_SALE_PERCENT, percentOff } from './sale';
+import { createCode, refreshFromPrices } from '~/modules/promotions/index.server';
+import { DEMO_CODE, DEMO_CODE_PERCENT, DEMO_FLASH_PERCENT, DEMO_SALE, DEMO_SALE_LABEL, DEMO_SALE_PERCENT, percentOff } from './sale';
 
 export { DEMO_SALE } from './sale';
 import { SHOP_TIME_ZONE } from '~/lib/format';
@@ -65,4 +65,22 @@ export async function seedDemoPromotions(
   for (let i = 0; i < rows.length; i += 200) await trx.insertInto('price_history').values(rows.slice(i, i + 200)).execute();
   // The sale's coffee sorts by its sale price.
   await refreshFromPrices(trx, products.filter((p) => p.demo.key === DEMO_SALE).map((p) => p.id), now.getTime());
+  // The code the README names: 10% off the goods, no minimum, not on coffee already on sale.
+  await createCode(trx, { id: null, email: 'Kopi demo' }, {
+    code: DEMO_CODE,
+    kind: 'percent',
+    percent: DEMO_CODE_PERCENT,
+    amountCents: null,
+    amountPln: null,
+    minimumCents: null,
+    minimumPln: null,
+    startsAt: null,
+    endsAt: null,
+    maxUses: null,
+    maxPerCustomer: null,
+    scope: 'all',
+    targets: [],
+    withSales: false,
+    advertised: false,
+  }, now);
 }

@@ -228,7 +228,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       // The review shows the cart again, each line capped to what is left and said so.
       if (result.reason === 'out_of_stock') return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.outOfStock', values }, { status: 409 });
       // The cart's code went to someone else's order first (or this customer has used theirs): said, nothing made.
-      if (result.reason === 'code_refused') return data<ReviewErrors>({ step: 'delivery', formError: `checkout.errors.code_${result.why}`, values }, { status: 409 });
+      if (result.reason === 'code_refused') return data<ReviewErrors>({ step: 'delivery', formError: `checkout.errors.code${result.why.charAt(0).toUpperCase()}${result.why.slice(1)}`, values }, { status: 409 });
       const error = `checkout.errors.${result.reason}`;
       if (result.reason === 'country_not_served') return data<ReviewErrors>({ step: 'delivery', fieldErrors: { country: error }, values }, { status: 400 });
       if (result.reason === 'method_unavailable') return data<ReviewErrors>({ step: 'delivery', fieldErrors: { methodId: error }, values }, { status: 400 });

@@ -6,7 +6,7 @@ import { NotifyMe, type NotifyResult } from '~/components/catalog/notify-me';
 import { StockNote } from '~/components/catalog/stock-note';
 import { ProductName } from '~/components/catalog/product-name';
 import { UnitPrice } from '~/components/catalog/unit-price';
-import { LowestPrice, PercentOff, SaleTerms } from '~/components/catalog/reduction';
+import { CodeOfferNote, LowestPrice, PercentOff, SaleTerms } from '~/components/catalog/reduction';
 import { ProductGallery } from '~/components/catalog/product-gallery';
 import { type Choice, VariantPicker } from '~/components/catalog/variant-picker';
 import { type OptionKind, type Variant, findVariant, isOptionKind, optionValue, variantLabel } from '~/modules/catalog/variants';
@@ -194,6 +194,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                     <SaleTerms reduction={selected.reduction} />
                   </div>
                 )}
+                <CodeOfferNote offer={selected.codeOffer} currency={product.currency} />
                 <StockNote left={selected.left ?? null} roastedOn={product.roastedOn} />
               </>
             ) : (

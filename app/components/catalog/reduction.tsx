@@ -1,7 +1,7 @@
 import { formatDateTime, formatNumber, formatPrice } from '~/lib/format';
 import { useI18n } from '~/modules/i18n/react';
 import type { Currency } from '~/modules/pricing/currencies';
-import type { Reduction } from '~/modules/promotions/reductions';
+import type { CodeOffer, Reduction } from '~/modules/promotions/reductions';
 
 /**
  * What the Omnibus rule asks beside a reduced price (docs/decisions/0025): the lowest price of the 30 days before
@@ -36,5 +36,21 @@ export function SaleTerms({ reduction, className = 'text-sm font-medium text-che
     <p className={className} data-testid="sale-terms">
       {[label, t('product.saleUntil', { date: formatDateTime(reduction.endsAt, locale) })].filter(Boolean).join(' · ')}
     </p>
+  );
+}
+
+/** A code the owner advertises for this variant (an announced reduction): its price with the code, and the 30 days' lowest price. */
+export function CodeOfferNote({ offer, currency }: { offer: CodeOffer | undefined; currency: Currency }) {
+  const { t, locale } = useI18n();
+  if (!offer) return null;
+  return (
+    <div className="mt-3 rounded-2xl bg-leaf-light px-4 py-3 text-sm text-roast-800 ring-1 ring-leaf/20" data-testid="code-offer">
+      <p className="flex flex-wrap items-center gap-2 font-semibold text-leaf-dark">
+        {t('product.codeOffer', { code: offer.code, price: formatPrice(offer.priceCents, currency, locale) })}
+        {offer.percentOff !== null && <span className="tabular-nums">({t('product.percentOff', { percent: formatNumber(offer.percentOff, locale, { maximumFractionDigits: 1 }) })})</span>}
+      </p>
+      {offer.minimumCents !== null && <p className="mt-0.5">{t('product.codeMinimum', { amount: formatPrice(offer.minimumCents, currency, locale) })}</p>}
+      <p className="mt-0.5">{t('product.lowestPrice', { price: formatPrice(offer.lowestCents, currency, locale) })}</p>
+    </div>
   );
 }

@@ -24,6 +24,7 @@ import { LOW_STOCK, type ProductStock, stockOf, syncStockVariants } from '~/modu
 import { parseOptions, variantsOf, writeVariants } from './variants.server';
 import type { OptionKind, Variant } from './variants';
 import type { Currency } from '~/modules/pricing/currencies';
+import { applyCodeOffers } from '~/modules/promotions/index.server';
 
 /** Product ids are random base64url strings; anything else cannot name a product. */
 const productIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -105,7 +106,9 @@ export async function getProduct(db: Executor, storage: Storage, id: string, loc
     stockOf(db, [id]),
   ]);
   const images = rows.map((image) => productImage(storage, image.path, image));
-  const withStock = withLeft(variants.get(id) ?? [], stock.get(id));
+  // The product page also shows a code advertised for it (an announced reduction, with its 30-day lowest price).
+  const offered = await applyCodeOffers(db, variants.get(id) ?? [], { id, category: row.category }, currency);
+  const withStock = withLeft(offered, stock.get(id));
   const summary = toSummary(row, images[0] ?? null, withStock, currency);
   if (!summary) return null;
   return {

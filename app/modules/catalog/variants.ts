@@ -8,7 +8,7 @@ import type { T } from '~/modules/i18n/translate';
 import type { Locale } from '~/modules/i18n/translate';
 import { formatWeight } from './unit-price';
 import type { Prices } from '~/modules/pricing/currencies';
-import type { Reduction } from '~/modules/promotions/reductions';
+import type { CodeOffer, Reduction } from '~/modules/promotions/reductions';
 
 export const optionKinds = ['size', 'grind', 'pack'] as const;
 export type OptionKind = (typeof optionKinds)[number];
@@ -36,6 +36,8 @@ export type Variant = {
   prices: Prices;
   /** The sale it is reduced by on the shop's pages, with its Omnibus reference; absent when not reduced. */
   reduction?: Reduction;
+  /** On its product page: a code advertised for it, with its Omnibus reference; absent without one. */
+  codeOffer?: CodeOffer;
   active: boolean;
   /** On the shop's pages: how many can be bought now (bags or units); null when its stock is not tracked. */
   left?: number | null;

@@ -15,6 +15,7 @@ import { enterCode, getCart } from '~/modules/cart/index.server';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
 import { sweepPayments } from '~/modules/checkout/sweep.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
+import { getProduct } from '~/modules/catalog/index.server';
 import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
 import { findOwnOrderForWithdrawal, requestWithdrawal } from '~/modules/withdrawals/index.server';
 import { address, courier, createCoffee, createUser, fillCart, pickup, storage } from '../../../tests/fixtures/shop';
@@ -257,6 +258,15 @@ describe.each(testDatabases())('discount codes on %s', (kind, open) => {
     const saleCart = await fillCart(db, buyer.id, [[onSale, 1]]);
     expect(await enter(saleCart, 'NOSALES', buyer)).toEqual({ ok: false, reason: 'onSale' });
     expect(await enter(saleCart, 'WITHSALES', buyer)).toMatchObject({ ok: true, code: { goodsCents: 240 } });
+  });
+
+  it('shows a code advertised for a product on its page, with the 30 days’ lowest price (an announced reduction); not an unadvertised one', async () => {
+    const coffee = await createCoffee(db, 'Kerinci advertised', 2000);
+    await code({ code: 'PAGE15', percent: 15, scope: 'products', targets: [coffee], advertised: true });
+    await code({ code: 'HIDDEN20', percent: 20, scope: 'products', targets: [coffee] });
+    const page = (await getProduct(db, storage, coffee, 'en', 'EUR'))!;
+    expect(page.variants[0].codeOffer).toEqual({ code: 'PAGE15', priceCents: 1700, lowestCents: 2000, percentOff: 15, minimumCents: null });
+    expect((await getProduct(db, storage, java, 'en', 'EUR'))!.variants[0].codeOffer).toBeUndefined();
   });
 
   it('lists the owner’s codes with their uses, revenue and discount; ends a used one and deletes an unused one, logged', async () => {

@@ -4,7 +4,7 @@ import { recordRegularPrices } from './history.server';
 import { runningSale, saleSchedule } from './schedule.server';
 
 export { productPriceHistory, type HistoryEntry, type HistoryReason } from './history.server';
-export { applySales, recordSaleMoments, refreshFromPrices, saleSchedule } from './schedule.server';
+export { applyCodeOffers, applySales, recordSaleMoments, refreshFromPrices, saleSchedule } from './schedule.server';
 export * from './reductions';
 export * from './sale-form';
 export * from './codes';

@@ -25,6 +25,12 @@ export type Reduction = {
   endsAt: string;
 };
 
+/**
+ * A discount code the owner advertises on the product page (an announced reduction): the price with it, the
+ * lowest price of the 30 days before it started, the percentage from that price, and the minimum order if any.
+ */
+export type CodeOffer = { code: string; priceCents: number; lowestCents: number; percentOff: number | null; minimumCents: number | null };
+
 /** A regular price from a moment on (ms), ascending. */
 export type PricePoint = { at: number; cents: number };
 

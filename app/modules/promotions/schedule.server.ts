@@ -11,13 +11,16 @@ import { catalogVersion, changeCatalogAt } from '~/modules/catalog/catalog-versi
 import type { Variant } from '~/modules/catalog/variants';
 import { type Currency, currencies } from '~/modules/pricing/currencies';
 import { recordSaleMoment, regularPoints } from './history.server';
+import type { CodeRule } from './codes';
+import { toRule } from './codes.server';
 import { type Reduction, type SaleSpan, campaignStart, lowestBefore, percentBelow, salePrice } from './reductions';
 
 /** How far back sales are kept in memory: a campaign and the 30 days before it. */
 const LOOKBACK_MS = 400 * 86_400_000;
 
 export type ScheduledSale = SaleSpan & { startsAt: string; endsAt: string; label: { en: string; pl: string } };
-type Schedule = { byVariant: Map<string, ScheduledSale[]>; sales: ScheduledSale[]; references: Map<string, Promise<number | null>> };
+type AdvertisedCode = CodeRule & { since: number };
+type Schedule = { byVariant: Map<string, ScheduledSale[]>; sales: ScheduledSale[]; codes: AdvertisedCode[]; references: Map<string, Promise<number | null>> };
 
 const cache = new WeakMap<Executor, { version: number; schedule: Promise<Schedule> }>();
 
@@ -51,10 +54,15 @@ async function readSchedule(db: Executor): Promise<Schedule> {
     const covered = await coveredVariants(db, rows.map((r) => r.id));
     for (const sale of sales) for (const variantId of covered.get(sale.id) ?? []) byVariant.set(variantId, [...(byVariant.get(variantId) ?? []), sale]);
   }
+  // Codes advertised on product pages, running or to come.
+  const codeRows = await db.selectFrom('discount_codes').selectAll().where('advertised', '=', 1).where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', new Date(now).toISOString())])).execute();
+  const codeTargets = codeRows.length ? await db.selectFrom('discount_code_targets').select(['code_id', 'target']).where('code_id', 'in', codeRows.map((c) => c.id)).execute() : [];
+  const codes = codeRows.map((row) => ({ ...toRule(row, codeTargets.filter((t) => t.code_id === row.id).map((t) => t.target)), since: Date.parse(row.starts_at ?? row.created_at) }));
   // The next start or end moves every node's catalogue version, so its cached pages follow.
-  const next = sales.flatMap((s) => [s.start, s.end]).filter((t) => t > now).sort((a, b) => a - b)[0];
+  const moments = [...sales.flatMap((s) => [s.start, s.end]), ...codes.flatMap((c) => [c.since, c.endsAt ? Date.parse(c.endsAt) : Infinity])];
+  const next = moments.filter((t) => t > now && Number.isFinite(t)).sort((a, b) => a - b)[0];
   if (next !== undefined) changeCatalogAt(next);
-  return { byVariant, sales, references: new Map() };
+  return { byVariant, sales, codes, references: new Map() };
 }
 
 /** The variants each of these sales covers now: its variants, its products' or its category's. */
@@ -116,6 +124,32 @@ export async function applySales<V extends Variant>(db: Executor, variants: read
         endsAt: running.sale.endsAt,
       };
       return { ...variant, priceCents: running.priceCents, reduction };
+    }),
+  );
+}
+
+/**
+ * The product page's variants with the codes advertised for them (an announced reduction, docs/decisions/0025):
+ * the price with the best such code, and the lowest price of the 30 days before the code started. A code that
+ * makes the delivery free is not a price; one not for coffee on sale skips a reduced variant.
+ */
+export async function applyCodeOffers<V extends Variant>(db: Executor, variants: readonly V[], product: { id: string; category: string | null }, currency: Currency, at = Date.now()): Promise<V[]> {
+  const schedule = await saleSchedule(db);
+  const running = schedule.codes.filter(
+    (c) => c.kind !== 'delivery' && c.since <= at && (!c.endsAt || Date.parse(c.endsAt) > at) && (c.maxUses === null || c.uses < c.maxUses) && (c.scope === 'all' || c.targets.includes(c.scope === 'categories' ? (product.category ?? '') : product.id)),
+  );
+  if (running.length === 0) return [...variants];
+  return Promise.all(
+    variants.map(async (variant) => {
+      const offers = running
+        .filter((c) => c.withSales || !variant.reduction)
+        .map((c) => ({ code: c, priceCents: c.kind === 'percent' ? Math.round((variant.priceCents * (100 - (c.percent ?? 0))) / 100) : Math.max(0, variant.priceCents - (c.amounts?.[currency] ?? 0)) }))
+        .filter((o) => o.priceCents < variant.priceCents)
+        .sort((a, b) => a.priceCents - b.priceCents);
+      const best = offers[0];
+      if (!best) return variant;
+      const lowest = (await reference(db, schedule, variant.id, currency, schedule.byVariant.get(variant.id) ?? [], best.code.since)) ?? variant.priceCents;
+      return { ...variant, codeOffer: { code: best.code.code, priceCents: best.priceCents, lowestCents: lowest, percentOff: percentBelow(lowest, best.priceCents), minimumCents: best.code.minimums?.[currency] ?? null } };
     }),
   );
 }

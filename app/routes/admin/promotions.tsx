@@ -9,7 +9,8 @@ import { categories } from '~/modules/catalog/catalog.types';
 import { listVariantPrices } from '~/modules/catalog/index.server';
 import { type Locale, getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
-import { type SaleListing, createSale, listSales, parseSaleForm, stopSale } from '~/modules/promotions/index.server';
+import { type SaleListing, createCode, createSale, listCodes, listSales, parseCodeForm, parseSaleForm, stopCode, stopSale } from '~/modules/promotions/index.server';
+import { type CodeFailure, CodesList, NewCode } from '~/components/admin/discount-codes';
 import type { SaleField, SaleScope } from '~/modules/promotions/sale-form';
 import { MAX_LABEL, MAX_PERCENT, saleScopes } from '~/modules/promotions/sale-form';
 import type { Route } from './+types/promotions';
@@ -37,16 +38,17 @@ export async function loader({ context }: Route.LoaderArgs) {
   const variantNames = new Map(products.flatMap((p) => p.variants.map((v) => [v.id, `${[p.name || t('product.unnamed'), v.label].filter(Boolean).join(' — ')} (${v.sku})`] as const)));
   const names = async (scope: SaleScope, targets: string[]) =>
     new Map(targets.map((target) => [target, scope === 'category' ? t(`categories.${target}`) : ((scope === 'products' ? productNames : variantNames).get(target) ?? t('admin.promotions.errors.notFound'))]));
-  const sales = await listSales(app.db, names);
-  return { title: t('admin.meta.promotionsTitle'), sales, products };
+  const [sales, codes] = await Promise.all([listSales(app.db, names), listCodes(app.db, async (scope, targets) => names(scope === 'categories' ? 'category' : 'products', targets))]);
+  return { title: t('admin.meta.promotionsTitle'), sales, codes, products };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
 
 type Result =
-  | { ok: true; intent: 'create' | 'stop' | 'delete' }
+  | { ok: true; intent: 'create' | 'stop' | 'delete' | 'create-code' | 'stop-code' | 'delete-code' }
+  | ({ ok: false; intent: 'create-code' } & CodeFailure)
   | { ok: false; intent: 'create'; errors: Partial<Record<SaleField | 'form', string>>; fields: Record<string, string | string[]> }
-  | { ok: false; intent: 'stop'; error: string };
+  | { ok: false; intent: 'stop' | 'stop-code'; error: string };
 
 const FIELDS = ['scope', 'kind', 'percent', 'price', 'pricePln', 'startsAt', 'endsAt', 'labelEn', 'labelPl'] as const;
 
@@ -55,6 +57,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const shopper = context.get(shopperContext);
   const user = requireAdmin(shopper);
   const form = await readForm(request);
+  if (form.get('intent') === 'create-code') return saveCode(app, user, form);
+  if (form.get('intent') === 'stop-code') {
+    const outcome = await stopCode(app.db, user, String(form.get('id') ?? '').slice(0, 64));
+    if (!outcome.ok) return data<Result>({ ok: false, intent: 'stop-code', error: `admin.promotions.codes.errors.${outcome.error}` }, { status: outcome.error === 'notFound' ? 404 : 409 });
+    return data<Result>({ ok: true, intent: form.get('was') === 'unused' ? 'delete-code' : 'stop-code' });
+  }
   if (form.get('intent') === 'stop') {
     const id = String(form.get('id') ?? '').slice(0, 64);
     const outcome = await stopSale(app.db, user, id);
@@ -77,9 +85,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<Result>({ ok: true, intent: 'create' });
 }
 
+const CODE_FIELDS = ['code', 'kind', 'percent', 'amount', 'amountPln', 'minimum', 'minimumPln', 'startsAt', 'endsAt', 'maxUses', 'maxPerCustomer', 'scope', 'withSales', 'advertised'] as const;
+
+async function saveCode(app: { db: Parameters<typeof createCode>[0] }, user: { id: string; email: string }, form: FormData) {
+  const fields = {
+    ...Object.fromEntries(CODE_FIELDS.map((name) => [name, String(form.get(name) ?? '').slice(0, 100)])),
+    category: form.getAll('category').map(String).slice(0, 10),
+    product: form.getAll('product').map(String).slice(0, 500),
+  };
+  const parsed = parseCodeForm(form, SHOP_TIME_ZONE);
+  if (!parsed.ok) return data<Result>({ ok: false, intent: 'create-code', errors: parsed.errors, fields }, { status: 400 });
+  const outcome = await createCode(app.db, user, parsed.code);
+  if (!outcome.ok) return data<Result>({ ok: false, intent: 'create-code', errors: { code: `admin.promotions.codes.errors.${outcome.error}` }, fields }, { status: 409 });
+  return data<Result>({ ok: true, intent: 'create-code' });
+}
+
+const SAVED: Record<string, string> = {
+  create: 'admin.promotions.created',
+  delete: 'admin.promotions.deleted',
+  stop: 'admin.promotions.stopped',
+  'create-code': 'admin.promotions.codes.created',
+  'stop-code': 'admin.promotions.codes.stopped',
+  'delete-code': 'admin.promotions.codes.deleted',
+};
+
 export default function AdminPromotionsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useI18n();
-  const { sales, products } = loaderData;
+  const { sales, codes, products } = loaderData;
   const result = actionData as Result | undefined;
   const groups = (['running', 'scheduled', 'ended'] as const).map((status) => ({ status, sales: sales.filter((s) => s.status === status) }));
 
@@ -94,12 +126,12 @@ export default function AdminPromotionsPage({ loaderData, actionData }: Route.Co
       <div aria-live="polite">
         {result?.ok && (
           <p role="status" className="rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20" data-testid="promotions-saved">
-            {t(result.intent === 'create' ? 'admin.promotions.created' : result.intent === 'delete' ? 'admin.promotions.deleted' : 'admin.promotions.stopped')}
+            {t(SAVED[result.intent])}
           </p>
         )}
         {result && !result.ok && (
           <p role="alert" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20" data-testid="promotions-error">
-            {t(result.intent === 'stop' ? result.error : 'admin.promotions.errors.summary')}
+            {t('error' in result ? result.error : 'admin.promotions.errors.summary')}
           </p>
         )}
       </div>
@@ -124,6 +156,9 @@ export default function AdminPromotionsPage({ loaderData, actionData }: Route.Co
       )}
 
       <NewSale products={products} result={result && !result.ok && result.intent === 'create' ? result : undefined} />
+
+      <CodesList codes={codes} />
+      <NewCode products={products} result={result && !result.ok && result.intent === 'create-code' ? result : undefined} />
     </div>
   );
 }
