@@ -12,8 +12,9 @@ import { readForm } from '~/http/body.server';
 import { keepCountry, keepGuestCart, shopperContext } from '~/http/shopper.server';
 import { amountToFreeDelivery, cheapestDelivery, chooseCountry, deliveryOptions, getDeliveryTable, servedCountries, inCurrency } from '~/modules/delivery/index.server';
 import { CartCountry, CartDelivery } from '~/components/cart/cart-delivery';
-import { type StockRefusal, addToCart, cartWeightGrams, defaultVariantOf, ensureUserCart, enterCode, getCart, goodsToPay, removeCode, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
+import { type StockRefusal, addToCart, cartWeightGrams, defaultVariantOf, ensureUserCart, enterCode, getCart, removeCode, removeFromCart, setLineQuantity } from '~/modules/cart/index.server';
 import { normalizeCode } from '~/modules/promotions/codes';
+import { goodsToPay } from '~/modules/cart/cart.types';
 import { CartCodeForm, CodeRow } from '~/components/cart/cart-code';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { formatPrice } from '~/lib/format';
@@ -185,8 +186,8 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
               <dd className="tabular-nums" data-testid="cart-total">{price(goodsToPay(cart))}</dd>
             </div>
           </dl>
-          <CartCodeForm code={cart.code} currency={cart.currency} refused={codeRefusal(actionData)} />
           <p className="mt-2 text-xs text-muted">{t('cart.taxNote')}</p>
+          <CartCodeForm code={cart.code} currency={cart.currency} refused={codeRefusal(actionData)} />
 
           {signedIn ? (
             <Link to={path('/checkout')} onClick={() => track('begin_checkout', { cart_value: cart.totalCents, currency: cart.currency, items_count: cart.count })} className="btn-primary mt-6 w-full py-3 text-base">

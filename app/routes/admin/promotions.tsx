@@ -155,9 +155,8 @@ export default function AdminPromotionsPage({ loaderData, actionData }: Route.Co
         ))
       )}
 
-      <NewSale products={products} result={result && !result.ok && result.intent === 'create' ? result : undefined} />
-
       <CodesList codes={codes} />
+      <NewSale products={products} result={result && !result.ok && result.intent === 'create' ? result : undefined} />
       <NewCode products={products} result={result && !result.ok && result.intent === 'create-code' ? result : undefined} />
     </div>
   );
