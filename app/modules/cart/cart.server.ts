@@ -141,7 +141,7 @@ export async function enterCode(
 
 /** Takes the code out of the cart. */
 export async function removeCode(db: Executor, cartId: string | null): Promise<void> {
-  if (cartId) await db.updateTable('carts').set({ discount_code: null, updated_at: now() }).where('id', '=', cartId).execute();
+  if (cartId) await db.updateTable('carts').set({ discount_code: null, updated_at: now() }).where('id', '=', cartId).where('discount_code', 'is not', null).execute();
 }
 
 /**

@@ -16,9 +16,14 @@ import type { CodeInput } from './code-form';
 import type { CodeRule } from './codes';
 import { toRule } from './codes.server';
 
-export type CodeAdminOutcome = { ok: true; id: string } | { ok: false; error: 'taken' | 'notFound' | 'ended' };
+export type CodeAdminOutcome = { ok: true; id: string } | { ok: false; error: 'taken' | 'notFound' | 'ended' | 'targets' };
 
 export async function createCode(db: Executor, actor: Actor, input: CodeInput, now = new Date()): Promise<CodeAdminOutcome> {
+  // Products it is for must exist.
+  if (input.scope === 'products') {
+    const found = await db.selectFrom('products').select('id').where('id', 'in', input.targets).execute();
+    if (found.length !== input.targets.length) return { ok: false, error: 'targets' };
+  }
   try {
     const id = await inTransaction(db, async (trx) => {
       const settings = await currencySettings(trx);

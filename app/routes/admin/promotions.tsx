@@ -96,7 +96,7 @@ async function saveCode(app: { db: Parameters<typeof createCode>[0] }, user: { i
   const parsed = parseCodeForm(form, SHOP_TIME_ZONE);
   if (!parsed.ok) return data<Result>({ ok: false, intent: 'create-code', errors: parsed.errors, fields }, { status: 400 });
   const outcome = await createCode(app.db, user, parsed.code);
-  if (!outcome.ok) return data<Result>({ ok: false, intent: 'create-code', errors: { code: `admin.promotions.codes.errors.${outcome.error}` }, fields }, { status: 409 });
+  if (!outcome.ok) return data<Result>({ ok: false, intent: 'create-code', errors: outcome.error === 'targets' ? { targets: 'admin.promotions.codes.errors.targets' } : { code: `admin.promotions.codes.errors.${outcome.error}` }, fields }, { status: 409 });
   return data<Result>({ ok: true, intent: 'create-code' });
 }
 
