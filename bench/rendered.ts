@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { openDatabase } from '~/db/database.server';
 import { type LoadResult, load, startFloor } from './http';
-import { Customer, productIdsIn, signUpCustomers } from './shopper';
+import { Customer, saleProductId, signUpCustomers } from './shopper';
 
 export type RenderedRow = { shopper: string; page: string; app: LoadResult; floor: LoadResult; ratio: number };
 
@@ -19,9 +19,7 @@ export async function renderedPathFigures(
   seconds: number,
   polishInZloty: (on: boolean) => Promise<void>,
 ): Promise<{ withCookie: RenderedRow[]; cookieLess: RenderedRow[]; guestCookie: string }> {
-  const home = await (await fetch(`${base}/`)).text();
-  const [productId] = productIdsIn(home);
-  if (!productId) throw new Error('no product link on /');
+  const productId = await saleProductId(base);
 
   const guest = new Customer(base, 'guest@example.test');
   await guest.post('/cart', { intent: 'add', productId, quantity: '1', redirectTo: '/cart' });

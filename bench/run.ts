@@ -30,6 +30,7 @@ import { firstVisitAssets } from './first-visit';
 import { imageFigures } from './images';
 import { mailFigures } from './mail';
 import { warmStartFigures } from './warm-start';
+import { saleProductId } from './shopper';
 import { here, load, startFloor, startShop, stopShop } from './http';
 import { lighthouseScores, referencePages } from './lighthouse';
 import { polishInZloty, renderedPathFigures } from './rendered';
@@ -58,9 +59,8 @@ async function main() {
   const floor = { server: undefined as Awaited<ReturnType<typeof startFloor>> | undefined };
   try {
     const base = `http://127.0.0.1:${shopPort}`;
-    const home = await (await fetch(`${base}/`)).text();
-    const productPath = /href="(\/product\/[\w-]+)"/.exec(home)?.[1];
-    if (!productPath) throw new Error('no product link on /');
+    // The product page measured is the demo's coffee on sale: priced with its sale and its 30-day reference.
+    const productPath = `/product/${await saleProductId(base)}`;
     const paths = { home: '/', product: productPath, search: '/?q=chocolate' };
 
     const pages = new Map<string, Buffer>();

@@ -6,9 +6,23 @@
 export const ADDRESS = { fullName: 'Bench Customer', address: 'ul. Długa 5', city: 'Gdańsk', zipCode: '80-827', country: 'PL', methodId: 'method-pl-courier', saveToProfile: 'on' };
 export const CARD_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
+import { demoProducts } from '../app/demo/products';
+import { DEMO_SALE } from '../app/demo/sale';
+
 /** The product ids a page links to (`/product/{id}`), each once, in page order. */
 export function productIdsIn(html: string): string[] {
   return [...new Set([...html.matchAll(/href="\/product\/([\w-]+)"/g)].map((m) => m[1]))];
+}
+
+/**
+ * The demo's coffee on sale (its price read with its sale, its 30 days' lowest price from the history): the
+ * product page the benches measure, so the price lookups of issue 34 are in every figure.
+ */
+export async function saleProductId(base: string): Promise<string> {
+  const name = demoProducts.find((p) => p.key === DEMO_SALE)!.en.name;
+  const [id] = productIdsIn(await (await fetch(`${base}/?q=${encodeURIComponent(name)}`)).text());
+  if (!id) throw new Error(`no product link for ${name}`);
+  return id;
 }
 
 export class Customer {
