@@ -215,6 +215,9 @@ export interface ProductImagesTable {
 export interface CatalogStateTable {
   id: number;
   version: number;
+  /** Moves when sales, advertised codes or variants change (migration 0024); `instance` names this database. */
+  promotions: Generated<number>;
+  instance: Generated<string>;
 }
 
 export interface ActivityLogTable {

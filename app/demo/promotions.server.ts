@@ -10,7 +10,7 @@ import { newId } from '~/db/ids.server';
 import { type Currency, currencies } from '~/modules/pricing/currencies';
 import type { Variant } from '~/modules/catalog/variants';
 import type { DemoProduct } from './products';
-import { createCode, refreshFromPrices } from '~/modules/promotions/index.server';
+import { bumpPromotionsStamp, createCode, refreshFromPrices } from '~/modules/promotions/index.server';
 import { DEMO_CODE, DEMO_CODE_PERCENT, DEMO_FLASH_PERCENT, DEMO_SALE, DEMO_SALE_LABEL, DEMO_SALE_PERCENT, percentOff } from './sale';
 
 export { DEMO_SALE } from './sale';
@@ -63,6 +63,7 @@ export async function seedDemoPromotions(
     }
   }
   for (let i = 0; i < rows.length; i += 200) await trx.insertInto('price_history').values(rows.slice(i, i + 200)).execute();
+  await bumpPromotionsStamp(trx);
   // The sale's coffee sorts by its sale price.
   await refreshFromPrices(trx, products.filter((p) => p.demo.key === DEMO_SALE).map((p) => p.id), now.getTime());
   // The code the README names: 10% off the goods, no minimum, not on coffee already on sale.

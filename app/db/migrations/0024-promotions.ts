@@ -121,6 +121,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('orders').addColumn('delivery_discount_cents', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('order_lines').addColumn('discount_cents', 'integer', (c) => c.notNull().defaultTo(0)).execute();
 
+  /**
+   * What the sales and advertised codes cover changes rarely, the catalogue version with every bag sold: a stamp of
+   * its own (with this database's random id, so two databases never share a cache) lets a node reuse the sales it
+   * read while only the stock moved.
+   */
+  await db.schema.alterTable('catalog_state').addColumn('promotions', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable('catalog_state').addColumn('instance', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.updateTable('catalog_state').set({ instance: randomUUID() }).execute();
+
   const variants = await db.selectFrom('variants').select(['id', 'price_cents', 'price_pln', 'created_at']).execute();
   const rows = variants.flatMap((v) =>
     (['EUR', 'PLN'] as const).map((currency) => {
@@ -132,6 +141,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('catalog_state').dropColumn('instance').execute();
+  await db.schema.alterTable('catalog_state').dropColumn('promotions').execute();
   await db.schema.alterTable('order_lines').dropColumn('discount_cents').execute();
   await db.schema.alterTable('orders').dropColumn('delivery_discount_cents').execute();
   await db.schema.alterTable('orders').dropColumn('discount_cents').execute();

@@ -10,7 +10,7 @@ import type { Currency } from '~/modules/pricing/currencies';
 import { type Cart, type CartLine, MAX_LINE_QUANTITY } from './cart.schema';
 import type { CartCode } from './cart.types';
 import { type CodeRefusal, applyCode } from '~/modules/promotions/codes';
-import { customerUses, findCode } from '~/modules/promotions/index.server';
+import { cartHeldUses, customerUses, findCode } from '~/modules/promotions/index.server';
 import { LIMITS, type Limits, forgetAttempt, ipScope, recordAttempt } from '~/modules/limits/index.server';
 
 const emptyCart = (id: string | null, currency: Currency): Cart => ({ id, currency, lines: [], totalCents: 0, count: 0, removedVariantIds: [], stockCapped: [], code: null });
@@ -96,15 +96,18 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
     count: lines.reduce((sum, l) => sum + l.quantity, 0),
     removedVariantIds,
     stockCapped,
-    code: entered && lines.length > 0 ? await codeFor(db, entered, lines, products, currency) : null,
+    code: entered && lines.length > 0 ? await codeFor(db, cartId, entered, lines, products, currency) : null,
   };
 }
 
 /** The entered code as it applies to these lines now (the customer's own limit is checked when the order is made). */
-async function codeFor(db: Executor, entered: string, lines: CartLine[], products: Map<string, { category: string | null }>, currency: Currency, who?: { userId: string | null; email: string }): Promise<CartCode> {
-  const rule = await findCode(db, entered);
-  if (!rule) return { code: entered, applies: false, reason: 'unknown' };
-  const used = who && rule.maxPerCustomer !== null ? { customer: await customerUses(db, rule.id, who) } : undefined;
+async function codeFor(db: Executor, cartId: string, entered: string, lines: CartLine[], products: Map<string, { category: string | null }>, currency: Currency, who?: { userId: string | null; email: string }): Promise<CartCode> {
+  const found = await findCode(db, entered);
+  if (!found) return { code: entered, applies: false, reason: 'unknown' };
+  // A use this cart's own pending order holds is this cart's, not another shopper's.
+  const mine = found.maxUses !== null || found.maxPerCustomer !== null ? await cartHeldUses(db, found.id, cartId) : 0;
+  const rule = { ...found, uses: found.uses - mine };
+  const used = who && rule.maxPerCustomer !== null ? { customer: (await customerUses(db, rule.id, who)) - mine } : undefined;
   const result = applyCode(rule, lines.map((l) => ({ variantId: l.variantId, productId: l.productId, category: products.get(l.productId)?.category ?? null, lineTotalCents: l.lineTotalCents, onSale: Boolean(l.reduction) })), currency, new Date(), used);
   if (!result.ok) return { code: rule.code, applies: false, reason: result.reason, ...(result.minimumCents !== undefined ? { minimumCents: result.minimumCents } : {}) };
   return { code: rule.code, applies: true, kind: rule.kind, goodsCents: result.goodsCents, lines: result.lines, freeDelivery: result.freeDelivery, advertised: rule.advertised };
@@ -131,7 +134,7 @@ export async function enterCode(
   const attempt = await recordAttempt(db, 'discountCode', scopes, rule.windowMs);
   if (attempt.limited) return { ok: false, reason: 'rate_limited' };
   const products = new Map(cart.lines.map((l) => [l.productId, { category: l.category }]));
-  const code = await codeFor(db, input.typed, cart.lines, products, input.currency, input.userId && input.email ? { userId: input.userId, email: input.email } : undefined);
+  const code = await codeFor(db, cart.id, input.typed, cart.lines, products, input.currency, input.userId && input.email ? { userId: input.userId, email: input.email } : undefined);
   if (!code.applies) return { ok: false, reason: code.reason, ...(code.minimumCents !== undefined ? { minimumCents: code.minimumCents } : {}) };
   // A right code is not a guess.
   await forgetAttempt(db, attempt.ids);

@@ -8,7 +8,7 @@ import { newId } from '~/db/ids.server';
 import { currencySettings } from '~/modules/pricing/index.server';
 import { type Currency, proposePrice } from '~/modules/pricing/currencies';
 import { syncStockVariants } from '~/modules/stock/index.server';
-import { applySales, recordPriceChanges, refreshFromPrices } from '~/modules/promotions/index.server';
+import { applySales, bumpPromotionsStamp, recordPriceChanges, refreshFromPrices } from '~/modules/promotions/index.server';
 import type { ParsedVariantInput } from './catalog.schema';
 import { type Locale, getT } from '~/modules/i18n/index.server';
 import { bumpStoredCatalogVersion } from './catalog-version.server';
@@ -121,6 +121,8 @@ export async function writeVariants(trx: Executor, productId: string, name: stri
   for (const { id, created_at: _created, product_id: _product, ...row } of keptRows) await trx.updateTable('variants').set(row).where('id', '=', id).execute();
   const added = rows.filter((row) => !kept.has(row.id));
   if (added.length > 0) await trx.insertInto('variants').values(added).execute();
+  // What sales and codes cover may have changed (variants added or removed, the category with them).
+  await bumpPromotionsStamp(trx);
   await refreshFromPrice(trx, productId);
   await recordPriceChanges(trx, rows, 'edited');
   await syncStockVariants(trx, productId, rows.map((row) => ({ id: row.id, netWeightGrams: row.net_weight_grams })));

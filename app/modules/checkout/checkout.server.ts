@@ -214,16 +214,17 @@ export async function startPayment(
       delivery,
       lines,
     });
-    // The code's use is claimed for this order (kept by a reused one); with none left, nothing is made.
+    // The cart's other pending orders (replaced by this one) give their codes' uses back first: a one-use code
+    // this cart held is this order's now. Then the code's use is claimed for this order (kept by a reused one);
+    // with none left, nothing is made.
+    const replaced = await trx.selectFrom('orders').select('id').where('cart_id', '=', cart.id!).where('payment_status', '=', 'pending').where('id', '<>', order.id).execute();
+    await releaseCodeUses(trx, replaced.map((o) => o.id));
     if (discount) {
       const rule = await findCode(trx, discount.code);
       const claimed = rule ? await claimCode(trx, rule, { orderId: order.id, userId: input.userId, email: input.email, expiresAt: new Date(Date.now() + (input.reservationMinutes ?? RESERVATION_MINUTES) * 60_000) }) : 'usedUp';
       if (claimed !== 'ok') throw new CodeRefused(discount.code, claimed);
     }
     const released = await releaseCartHolds(trx, cart.id!, order.id);
-    // The cart's other pending orders (replaced by this one) give their codes' uses back.
-    const replaced = await trx.selectFrom('orders').select('id').where('cart_id', '=', cart.id!).where('payment_status', '=', 'pending').where('id', '<>', order.id).execute();
-    await releaseCodeUses(trx, replaced.map((o) => o.id));
     // A reused order holds by the weights it was made with (stock reads them from it); a new one's are these.
     const toHold = stockLines(lines).map((line) => (created ? line : { ...line, netWeightGrams: undefined }));
     const reserved = await reserveStock(trx, order.id, toHold, { minutes: input.reservationMinutes ?? RESERVATION_MINUTES, fresh: created });
@@ -366,6 +367,8 @@ async function markOrderPaid(
   }
   if (order.cartId) {
     for (const line of lines) if (line.variantId) await changeLineQuantity(trx, order.cartId, line.variantId, -line.quantity);
+    // The code went with this order; the next one starts without it.
+    if (order.discount) await trx.updateTable('carts').set({ discount_code: null }).where('id', '=', order.cartId).where('discount_code', '=', order.discount.code).execute();
   }
   const paid = { ...order, paymentStatus: 'succeeded', paidAt: now() };
   await queueMails(trx, [orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }), shopOrderNotificationMail(paid, lines, input.contactTo)]);

@@ -15,6 +15,7 @@ import { currencySettings } from '~/modules/pricing/settings.server';
 import type { CodeInput } from './code-form';
 import type { CodeRule } from './codes';
 import { toRule } from './codes.server';
+import { bumpPromotionsStamp } from './schedule.server';
 
 export type CodeAdminOutcome = { ok: true; id: string } | { ok: false; error: 'taken' | 'notFound' | 'ended' | 'targets' };
 
@@ -62,6 +63,7 @@ export async function createCode(db: Executor, actor: Actor, input: CodeInput, n
         subjectLabel: input.code,
         details: { kind: input.kind, percent: input.percent, amount: input.amountCents === null ? null : { EUR: input.amountCents, PLN: amountPln }, maxUses: input.maxUses, scope: input.scope, advertised: input.advertised },
       });
+      await bumpPromotionsStamp(trx);
       if (input.advertised) await bumpStoredCatalogVersion(trx);
       return id;
     });
@@ -89,6 +91,7 @@ export async function stopCode(db: Executor, actor: Actor, id: string, now = new
       await trx.deleteFrom('discount_codes').where('id', '=', id).execute();
       await recordActivity(trx, actor, { action: 'code.deleted', subjectType: 'code', subjectId: id, subjectLabel: row.code });
     }
+    await bumpPromotionsStamp(trx);
     if (Number(row.advertised) === 1) await bumpStoredCatalogVersion(trx);
     return { ok: true, id, advertised: Number(row.advertised) === 1 };
   });
@@ -126,7 +129,7 @@ export async function listCodes(db: Executor, names: (scope: 'categories' | 'pro
     db
       .selectFrom('discount_code_uses')
       .innerJoin('orders', 'orders.id', 'discount_code_uses.order_id')
-      .select(['discount_code_uses.code_id', 'orders.currency', sql<number>`sum(orders.total_cents)`.as('revenue'), sql<number>`sum(orders.discount_cents + orders.delivery_discount_cents)`.as('discounted')])
+      .select(['discount_code_uses.code_id', 'orders.currency', sql<number>`sum(orders.total_cents - orders.refunded_cents)`.as('revenue'), sql<number>`sum(orders.discount_cents + orders.delivery_discount_cents)`.as('discounted')])
       .where('discount_code_uses.code_id', 'in', ids)
       .where('discount_code_uses.status', '=', 'used')
       .where('orders.payment_status', '=', 'succeeded')

@@ -7,7 +7,7 @@
 import { isCategory } from '~/modules/catalog/catalog.types';
 import { shopMomentToInstant } from '~/lib/shop-days';
 import { type CodeKind, type CodeScope, codeKinds, codeScopes, normalizeCode } from './codes';
-import { MAX_PERCENT, MAX_TARGETS, parseMoney } from './sale-form';
+import { MAX_PERCENT, MAX_SALE_DAYS, MAX_TARGETS, parseMoney } from './sale-form';
 
 export const MAX_USES = 1_000_000;
 export const MAX_PER_CUSTOMER = 1000;
@@ -64,6 +64,8 @@ export function parseCodeForm(form: FormData, timeZone: string): CodeFormResult 
   if (text('minimum') && minimumCents === null) errors.minimum = E('minimum');
   const minimumPln = text('minimumPln') ? parseMoney(text('minimumPln')) : null;
   if (text('minimumPln') && minimumPln === null) errors.minimumPln = E('minimum');
+  // A minimum holds in both currencies: the złoty one alone would be lost.
+  if (minimumPln !== null && minimumCents === null && !errors.minimum) errors.minimum = E('minimumBoth');
   const moment = (name: 'startsAt' | 'endsAt') => {
     if (!text(name)) return null;
     const at = shopMomentToInstant(text(name), timeZone);
@@ -73,6 +75,9 @@ export function parseCodeForm(form: FormData, timeZone: string): CodeFormResult 
   const startsAt = moment('startsAt');
   const endsAt = moment('endsAt');
   if (startsAt && endsAt && endsAt <= startsAt) errors.endsAt = E('endsAt');
+  // Advertised, a code is an announced reduction: like a sale it lasts at most 90 days (its reference is the 30 days before it).
+  const advertised = form.get('advertised') === 'on';
+  if (advertised && !errors.endsAt && !errors.startsAt && (!endsAt || endsAt.getTime() - (startsAt ?? new Date()).getTime() > MAX_SALE_DAYS * 86_400_000)) errors.endsAt = E('advertisedEnd');
   const count = (name: 'maxUses' | 'maxPerCustomer', max: number) => {
     if (!text(name)) return null;
     const n = /^\d{1,7}$/.test(text(name)) ? Number(text(name)) : 0;
@@ -88,6 +93,6 @@ export function parseCodeForm(form: FormData, timeZone: string): CodeFormResult 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
-    code: { code: code!, kind, percent, amountCents, amountPln, minimumCents, minimumPln, startsAt, endsAt, maxUses, maxPerCustomer, scope, targets, withSales: form.get('withSales') === 'on', advertised: form.get('advertised') === 'on' },
+    code: { code: code!, kind, percent, amountCents, amountPln, minimumCents, minimumPln, startsAt, endsAt, maxUses, maxPerCustomer, scope, targets, withSales: form.get('withSales') === 'on', advertised },
   };
 }

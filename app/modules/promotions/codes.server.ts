@@ -74,6 +74,21 @@ export async function customerUses(db: Executor, codeId: string, who: { userId: 
   return Number(row?.n ?? 0);
 }
 
+/** Uses of a code held now by this cart's pending orders (the cart's own, when it is priced again). */
+export async function cartHeldUses(db: Executor, codeId: string, cartId: string, now = new Date()): Promise<number> {
+  const row = await db
+    .selectFrom('discount_code_uses')
+    .innerJoin('orders', 'orders.id', 'discount_code_uses.order_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('discount_code_uses.code_id', '=', codeId)
+    .where('discount_code_uses.status', '=', 'held')
+    .where('discount_code_uses.expires_at', '>', now.toISOString())
+    .where('orders.cart_id', '=', cartId)
+    .where('orders.payment_status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export type ClaimOutcome = 'ok' | 'usedUp' | 'customerLimit';
 
 /**
@@ -117,14 +132,21 @@ export async function releaseCodeUses(trx: Executor, orderIds: readonly string[]
 /** Held uses whose hold ran out while their order was not paid: let go (each node's sweep). */
 export async function releaseExpiredCodeUses(db: Executor, now = new Date()): Promise<number> {
   const held = await db.selectFrom('discount_code_uses').select(['order_id', 'code_id']).where('status', '=', 'held').where('expires_at', '<=', now.toISOString()).limit(500).execute();
-  return giveBack(db, held);
+  return giveBack(db, held, now);
 }
 
-async function giveBack(db: Executor, held: ReadonlyArray<{ order_id: string; code_id: string }>): Promise<number> {
+/** Gives these held uses back; with `expiredBy`, only those still expired then (one renewed meanwhile stays). */
+async function giveBack(db: Executor, held: ReadonlyArray<{ order_id: string; code_id: string }>, expiredBy?: Date): Promise<number> {
   let released = 0;
   for (const use of held) {
     // Only the statement that moves it from held gives its use back (two nodes' sweeps may meet here).
-    const moved = await db.updateTable('discount_code_uses').set({ status: 'released' }).where('order_id', '=', use.order_id).where('status', '=', 'held').executeTakeFirst();
+    const moved = await db
+      .updateTable('discount_code_uses')
+      .set({ status: 'released' })
+      .where('order_id', '=', use.order_id)
+      .where('status', '=', 'held')
+      .$if(expiredBy !== undefined, (qb) => qb.where('expires_at', '<=', expiredBy!.toISOString()))
+      .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) continue;
     await db.updateTable('discount_codes').set((eb) => ({ uses: eb('uses', '-', 1) })).where('id', '=', use.code_id).where('uses', '>', 0).execute();
     released += 1;
@@ -140,11 +162,13 @@ export async function renewCodeUse(trx: Executor, orderId: string, expiresAt: Da
   const use = await trx.selectFrom('discount_code_uses').select(['code_id', 'status']).where('order_id', '=', orderId).executeTakeFirst();
   if (!use || use.status === 'used') return true;
   if (use.status === 'held') {
-    await trx.updateTable('discount_code_uses').set({ expires_at: expiresAt.toISOString() }).where('order_id', '=', orderId).execute();
-    return true;
+    const renewed = await trx.updateTable('discount_code_uses').set({ expires_at: expiresAt.toISOString() }).where('order_id', '=', orderId).where('status', '=', 'held').executeTakeFirst();
+    if (Number(renewed.numUpdatedRows) === 1) return true;
   }
+  // Let go (a sweep may just have done it): claimed again if a use is left.
   if (!(await takeUse(trx, use.code_id))) return false;
-  await trx.updateTable('discount_code_uses').set({ status: 'held', expires_at: expiresAt.toISOString() }).where('order_id', '=', orderId).execute();
+  const taken = await trx.updateTable('discount_code_uses').set({ status: 'held', expires_at: expiresAt.toISOString() }).where('order_id', '=', orderId).where('status', '=', 'released').executeTakeFirst();
+  if (Number(taken.numUpdatedRows) !== 1) await trx.updateTable('discount_codes').set((eb) => ({ uses: eb('uses', '-', 1) })).where('id', '=', use.code_id).where('uses', '>', 0).execute();
   return true;
 }
 
@@ -153,15 +177,16 @@ export async function renewCodeUse(trx: Executor, orderId: string, expiresAt: Da
  * even past the limit — the customer paid the price they were shown; the log says so.
  */
 export async function markCodeUsed(trx: Executor, orderId: string): Promise<'used' | 'overLimit' | null> {
+  // Held: made, in one guarded statement (a sweep letting it go at the same moment finds it used).
+  const made = await trx.updateTable('discount_code_uses').set({ status: 'used' }).where('order_id', '=', orderId).where('status', '=', 'held').executeTakeFirst();
+  if (Number(made.numUpdatedRows) === 1) return 'used';
   const use = await trx.selectFrom('discount_code_uses').select(['code_id', 'status']).where('order_id', '=', orderId).executeTakeFirst();
-  if (!use || use.status === 'used') return null;
-  if (use.status === 'released' && !(await takeUse(trx, use.code_id))) {
-    await trx.updateTable('discount_codes').set((eb) => ({ uses: eb('uses', '+', 1) })).where('id', '=', use.code_id).execute();
-    await trx.updateTable('discount_code_uses').set({ status: 'used' }).where('order_id', '=', orderId).execute();
-    return 'overLimit';
-  }
-  await trx.updateTable('discount_code_uses').set({ status: 'used' }).where('order_id', '=', orderId).execute();
-  return 'used';
+  if (!use || use.status !== 'released') return null;
+  const moved = await trx.updateTable('discount_code_uses').set({ status: 'used' }).where('order_id', '=', orderId).where('status', '=', 'released').executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return null;
+  if (await takeUse(trx, use.code_id)) return 'used';
+  await trx.updateTable('discount_codes').set((eb) => ({ uses: eb('uses', '+', 1) })).where('id', '=', use.code_id).execute();
+  return 'overLimit';
 }
 
 /** How many uses a code has made (paid orders), for the owner. */

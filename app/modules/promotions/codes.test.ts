@@ -67,8 +67,9 @@ describe('what a code takes off a cart', () => {
   it('takes a percentage or an amount off the lines it applies to, or makes the delivery free', () => {
     expect(applyCode(rule(), [line('a', 2190), line('b', 7446)], 'EUR', NOW)).toEqual({ ok: true, goodsCents: 964, lines: { a: 219, b: 745 }, freeDelivery: false });
     expect(applyCode(rule({ kind: 'amount', percent: null, amounts: { EUR: 500, PLN: 2000 } }), [line('a', 1000), line('b', 3000)], 'PLN', NOW)).toMatchObject({ goodsCents: 2000, lines: { a: 500, b: 1500 } });
-    // Never more than the goods.
-    expect(applyCode(rule({ kind: 'amount', percent: null, amounts: { EUR: 5000, PLN: 20_000 } }), [line('a', 1000)], 'EUR', NOW)).toMatchObject({ goodsCents: 1000 });
+    // Never down to nothing: the goods keep a card payment's minimum (1.00 €).
+    expect(applyCode(rule({ kind: 'amount', percent: null, amounts: { EUR: 5000, PLN: 20_000 } }), [line('a', 1000)], 'EUR', NOW)).toMatchObject({ goodsCents: 900 });
+    expect(applyCode(rule({ kind: 'amount', percent: null, amounts: { EUR: 500, PLN: 2000 } }), [line('a', 100)], 'EUR', NOW)).toEqual({ ok: false, reason: 'minimum', minimumCents: 101 });
     expect(applyCode(rule({ kind: 'delivery', percent: null }), [line('a', 1000)], 'EUR', NOW)).toEqual({ ok: true, goodsCents: 0, lines: {}, freeDelivery: true });
     // Only its categories or products; coffees on sale only when it says so.
     expect(applyCode(rule({ scope: 'categories', targets: ['dripCoffeeBags'] }), [line('a', 1000), line('b', 1000, { category: 'dripCoffeeBags' })], 'EUR', NOW)).toMatchObject({ goodsCents: 100, lines: { b: 100 } });
@@ -93,13 +94,16 @@ describe('what a code takes off a cart', () => {
       for (const [k, v] of Object.entries(fields)) for (const x of [v].flat()) data.append(k, x);
       return data;
     };
-    expect(parseCodeForm(form({ code: ' summer-5 ', kind: 'amount', amount: '5', minimum: '30,00', maxUses: '100', maxPerCustomer: '1', scope: 'categories', category: 'wholeBean', advertised: 'on' }), 'Europe/Warsaw')).toMatchObject({
+    expect(parseCodeForm(form({ code: ' summer-5 ', kind: 'amount', amount: '5', minimum: '30,00', maxUses: '100', maxPerCustomer: '1', scope: 'categories', category: 'wholeBean', advertised: 'on', endsAt: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 16) }), 'Europe/Warsaw')).toMatchObject({
       ok: true,
       code: { code: 'SUMMER-5', kind: 'amount', amountCents: 500, amountPln: null, minimumCents: 3000, maxUses: 100, maxPerCustomer: 1, scope: 'categories', targets: ['wholeBean'], advertised: true, withSales: false },
     });
     const bad = parseCodeForm(form({ code: 'a b', kind: 'percent', percent: '150', maxUses: '-1', startsAt: '2026-12-02T10:00', endsAt: '2026-12-01T10:00', scope: 'products' }), 'Europe/Warsaw');
     expect(bad).toEqual({ ok: false, errors: { code: 'admin.promotions.codes.errors.code', percent: 'admin.promotions.codes.errors.percent', endsAt: 'admin.promotions.codes.errors.endsAt', maxUses: 'admin.promotions.codes.errors.maxUses', targets: 'admin.promotions.codes.errors.targets' } });
     expect(parseCodeForm(form({ code: 'NEG', kind: 'amount', amount: '-5' }), 'Europe/Warsaw')).toMatchObject({ ok: false, errors: { amount: 'admin.promotions.codes.errors.amount' } });
+    // Advertised, it is an announced reduction: it ends within 90 days; a złoty minimum needs its euro one.
+    expect(parseCodeForm(form({ code: 'ADS', kind: 'percent', percent: '10', advertised: 'on' }), 'Europe/Warsaw')).toMatchObject({ ok: false, errors: { endsAt: 'admin.promotions.codes.errors.advertisedEnd' } });
+    expect(parseCodeForm(form({ code: 'MINPL', kind: 'percent', percent: '10', minimumPln: '200' }), 'Europe/Warsaw')).toMatchObject({ ok: false, errors: { minimum: 'admin.promotions.codes.errors.minimumBoth' } });
   });
 });
 
@@ -145,6 +149,25 @@ describe.each(testDatabases())('discount codes on %s', (kind, open) => {
     const javaLine = withdrawable.lines.find((l) => l.unitPriceCents === 1399)!;
     const withdrawn = await requestWithdrawal(db, withdrawable, { name: 'Ola', email: user.email, positions: [javaLine.position], reason: '', locale: 'en' }, { contactTo: 'shop@kopi.test' });
     expect(withdrawn).toMatchObject({ ok: true, withdrawal: { amountCents: 1399 - 140 } });
+    // The code went with the order: the cart's next order starts without it.
+    expect((await db.selectFrom('carts').select('discount_code').where('id', '=', cartId).executeTakeFirstOrThrow()).discount_code).toBeNull();
+  });
+
+  it('a cart whose own order holds the last use keeps it when the order is made again (another delivery), one per customer too', async () => {
+    await code({ code: 'MINE1', maxUses: 1, maxPerCustomer: 1 });
+    const user = await createUser(db);
+    const cartId = await fillCart(db, user.id, [[gayo, 1]]);
+    expect(await enter(cartId, 'MINE1', user)).toMatchObject({ ok: true });
+    const input = { userId: user.id, email: user.email, locale: 'en' as const, currency: 'EUR' as const, cartId, address };
+    const first = await startPayment(db, provider, { ...input, delivery: pickup });
+    expect(first).toMatchObject({ ok: true });
+    // Back from payment: the cart still shows the code, and another delivery makes another order with it.
+    expect((await getCart(db, storage, cartId, 'en', 'EUR')).code).toMatchObject({ applies: true });
+    const second = await startPayment(db, provider, { ...input, delivery: courier });
+    expect(second).toMatchObject({ ok: true });
+    expect(Number((await db.selectFrom('discount_codes').select('uses').where('code', '=', 'MINE1').executeTakeFirstOrThrow()).uses)).toBe(1);
+    const uses = await db.selectFrom('discount_code_uses').select(['order_id', 'status']).where('code_id', '=', (await db.selectFrom('discount_codes').select('id').where('code', '=', 'MINE1').executeTakeFirstOrThrow()).id).execute();
+    expect(uses.filter((u) => u.status === 'held').map((u) => u.order_id)).toEqual([second.ok ? second.orderId : '']);
   });
 
   it('refuses a code with its reason and changes nothing; wrong codes are rate-limited per cart', async () => {

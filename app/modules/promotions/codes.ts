@@ -10,6 +10,9 @@ export type CodeKind = (typeof codeKinds)[number];
 export const codeScopes = ['all', 'categories', 'products'] as const;
 export type CodeScope = (typeof codeScopes)[number];
 
+/** What the goods cost at least after a code: payment providers take no smaller charge (Stripe: €0.50, 2 zł). */
+export const MIN_GOODS: Record<Currency, number> = { EUR: 100, PLN: 400 };
+
 /** A code as shoppers may type it: 3 to 32 letters, digits, hyphens and underscores (any case, spaces around). */
 export const CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
 /** "  kawa10 " → "KAWA10"; null when it cannot be a code. */
@@ -75,7 +78,10 @@ export function applyCode(rule: CodeRule, lines: readonly CodeLine[], currency: 
   const eligible = rule.withSales ? inScope : inScope.filter((l) => !l.onSale);
   if (eligible.length === 0) return { ok: false, reason: 'onSale' };
   const base = eligible.reduce((sum, l) => sum + l.lineTotalCents, 0);
-  const off = rule.kind === 'percent' ? Math.round((base * (rule.percent ?? 0)) / 100) : Math.min(base, rule.amounts?.[currency] ?? 0);
+  // The goods always cost at least a card payment's minimum (an order of nothing cannot be paid).
+  const room = Math.max(0, goods - MIN_GOODS[currency]);
+  const off = Math.min(room, rule.kind === 'percent' ? Math.round((base * (rule.percent ?? 0)) / 100) : Math.min(base, rule.amounts?.[currency] ?? 0));
+  if (off <= 0) return { ok: false, reason: 'minimum', minimumCents: MIN_GOODS[currency] + 1 };
   const shares = spread(off, eligible.map((l) => l.lineTotalCents));
   return { ok: true, goodsCents: off, lines: Object.fromEntries(eligible.map((l, i) => [l.variantId, shares[i]])), freeDelivery: false };
 }

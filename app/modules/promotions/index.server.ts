@@ -4,13 +4,13 @@ import { recordRegularPrices } from './history.server';
 import { runningSale, saleSchedule } from './schedule.server';
 
 export { productPriceHistory, type HistoryEntry, type HistoryReason } from './history.server';
-export { applyCodeOffers, applySales, recordSaleMoments, refreshFromPrices, saleSchedule } from './schedule.server';
+export { applyCodeOffers, applySales, bumpPromotionsStamp, recordSaleMoments, refreshFromPrices, saleSchedule } from './schedule.server';
 export * from './reductions';
 export * from './sale-form';
 export * from './codes';
 export * from './code-form';
 export { createCode, listCodes, stopCode, type CodeAdminOutcome, type CodeListing, type CodeStatus } from './code-admin.server';
-export { claimCode, customerUses, findCode, markCodeUsed, releaseCodeUses, releaseExpiredCodeUses, renewCodeUse, type ClaimOutcome } from './codes.server';
+export { cartHeldUses, claimCode, customerUses, findCode, markCodeUsed, releaseCodeUses, releaseExpiredCodeUses, renewCodeUse, type ClaimOutcome } from './codes.server';
 export { createSale, listSales, stopSale, type SaleListing, type SaleOutcome, type SaleStatus } from './sales.server';
 
 /**

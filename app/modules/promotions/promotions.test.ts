@@ -50,12 +50,18 @@ describe('the 30-day lowest price before a reduction', () => {
   it('keeps the reference of the campaign’s start when a reduction deepens (sales that follow each other)', () => {
     const first = sale('a', 50, 55, 10);
     const deeper = sale('b', 55, 60, 30);
-    expect(campaignStart([first, deeper], deeper)).toBe(day(50));
+    expect(campaignStart([first, deeper], deeper, 10_000, 'EUR')).toBe(day(50));
     // From day 50 the 30 days before hold only the regular 100, not the first sale's 90.
-    expect(lowestBefore([{ at: day(0), cents: 10_000 }], [first, deeper], campaignStart([first, deeper], deeper), 'EUR')).toBe(10_000);
+    expect(lowestBefore([{ at: day(0), cents: 10_000 }], [first, deeper], campaignStart([first, deeper], deeper, 10_000, 'EUR'), 'EUR')).toBe(10_000);
     // A gap of a day makes it a new reduction, whose 30 days hold the 90.
     const separate = sale('c', 56, 60, 30);
-    expect(campaignStart([first, separate], separate)).toBe(day(56));
+    expect(campaignStart([first, separate], separate, 10_000, 'EUR')).toBe(day(56));
+    // A shallower step that follows is a new reduction: its 30 days hold the deeper price (70), so 80 is no reduction.
+    const deep = sale('d', 50, 55, 30);
+    const shallower = sale('e', 55, 60, 20);
+    expect(campaignStart([deep, shallower], shallower, 10_000, 'EUR')).toBe(day(55));
+    expect(lowestBefore([{ at: day(0), cents: 10_000 }], [deep, shallower], day(55), 'EUR')).toBe(7000);
+    expect(percentBelow(7000, 8000)).toBeNull();
     expect(lowestBefore([{ at: day(0), cents: 10_000 }], [first, separate], day(56), 'EUR')).toBe(9000);
   });
 

@@ -60,19 +60,23 @@ export function priceAt(points: readonly PricePoint[], spans: readonly SaleSpan[
   return spans.filter((s) => s.start <= t && t < s.end).reduce((low, s) => Math.min(low, salePrice(s, regular, currency)), regular);
 }
 
-/** When the campaign `span` belongs to began: earlier sales that ran into its start (or up to it) join it. */
-export function campaignStart(spans: readonly SaleSpan[], span: SaleSpan): number {
-  let start = span.start;
+/**
+ * When the campaign `span` belongs to began: an earlier sale that ran into its start (or up to it) and asked no
+ * less joins it — a reduction that deepens keeps its first step's reference; one that gets shallower is a new
+ * reduction, measured against the 30 days before it (which hold the deeper price).
+ */
+export function campaignStart(spans: readonly SaleSpan[], span: SaleSpan, regularCents: number, currency: Currency): number {
+  let current = span;
   for (let moved = true; moved; ) {
     moved = false;
     for (const other of spans) {
-      if (other.id !== span.id && other.start < start && other.end >= start) {
-        start = other.start;
+      if (other.id !== current.id && other.start < current.start && other.end >= current.start && salePrice(other, regularCents, currency) >= salePrice(current, regularCents, currency)) {
+        current = other;
         moved = true;
       }
     }
   }
-  return start;
+  return current.start;
 }
 
 /**

@@ -12,7 +12,7 @@ import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/
 import { type Currency, proposePrice } from '~/modules/pricing/currencies';
 import { currencySettings } from '~/modules/pricing/settings.server';
 import type { SaleInput, SaleKind, SaleScope } from './sale-form';
-import { coveredVariants, recordSaleMoments } from './schedule.server';
+import { bumpPromotionsStamp, coveredVariants, recordSaleMoments } from './schedule.server';
 
 export type SaleOutcome = { ok: true; id: string } | { ok: false; error: 'overlap' | 'notLower' | 'targets' | 'notFound' | 'started' | 'ended' };
 
@@ -51,6 +51,8 @@ export async function createSale(db: Executor, actor: Actor, input: SaleInput, n
       .values({ id, kind: input.kind, percent: input.percent, price_cents: prices?.EUR ?? null, price_pln: prices?.PLN ?? null, scope: input.scope, starts_at: startsAt, ends_at: endsAt, label_en: input.label.en, label_pl: input.label.pl, created_at: at, updated_at: at })
       .execute();
     await trx.insertInto('sale_targets').values(input.targets.map((target) => ({ sale_id: id, target }))).execute();
+    // Every node reads its sales again (and this transaction's own reads below see the new one).
+    await bumpPromotionsStamp(trx);
     await recordActivity(trx, actor, {
       action: 'sale.created',
       subjectType: 'sale',
@@ -75,6 +77,7 @@ export async function stopSale(db: Executor, actor: Actor, id: string, now = new
     const at = now.toISOString();
     if (sale.ends_at <= at) return { ok: false, error: 'ended' };
     const label = saleName(sale.kind === 'price' ? 'price' : 'percent', sale.percent, sale.label_en);
+    await bumpPromotionsStamp(trx);
     if (sale.starts_at > at) {
       await trx.deleteFrom('sale_targets').where('sale_id', '=', id).execute();
       await trx.deleteFrom('sales').where('id', '=', id).execute();

@@ -20,19 +20,54 @@ const LOOKBACK_MS = 400 * 86_400_000;
 
 export type ScheduledSale = SaleSpan & { startsAt: string; endsAt: string; label: { en: string; pl: string } };
 type AdvertisedCode = CodeRule & { since: number };
-type Schedule = { byVariant: Map<string, ScheduledSale[]>; sales: ScheduledSale[]; codes: AdvertisedCode[]; references: Map<string, Promise<number | null>> };
+type Schedule = {
+  byVariant: Map<string, ScheduledSale[]>;
+  sales: ScheduledSale[];
+  codes: AdvertisedCode[];
+  /** Every start and end, ascending: the next one to come moves the catalogue version. */
+  moments: number[];
+  references: Map<string, Promise<number | null>>;
+};
 
-const cache = new WeakMap<Executor, { version: number; schedule: Promise<Schedule> }>();
+/** Per database (its `catalog_state.instance`): the schedule read at a promotions stamp. */
+const byStamp = new Map<string, { stamp: number; schedule: Promise<Schedule> }>();
+/** Per connection pool: the schedule seen at a catalogue version (no query at all while it holds). */
+const byVersion = new WeakMap<Executor, { version: number; schedule: Promise<Schedule> }>();
 
-export function saleSchedule(db: Executor): Promise<Schedule> {
-  if (db.isTransaction) return readSchedule(db);
+/**
+ * The sales and advertised codes, read again only when the promotions stamp moves (a sale, a code or a variant
+ * written, on any node): the catalogue version moves with every bag sold, and then one small query confirms the
+ * schedule still holds. Inside a transaction a schedule read afresh is not kept (the transaction may roll back).
+ */
+export async function saleSchedule(db: Executor): Promise<Schedule> {
   const version = catalogVersion();
-  const hit = cache.get(db);
-  if (hit && hit.version === version) return hit.schedule;
-  const schedule = readSchedule(db);
-  cache.set(db, { version, schedule });
-  schedule.catch(() => cache.delete(db));
-  return schedule;
+  const seen = db.isTransaction ? undefined : byVersion.get(db);
+  if (seen && seen.version === version) return seen.schedule;
+  const row = await db.selectFrom('catalog_state').select(['instance', 'promotions']).where('id', '=', 1).executeTakeFirst();
+  const key = row?.instance ?? '';
+  const stamp = Number(row?.promotions ?? 0);
+  const known = key ? byStamp.get(key) : undefined;
+  let schedule: Promise<Schedule>;
+  if (known && known.stamp === stamp) schedule = known.schedule;
+  else {
+    schedule = readSchedule(db);
+    if (!db.isTransaction && key) {
+      byStamp.set(key, { stamp, schedule });
+      schedule.catch(() => byStamp.delete(key));
+    }
+  }
+  if (!db.isTransaction) byVersion.set(db, { version, schedule });
+  const resolved = await schedule;
+  // The next start or end moves every node's catalogue version, so its cached pages follow.
+  const now = Date.now();
+  const next = resolved.moments.find((t) => t > now);
+  if (next !== undefined) changeCatalogAt(next);
+  return resolved;
+}
+
+/** Sales, codes or variants changed: every node reads its schedule again (call it in the writing transaction). */
+export async function bumpPromotionsStamp(trx: Executor): Promise<void> {
+  await trx.updateTable('catalog_state').set((eb) => ({ promotions: eb('promotions', '+', 1) })).where('id', '=', 1).execute();
 }
 
 async function readSchedule(db: Executor): Promise<Schedule> {
@@ -58,11 +93,10 @@ async function readSchedule(db: Executor): Promise<Schedule> {
   const codeRows = await db.selectFrom('discount_codes').selectAll().where('advertised', '=', 1).where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', new Date(now).toISOString())])).execute();
   const codeTargets = codeRows.length ? await db.selectFrom('discount_code_targets').select(['code_id', 'target']).where('code_id', 'in', codeRows.map((c) => c.id)).execute() : [];
   const codes = codeRows.map((row) => ({ ...toRule(row, codeTargets.filter((t) => t.code_id === row.id).map((t) => t.target)), since: Date.parse(row.starts_at ?? row.created_at) }));
-  // The next start or end moves every node's catalogue version, so its cached pages follow.
-  const moments = [...sales.flatMap((s) => [s.start, s.end]), ...codes.flatMap((c) => [c.since, c.endsAt ? Date.parse(c.endsAt) : Infinity])];
-  const next = moments.filter((t) => t > now && Number.isFinite(t)).sort((a, b) => a - b)[0];
-  if (next !== undefined) changeCatalogAt(next);
-  return { byVariant, sales, codes, references: new Map() };
+  const moments = [...sales.flatMap((s) => [s.start, s.end]), ...codes.flatMap((c) => [c.since, c.endsAt ? Date.parse(c.endsAt) : Infinity])]
+    .filter((t) => Number.isFinite(t))
+    .sort((a, b) => a - b);
+  return { byVariant, sales, codes, moments, references: new Map() };
 }
 
 /** The variants each of these sales covers now: its variants, its products' or its category's. */
@@ -113,7 +147,7 @@ export async function applySales<V extends Variant>(db: Executor, variants: read
       const running = runningSale(schedule, variant.id, variant.priceCents, currency, at);
       if (!running) return variant;
       const spans = schedule.byVariant.get(variant.id) ?? [];
-      const start = campaignStart(spans, running.sale);
+      const start = campaignStart(spans, running.sale, variant.priceCents, currency);
       const lowest = (await reference(db, schedule, variant.id, currency, spans, start)) ?? variant.priceCents;
       const reduction: Reduction = {
         saleId: running.sale.id,
@@ -148,7 +182,12 @@ export async function applyCodeOffers<V extends Variant>(db: Executor, variants:
         .sort((a, b) => a.priceCents - b.priceCents);
       const best = offers[0];
       if (!best) return variant;
-      const lowest = (await reference(db, schedule, variant.id, currency, schedule.byVariant.get(variant.id) ?? [], best.code.since)) ?? variant.priceCents;
+      // The reduction shown began when the code did — or, on top of a sale, when the sale's campaign did if later.
+      const spans = schedule.byVariant.get(variant.id) ?? [];
+      const sale = variant.reduction ? schedule.sales.find((s) => s.id === variant.reduction!.saleId) : undefined;
+      const regular = variant.reduction?.regularCents ?? variant.priceCents;
+      const start = Math.max(best.code.since, sale ? campaignStart(spans, sale, regular, currency) : 0);
+      const lowest = (await reference(db, schedule, variant.id, currency, spans, start)) ?? variant.priceCents;
       return { ...variant, codeOffer: { code: best.code.code, priceCents: best.priceCents, lowestCents: lowest, percentOff: percentBelow(lowest, best.priceCents), minimumCents: best.code.minimums?.[currency] ?? null } };
     }),
   );
