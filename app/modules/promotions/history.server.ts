@@ -79,7 +79,7 @@ export async function regularPoints(db: Executor, variantId: string, currency: C
 
 export type HistoryEntry = { variantId: string; sku: string; currency: Currency; priceCents: number; regularCents: number; at: string; reason: HistoryReason; saleId: string | null };
 
-/** A product's price history, newest first, for the owner. */
+/** A product's price history, newest first (one moment's rows by variant, euros first), for the owner. */
 export async function productPriceHistory(db: Executor, productId: string, limit = 300): Promise<HistoryEntry[]> {
   const rows = await db
     .selectFrom('price_history')
@@ -87,7 +87,9 @@ export async function productPriceHistory(db: Executor, productId: string, limit
     .select(['variants.sku', 'price_history.variant_id', 'price_history.currency', 'price_history.price_cents', 'price_history.regular_cents', 'price_history.at', 'price_history.reason', 'price_history.sale_id'])
     .where('variants.product_id', '=', productId)
     .orderBy('price_history.at', 'desc')
-    .orderBy('price_history.id', 'desc')
+    // One moment's rows in the owner's order of the variants, euros first.
+    .orderBy('variants.position')
+    .orderBy('price_history.currency')
     .limit(limit)
     .execute();
   return rows.map((row) => ({
