@@ -47,12 +47,13 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 async function fillSale(owner: Page, { percent: value, ends }: { percent: string; ends: string }) {
   await owner.goto('/admin/promotions');
   await waitForHydration(owner);
-  await owner.getByLabel(en('admin.promotions.scopes.products')).check();
-  await owner.getByTestId('sale-targets').getByLabel(productName(COFFEE, 'en'), { exact: true }).check();
-  await owner.getByLabel(en('admin.promotions.percent')).fill(value);
-  await owner.getByLabel(en('admin.promotions.endsAt')).fill(ends);
-  await owner.getByLabel(en('admin.promotions.labelEn')).fill('Drip week');
-  await owner.getByLabel(en('admin.promotions.labelPl')).fill('Tydzień dripów');
+  const form = owner.getByTestId('new-sale');
+  await form.getByLabel(en('admin.promotions.scopes.products')).check();
+  await form.getByTestId('sale-targets').getByLabel(productName(COFFEE, 'en'), { exact: true }).check();
+  await form.getByLabel(en('admin.promotions.percent'), { exact: true }).fill(value);
+  await form.getByLabel(en('admin.promotions.endsAt'), { exact: true }).fill(ends);
+  await form.getByLabel(en('admin.promotions.labelEn'), { exact: true }).fill('Drip week');
+  await form.getByLabel(en('admin.promotions.labelPl'), { exact: true }).fill('Tydzień dripów');
 }
 
 const card = (page: Page) => productGrid(page).locator('article').filter({ has: page.getByRole('link', { name: productName(COFFEE, 'en'), exact: true }) });
@@ -68,7 +69,7 @@ for (const locale of ['en', 'pl'] as const) {
     await expect(page.getByTestId('sales-ended').getByTestId('sale')).toHaveCount(1);
     await waitForHydration(page);
     await expectNoSeriousA11yViolations(page, { label: `admin promotions (${locale})` });
-    await page.getByLabel(t(locale)('admin.promotions.scopes.variants')).check();
+    await page.getByTestId('new-sale').getByLabel(t(locale)('admin.promotions.scopes.variants')).check();
     await expectNoSeriousA11yViolations(page, { label: `admin promotions, variants (${locale})` });
     await page.context().close();
   });
@@ -103,7 +104,7 @@ test('a sale saved is on the storefront at once with its lawful reference; overl
   await owner.getByTestId('new-sale').evaluate((form: HTMLFormElement) => (form.noValidate = true));
   await owner.getByTestId('save-sale').click();
   await expect(owner.getByText(en('admin.promotions.errors.percent'))).toBeVisible();
-  await expect(owner.getByLabel(en('admin.promotions.percent'))).toHaveAttribute('aria-invalid', 'true');
+  await expect(owner.getByTestId('new-sale').getByLabel(en('admin.promotions.percent'), { exact: true })).toHaveAttribute('aria-invalid', 'true');
 
   // Its start is in the product's price history.
   await owner.goto(`/edit-product${path.replace('/product', '')}`);
