@@ -4,29 +4,13 @@
  * checkouts at once, on any node — and held for as long as the order's stock is; it becomes used when the order
  * is paid, and is let go (the counter given back) when the order is replaced, abandoned or its hold runs out.
  */
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
+import type { DiscountCodesTable } from '~/db/schema';
 import type { Executor } from '~/db/database.server';
 import type { Currency } from '~/modules/pricing/currencies';
 import { type CodeRule, type CodeScope, codeKinds, codeScopes, normalizeCode } from './codes';
 
-type CodeRow = {
-  id: string;
-  code: string;
-  kind: string;
-  percent: number | null;
-  amount_cents: number | null;
-  amount_pln: number | null;
-  min_cents: number | null;
-  min_pln: number | null;
-  starts_at: string | null;
-  ends_at: string | null;
-  max_uses: number | null;
-  max_per_customer: number | null;
-  uses: number;
-  scope: string;
-  with_sales: number;
-  advertised: number;
-};
+type CodeRow = Selectable<DiscountCodesTable>;
 
 const pair = (eur: number | null, pln: number | null): Record<Currency, number> | null => (eur === null || pln === null ? null : { EUR: Number(eur), PLN: Number(pln) });
 

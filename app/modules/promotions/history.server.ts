@@ -51,16 +51,13 @@ async function latestRows(db: Executor, variantIds: readonly string[]): Promise<
   return latest;
 }
 
-/** A sale's start or end for one variant in one currency, written once whichever node sees it first. */
-export async function recordSaleMoment(
+/** Sales' starts and ends for variants in a currency, each written once whichever node sees it first. */
+export async function recordSaleMomentRows(
   db: Executor,
-  row: { variantId: string; currency: Currency; priceCents: number; regularCents: number; at: string; reason: 'sale-started' | 'sale-ended'; saleId: string },
+  rows: ReadonlyArray<{ variantId: string; currency: Currency; priceCents: number; regularCents: number; at: string; reason: 'sale-started' | 'sale-ended'; saleId: string }>,
 ): Promise<void> {
-  await db
-    .insertInto('price_history')
-    .values({ id: newId(), variant_id: row.variantId, currency: row.currency, price_cents: row.priceCents, regular_cents: row.regularCents, at: row.at, reason: row.reason, sale_id: row.saleId })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  const values = rows.map((row) => ({ id: newId(), variant_id: row.variantId, currency: row.currency, price_cents: row.priceCents, regular_cents: row.regularCents, at: row.at, reason: row.reason, sale_id: row.saleId }));
+  for (let i = 0; i < values.length; i += 200) await db.insertInto('price_history').values(values.slice(i, i + 200)).onConflict((oc) => oc.doNothing()).execute();
 }
 
 /** The regular prices of a variant in a currency before `before` (ms), ascending: what the reference is computed from. */

@@ -10,7 +10,7 @@ import type { Executor } from '~/db/database.server';
 import { catalogVersion, changeCatalogAt } from '~/modules/catalog/catalog-version.server';
 import type { Variant } from '~/modules/catalog/variants';
 import { type Currency, currencies } from '~/modules/pricing/currencies';
-import { recordSaleMoment, regularPoints } from './history.server';
+import { recordSaleMomentRows, regularPoints } from './history.server';
 import type { CodeRule } from './codes';
 import { toRule } from './codes.server';
 import { type Reduction, type SaleSpan, campaignStart, lowestBefore, percentBelow, salePrice } from './reductions';
@@ -248,7 +248,7 @@ export async function recordSaleMoments(db: Executor, now = new Date()): Promise
   const done = new Set(recorded.map((r) => `${r.sale_id}:${r.reason}`));
   const schedule = await readSchedule(db);
   const covered = await coveredVariants(db, due.map((s) => s.id));
-  let written = 0;
+  const rows: Parameters<typeof recordSaleMomentRows>[1][number][] = [];
   const touched = new Set<string>();
   for (const sale of due) {
     for (const [reason, at] of [['sale-started', sale.starts_at], ['sale-ended', sale.ends_at]] as const) {
@@ -260,13 +260,13 @@ export async function recordSaleMoments(db: Executor, now = new Date()): Promise
         for (const currency of currencies) {
           const regularCents = Number(currency === 'EUR' ? v.price_cents : v.price_pln);
           const priceCents = runningSale(schedule, v.id, regularCents, currency, Date.parse(at))?.priceCents ?? regularCents;
-          await recordSaleMoment(db, { variantId: v.id, currency, priceCents, regularCents, at, reason, saleId: sale.id });
-          written += 1;
+          rows.push({ variantId: v.id, currency, priceCents, regularCents, at, reason, saleId: sale.id });
         }
       }
     }
   }
+  await recordSaleMomentRows(db, rows);
   // The grid's price sort follows from now on.
   await refreshFromPrices(db, [...touched], now.getTime());
-  return written;
+  return rows.length;
 }
