@@ -49,6 +49,8 @@ export interface Database {
   test_payments: TestPaymentsTable;
   test_refunds: TestRefundsTable;
   refunds: RefundsTable;
+  tax_settings: TaxSettingsTable;
+  tax_rates: TaxRatesTable;
 }
 
 export interface ProductsTable {
@@ -70,6 +72,8 @@ export interface ProductsTable {
    * its price per kilogram, and the price sort), kept by the catalogue in the transaction that writes variants.
    */
   net_weight_grams: number | null;
+  /** coffee | other: what it is taxed as (migration 0025). */
+  tax_class: Generated<string>;
   /** The lowest złoty price of its active variants, in grosze (the price sort of złoty pages; migration 0022). */
   price_pln: Generated<number>;
   /** The options it is sold by, in order: '' (one way), 'size', 'grind', 'size,grind' or 'pack' (migration 0017). */
@@ -436,6 +440,10 @@ export interface OrdersTable {
   discount_code: Generated<string | null>;
   discount_cents: Generated<number>;
   delivery_discount_cents: Generated<number>;
+  /** Whose VAT was charged, all of it, and the delivery's parts as JSON (migration 0025). */
+  tax_country: string | null;
+  vat_cents: Generated<number>;
+  delivery_tax: string | null;
 }
 
 export interface OrderLinesTable {
@@ -459,6 +467,10 @@ export interface OrderLinesTable {
   batches: string | null;
   /** The part of the order's discount this line carries (migration 0024). */
   discount_cents: Generated<number>;
+  /** Its VAT as charged: the rate, and what it cost after its discount split into net and VAT (migration 0025). */
+  tax_rate_bp: number | null;
+  net_cents: number | null;
+  vat_cents: number | null;
 }
 
 export interface PaymentEventsTable {
@@ -505,6 +517,9 @@ export interface RefundsTable {
   /** The provider's refund id (Stripe `re_…`); null when known only from a charge's refunded total. */
   provider_refund_id: string | null;
   amount_cents: number;
+  /** The VAT in the amount and its parts per rate as JSON (migration 0025). */
+  vat_cents: Generated<number>;
+  tax: string | null;
   /** pending | succeeded | failed */
   status: string;
   /** The admin who made it; null when it was made outside Kopi (the provider's dashboard). */
@@ -677,4 +692,19 @@ export interface DiscountCodeUsesTable {
   status: string;
   expires_at: string;
   created_at: string;
+}
+
+/** The shop's VAT setting (one row; migration 0025, docs/decisions/0027). */
+export interface TaxSettingsTable {
+  id: number;
+  oss_registered: Generated<number>;
+  updated_at: string | null;
+}
+
+/** The owner's VAT rates in place of those Kopi ships with, in basis points. */
+export interface TaxRatesTable {
+  country: string;
+  tax_class: string;
+  rate_bp: number;
+  updated_at: string;
 }

@@ -4,6 +4,7 @@
  * through "demo" (no payment provider knows them, so nothing can be charged or refunded), and the reviews
  * go through `saveReview`, which checks the delivered order like for anyone else.
  */
+import { SHIPPED_RATES, orderVat } from '~/modules/tax/index.server';
 import type { Executor } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type DemoCustomer, demoCustomers } from '~/demo/reviews';
@@ -39,6 +40,8 @@ export async function seedDemoReviews(
         .execute();
     }
     const orderId = newId();
+    // Taxed as every order was then: Polish VAT on coffee.
+    const vat = orderVat(lines.map((line) => ({ grossCents: line.priceCents, rateBp: SHIPPED_RATES.PL.coffee })), 0);
     await trx
       .insertInto('orders')
       .values({
@@ -67,6 +70,9 @@ export async function seedDemoReviews(
         shipped_at: at(1),
         delivered_at: at(3),
         cancelled_at: null,
+        tax_country: 'PL',
+        vat_cents: vat.lines.reduce((sum, p) => sum + p.vatCents, 0),
+        delivery_tax: '[]',
       })
       .execute();
     await trx
@@ -84,6 +90,9 @@ export async function seedDemoReviews(
           unit_price_cents: line.priceCents,
           quantity: 1,
           image: line.image,
+          tax_rate_bp: vat.lines[position]!.rateBp,
+          net_cents: vat.lines[position]!.netCents,
+          vat_cents: vat.lines[position]!.vatCents,
         })),
       )
       .execute();

@@ -31,6 +31,8 @@ import { type Shopper, keepCountry, pathFor, requireUser, shopperContext } from 
 import type { AppContext } from '~/context';
 import { emailSchema } from '~/modules/accounts/accounts.schema';
 
+import type { VatPart } from '~/modules/tax/vat';
+
 const StripePayment = lazy(() => import('~/components/checkout/stripe-payment'));
 
 type PaymentStep = {
@@ -44,6 +46,8 @@ type PaymentStep = {
   currency: Currency;
   delivery: DeliveryRow | null;
   lines: SummaryLine[];
+  /** The VAT in the amount, per rate. */
+  vat: VatPart[];
   provider: 'test' | 'stripe';
   clientSecret?: string;
   publishableKey?: string;
@@ -90,6 +94,7 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
     delivery: order.delivery ? { kind: order.delivery.kind, priceCents: order.delivery.priceCents, point: order.delivery.point } : null,
     // The last screen before paying shows the price per kilogram too (the order keeps each variant's weight).
     lines: linesOfOrder(order).map((line, i) => ({ ...line, netWeightGrams: order.lines[i].netWeightGrams })),
+    vat: order.vat,
     provider: app.payments.name,
     publishableKey: app.payments.publishableKey,
     available: true,
@@ -430,7 +435,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
       <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
         <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
         <div className="mt-2">
-          <OrderLines lines={payment.lines} currency={payment.currency} totalCents={payment.amountCents} goodsCents={payment.goodsCents} delivery={payment.delivery} discount={payment.discount} />
+          <OrderLines lines={payment.lines} currency={payment.currency} totalCents={payment.amountCents} goodsCents={payment.goodsCents} delivery={payment.delivery} discount={payment.discount} vat={payment.vat} />
         </div>
       </aside>
     </div>

@@ -116,7 +116,7 @@ test.describe('with analytics accepted', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe(`kopi-orders-${today}-${today}.csv`);
     const csv = (await (await file.createReadStream()).toArray()).join('');
-    expect(csv.split('\r\n')[0]).toBe('\uFEFFOrder,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price,Discount,Line total,Currency,Code,Status');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFOrder,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price,Discount,Net,VAT rate (%),VAT,Gross,Currency,Code,Status');
     // A label that starts with "-" is written defused ("'-X7K2Q"), like any cell a spreadsheet would run.
     const line = csv.split('\r\n').find((row) => row.startsWith(`${orderLabel(orderId)},`) || row.startsWith(`'${orderLabel(orderId)},`));
     expect(line).toContain(`,${polishAddress.fullName},`);

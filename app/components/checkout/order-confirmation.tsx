@@ -60,7 +60,7 @@ export function OrderConfirmation({
               <span className="text-sm text-muted">{formatDate(order.createdAt, locale)}</span>
             </p>
             <div className="mt-2">
-              <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} discount={orderDiscountShown(order)} />
+              <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} discount={orderDiscountShown(order)} vat={order.vat} />
             </div>
             <p className="mt-4 flex items-center gap-2 text-sm text-muted">
               <span

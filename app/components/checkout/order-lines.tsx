@@ -5,6 +5,7 @@ import type { OrderView } from '~/modules/orders/orders.types';
 import type { ProductImage as Image } from '~/modules/storage/image';
 import { useI18n } from '~/modules/i18n/react';
 import type { Currency } from '~/modules/pricing/currencies';
+import { type VatPart, formatRate } from '~/modules/tax/vat';
 
 export type SummaryLine = {
   /** Unique among the lines: the variant (a cart's) or the position (an order's). */
@@ -44,6 +45,7 @@ export function OrderLines({
   goodsOnly = false,
   currency,
   discount = null,
+  vat,
 }: {
   lines: SummaryLine[];
   /** The amounts' currency: the order's, or the cart's. */
@@ -59,6 +61,8 @@ export function OrderLines({
   goodsOnly?: boolean;
   /** A discount code's: what it took off the goods (shown under them), or that it made the delivery free. */
   discount?: { code: string; goodsCents: number; freeDelivery?: boolean } | null;
+  /** An order's VAT per rate, shown under its total ("incl. VAT €3.74 (23%)"). */
+  vat?: VatPart[];
 }) {
   const { t, locale } = useI18n();
   const price = (cents: number) => formatPrice(cents, currency, locale);
@@ -121,6 +125,11 @@ export function OrderLines({
         <span>{goodsOnly ? t('delivery.goods') : placed ? t('cart.placedTotal') : t('cart.total')}</span>
         <span className="tabular-nums" data-testid="checkout-total">{price(totalCents)}</span>
       </p>
+      {vat && vat.length > 0 && (
+        <p className="mt-1 text-right text-sm text-muted" data-testid="summary-vat">
+          {vat.map((part) => t('cart.inclVat', { amount: price(part.vatCents), rate: formatRate(part.rateBp, locale) })).join(' · ')}
+        </p>
+      )}
     </div>
   );
 }

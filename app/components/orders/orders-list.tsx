@@ -67,7 +67,7 @@ export function OrderCard({ order, position, reviewed, guestKey }: { order: Orde
         </div>
       </div>
       <div className="mt-4">
-        <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} discount={orderDiscountShown(order)} />
+        <OrderLines lines={linesOfOrder(order)} currency={order.currency} totalCents={order.totalCents} placed goodsCents={order.goodsCents} delivery={order.delivery} discount={orderDiscountShown(order)} vat={order.vat} />
       </div>
       {order.stockShort && (
         <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry" data-testid="order-stock-short">

@@ -23,6 +23,7 @@ import * as guestOrders from './0021-guest-orders';
 import * as currencies from './0022-currencies';
 import * as paymentMethods from './0023-payment-methods';
 import * as promotions from './0024-promotions';
+import * as tax from './0025-tax';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022-currencies': currencies,
   '0023-payment-methods': paymentMethods,
   '0024-promotions': promotions,
+  '0025-tax': tax,
 };

@@ -35,7 +35,8 @@ export type ActivityAction =
   | 'sale.deleted'
   | 'code.created'
   | 'code.ended'
-  | 'code.deleted';
+  | 'code.deleted'
+  | 'tax.changed';
 
 export type ActivityEntry = {
   id: string;

@@ -1,3 +1,4 @@
+import { type TaxClass, isTaxClass } from '~/modules/tax/vat';
 import { type Executor, databaseKind, inTransaction, monotonicNow } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { productSearchFilter } from '~/db/search.server';
@@ -335,6 +336,13 @@ type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTak
 /** The storage key of each product's first image, in one query (products without images are absent). */
 export async function firstImageKeys(db: Executor, productIds: string[]): Promise<Map<string, string>> {
   return new Map([...(await firstImages(db, productIds))].map(([id, image]) => [id, image.path]));
+}
+
+/** What each product is taxed as (coffee unless the owner said otherwise), in one query. */
+export async function productTaxClasses(db: Executor, productIds: string[]): Promise<Map<string, TaxClass>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db.selectFrom('products').select(['id', 'tax_class']).where('id', 'in', [...new Set(productIds)]).execute();
+  return new Map(rows.map((r) => [r.id, isTaxClass(r.tax_class) ? r.tax_class : 'coffee']));
 }
 
 /** Each product's first picture (key and size), in one query. */

@@ -12,6 +12,7 @@ export {
   isProductId,
   listProducts,
   productExists,
+  productTaxClasses,
   rebuildSearchText,
   updateProduct,
   type ListProductsOptions,

@@ -5,7 +5,8 @@ import { getCheckoutDetails, saveCheckoutDetails } from '~/modules/accounts/inde
 import { nullStorage } from '~/modules/storage/null-storage';
 import { type Cart, cartWeightGrams, changeLineQuantity, getCart, goodsToPay } from '~/modules/cart/index.server';
 import { claimCode, findCode, markCodeUsed, releaseCodeUses, renewCodeUse } from '~/modules/promotions/index.server';
-import { findVariants, firstImageKeys } from '~/modules/catalog/index.server';
+import { findVariants, firstImageKeys, productTaxClasses } from '~/modules/catalog/index.server';
+import { orderTaxRates, orderVat } from '~/modules/tax/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import { queueMails } from '~/modules/mail/index.server';
 import {
@@ -182,11 +183,9 @@ export async function startPayment(
     if (input.userId && input.delivery.saveToProfile !== false) {
       await saveCheckoutDetails(trx, input.userId, { address: method.kind === 'pickup' ? null : address, phone: input.delivery.phone ?? '', country: input.delivery.country });
     }
-    const images = await firstImageKeys(
-      trx,
-      cart.lines.map((l) => l.productId),
-    );
-    const lines: NewOrderLine[] = cart.lines.map((l) => ({
+    const productIds = cart.lines.map((l) => l.productId);
+    const [images, taxClasses, taxed] = await Promise.all([firstImageKeys(trx, productIds), productTaxClasses(trx, productIds), orderTaxRates(trx, delivery)]);
+    const untaxed: NewOrderLine[] = cart.lines.map((l) => ({
       productId: l.productId,
       variantId: l.variantId,
       sku: l.sku,
@@ -199,13 +198,19 @@ export async function startPayment(
       discountCents: cart.code?.applies ? (cart.code.lines[l.variantId] ?? 0) : 0,
       image: images.get(l.productId) ?? null,
     }));
+    // Each line's VAT at its product's rate in the country whose VAT the order pays; the delivery follows its goods.
+    const vat = orderVat(
+      untaxed.map((l) => ({ grossCents: linePaidCents(l), rateBp: taxed.rates[taxClasses.get(l.productId) ?? 'coffee'] })),
+      delivery.priceCents,
+    );
+    const lines = untaxed.map((l, i) => ({ ...l, vat: vat.lines[i]! }));
     const { order, created } = await findOrCreatePendingOrder(trx, {
       userId: input.userId,
       email: input.email,
       locale: input.locale,
       cartId: cart.id,
       provider: provider.name,
-      fingerprint: cartFingerprint(lines, cart.currency, cart.totalCents, delivery, discount),
+      fingerprint: cartFingerprint(lines, cart.currency, cart.totalCents, delivery, discount, { country: taxed.country, rates: lines.map((l) => l.vat.rateBp) }),
       goodsCents: cart.totalCents,
       discount,
       currency: cart.currency,
@@ -213,6 +218,7 @@ export async function startPayment(
       address,
       delivery,
       lines,
+      tax: { country: taxed.country, delivery: vat.delivery },
     });
     // The cart's other pending orders (replaced by this one) give their codes' uses back first: a one-use code
     // this cart held is this order's now. Then the code's use is claimed for this order (kept by a reused one);
@@ -676,6 +682,8 @@ export function cartFingerprint(
   totalCents: number,
   delivery: Pick<OrderDelivery, 'methodId' | 'country' | 'priceCents' | 'point'>,
   discount: { code: string; goodsCents: number; deliveryCents: number } | null = null,
+  /** Whose VAT and each line's rate: an order taxed otherwise (OSS switched on, a rate changed) is a new one. */
+  tax: { country: string; rates: number[] } | null = null,
 ): string {
   const canonical = JSON.stringify({
     c: currency,
@@ -684,6 +692,7 @@ export function cartFingerprint(
     d: [delivery.methodId, delivery.country, delivery.priceCents, delivery.point],
     // Without a code the value is what it always was, so pending orders made before codes are still found.
     ...(discount ? { x: [discount.code, discount.goodsCents, discount.deliveryCents] } : {}),
+    ...(tax ? { v: [tax.country, ...tax.rates] } : {}),
   });
   return createHash('sha256').update(canonical).digest('hex');
 }

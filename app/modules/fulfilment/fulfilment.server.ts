@@ -3,6 +3,7 @@
  * tracking number) → delivered. Each move is one conditional update (two admins clicking at once make one
  * change), its activity entry, and the customer's mail in the language they ordered in, in one transaction.
  */
+import type { VatPart } from '~/modules/tax/vat';
 import { sql } from 'kysely';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { SHOP_TIME_ZONE } from '~/lib/format';
@@ -11,7 +12,7 @@ import { escapeLike } from '~/db/search.server';
 import { type Actor, listActivity, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
 import { type Currency } from '~/modules/pricing/index.server';
-import { type DisplayStatus, type OrderDelivery, type OrderDiscount, displayStatus, orderCurrency, findOrderRecord, getOrderRecordLines, orderLabel, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
+import { type DisplayStatus, type OrderDelivery, type OrderDiscount, displayStatus, orderCurrency, findOrderRecord, getOrderRecordLines, orderLabel, orderVatSummary, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
 import { type Storage, productImage } from '~/modules/storage/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
@@ -141,6 +142,9 @@ export type OwnerOrder = {
   /** Paid after its coffee sold out: refunded in full, never shipped. */
   stockShort: boolean;
   totalCents: number;
+  /** The VAT in the total per rate, and whose VAT it is (null on an order without VAT recorded). */
+  vat: VatPart[];
+  taxCountry: string | null;
   paymentProvider: string;
   paymentReference: string | null;
   paymentStatus: string;
@@ -242,6 +246,8 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     })),
     stockShort: row.stock_short_at !== null,
     totalCents: record.totalCents,
+    vat: orderVatSummary(lines.map((l) => ({ vat: l.vat ?? null })), record.deliveryVat),
+    taxCountry: record.taxCountry,
     paymentProvider: record.paymentProvider,
     paymentReference: record.paymentId,
     paymentStatus: record.paymentStatus,

@@ -11,7 +11,8 @@ import { type Executor, inTransaction, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
-import { findOrderRecord, orderLabel } from '~/modules/orders/index.server';
+import { findOrderRecord, getOrderRecordLines, orderLabel } from '~/modules/orders/index.server';
+import { type VatPart, refundVat } from '~/modules/tax/index.server';
 import { type PaymentProvider, PaymentUnavailableError, type ProviderRefund } from '~/modules/payments/index.server';
 import { getWithdrawal, withdrawalRefundMail } from '~/modules/withdrawals/index.server';
 import { returnToStock } from '~/modules/stock/index.server';
@@ -234,10 +235,22 @@ export async function listRefunds(db: Executor, orderId: string) {
   }));
 }
 
+/**
+ * The VAT in a refund: spread over the rates of what it gives back — the withdrawn lines (`positions`), or the
+ * whole order with its delivery — in proportion to what was charged at each (docs/decisions/0027).
+ */
+async function refundTax(trx: Executor, orderId: string, amountCents: number, positions?: readonly number[]): Promise<VatPart[]> {
+  const [order, lines] = await Promise.all([findOrderRecord(trx, orderId), getOrderRecordLines(trx, orderId)]);
+  const returned = positions ? lines.filter((l) => positions.includes(l.position)) : lines;
+  const parts = [...returned.flatMap((l) => (l.vat ? [l.vat] : [])), ...(positions ? [] : (order?.deliveryVat ?? []))];
+  return refundVat(parts.length > 0 ? parts : lines.flatMap((l) => (l.vat ? [l.vat] : [])), amountCents);
+}
+
 async function insertRefund(
   trx: Executor,
-  { orderId, provider, refund, createdBy, at }: { orderId: string; provider: string; refund: ProviderRefund; createdBy: string | null; at: string },
+  { orderId, provider, refund, createdBy, at, positions }: { orderId: string; provider: string; refund: ProviderRefund; createdBy: string | null; at: string; positions?: readonly number[] },
 ): Promise<void> {
+  const tax = await refundTax(trx, orderId, refund.amountCents, positions);
   await trx
     .insertInto('refunds')
     .values({
@@ -250,6 +263,8 @@ async function insertRefund(
       created_by: createdBy,
       created_at: at,
       confirmed_at: refund.status === 'succeeded' ? at : null,
+      vat_cents: tax.reduce((sum, p) => sum + p.vatCents, 0),
+      tax: JSON.stringify(tax),
     })
     .onConflict((oc) => oc.column('provider_refund_id').doNothing())
     .execute();
@@ -316,7 +331,8 @@ export async function refundWithdrawal(
         .set((eb) => ({ refunded_cents: eb('refunded_cents', '+', refund.amountCents) }))
         .where('id', '=', orderId)
         .execute();
-      await insertRefund(trx, { orderId, provider: payments.name, refund, createdBy: actor.id, at });
+      const positions = withdrawal.lines.flatMap((line) => (line.position === undefined ? [] : [line.position]));
+      await insertRefund(trx, { orderId, provider: payments.name, refund, createdBy: actor.id, at, positions: positions.length > 0 ? positions : undefined });
     }
     // The goods came back and the owner resells them: those lines, that many of each.
     const returned = withdrawal.lines.filter((line) => line.position !== undefined).map((line) => ({ position: line.position!, quantity: line.quantity }));

@@ -1,7 +1,8 @@
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import type { OutgoingMail } from '~/modules/mail/index.server';
 import type { OrderRecord, OrderRecordLine } from './order-records.server';
-import { type OrderDelivery, type ShippingAddress, orderLabel, orderPagePath } from './orders.types';
+import { type OrderDelivery, type ShippingAddress, orderLabel, orderPagePath, orderVatSummary } from './orders.types';
+import { formatRate } from '~/modules/tax/vat';
 import { localePath } from '~/modules/i18n/paths';
 import { formatPrice as money } from '~/lib/format';
 import { lineName } from '~/modules/catalog/variants';
@@ -23,6 +24,13 @@ function deliveryLine(order: OrderRecord, locale: Locale, t: (key: string, value
   if (!order.delivery) return null;
   const price = order.delivery.priceCents === 0 ? t('delivery.free') : money(order.delivery.priceCents, order.currency, locale);
   return `${t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) })} — ${price}`;
+}
+
+/** "incl. VAT €3.74 (23%)", one per rate, in `locale`; '' for an order without VAT recorded. */
+function vatText(order: OrderRecord, lines: OrderRecordLine[], locale: Locale, t: (key: string, values?: Record<string, string>) => string): string {
+  return orderVatSummary(lines.map((l) => ({ vat: l.vat ?? null })), order.deliveryVat)
+    .map((part) => t('cart.inclVat', { amount: money(part.vatCents, order.currency, locale), rate: formatRate(part.rateBp, locale) }))
+    .join(' · ');
 }
 
 /** The customer's confirmation, in the order's language: lines, total, order label and shipping address. */
@@ -48,6 +56,7 @@ export function orderConfirmationMail(
     : null;
   const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
   const total = t('orders.mail.total', { total: money(order.totalCents, order.currency, locale) });
+  const vat = vatText(order, lines, locale, t);
 
   const text = [
     t('orders.mail.greeting', { name: order.shipping.fullName }),
@@ -63,6 +72,7 @@ export function orderConfirmationMail(
     ...(discount ? [discount] : []),
     ...(goods && delivery ? [delivery] : []),
     total,
+    ...(vat ? [vat] : []),
     '',
     addressHeading,
     ...address.map((l) => `  ${l}`),
@@ -82,7 +92,7 @@ export function orderConfirmationMail(
     ...lines.map((l) => `<li>${escapeHtml(lineText(l))}</li>`),
     '</ul>',
     ...(goods ? [`<p>${[goods, discount, delivery].filter((x): x is string => Boolean(x)).map(escapeHtml).join('<br>')}</p>`] : []),
-    `<p><strong>${escapeHtml(total)}</strong></p>`,
+    `<p><strong>${escapeHtml(total)}</strong>${vat ? `<br>${escapeHtml(vat)}` : ''}</p>`,
     `<p>${escapeHtml(addressHeading)}<br>${address.map(escapeHtml).join('<br>')}</p>`,
     ...(ordersUrl ? [`<p><a href="${escapeHtml(ordersUrl)}">${escapeHtml(t('orders.mail.viewOrders', { url: ordersUrl }))}</a></p>`] : []),
     `<p>${escapeHtml(t('orders.mail.footer'))}</p>`,
@@ -104,6 +114,7 @@ export function shopOrderNotificationMail(order: OrderRecord, lines: OrderRecord
     ['Customer', order.userEmail],
     ['Language', order.locale],
     ['Total', money(order.totalCents, order.currency, 'en')],
+    ...(vatText(order, lines, 'en', getT('en')) ? ([['VAT', `${vatText(order, lines, 'en', getT('en'))}${order.taxCountry ? ` — ${order.taxCountry}` : ''}`]] as Array<[string, string]>) : []),
     ...(order.delivery
       ? ([
           ['Goods', money(order.goodsCents, order.currency, 'en')],

@@ -3,7 +3,8 @@ import { type Selectable, sql } from 'kysely';
 import { type Executor, monotonicNow, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import type { OrdersTable } from '~/db/schema';
-import { type OrderDelivery, type OrderDiscount, type ShippingAddress, orderCurrency, orderDeliveryOf, orderDiscountOf } from './orders.types';
+import { type OrderDelivery, type OrderDiscount, type ShippingAddress, lineVatOf, orderCurrency, orderDeliveryOf, orderDiscountOf, vatPartsOf } from './orders.types';
+import type { VatPart } from '~/modules/tax/vat';
 import type { Currency } from '~/modules/pricing/currencies';
 
 /** The order as the checkout and payment code work with it (server only). */
@@ -31,6 +32,10 @@ export type OrderRecord = {
   createdAt: string;
   paidAt: string | null;
   visitorId: string | null;
+  /** Whose VAT it was charged, all of it, and the delivery's parts (null country: none recorded). */
+  taxCountry: string | null;
+  vatCents: number;
+  deliveryVat: VatPart[];
 };
 
 export type NewOrderLine = {
@@ -48,6 +53,8 @@ export type NewOrderLine = {
   discountCents?: number;
   /** The sale that reduced its price, if one did. */
   saleId?: string | null;
+  /** What it cost (unit × quantity − discount) split into net and VAT at its rate. */
+  vat?: VatPart | null;
   /** Storage key base of the product's first image, or null. */
   image: string | null;
 };
@@ -82,6 +89,9 @@ const toRecord = (row: Row): OrderRecord => ({
   createdAt: row.created_at,
   paidAt: row.paid_at,
   visitorId: row.visitor_id,
+  taxCountry: row.tax_country,
+  vatCents: Number(row.vat_cents),
+  deliveryVat: vatPartsOf(row.delivery_tax),
 });
 
 const shippingColumns = (a: ShippingAddress, d: OrderDelivery) => ({
@@ -122,6 +132,7 @@ export async function getOrderRecordLines(db: Executor, orderId: string): Promis
     quantity: r.quantity,
     saleId: r.sale_id,
     discountCents: Number(r.discount_cents),
+    vat: lineVatOf(r, Number(r.unit_price_cents) * Number(r.quantity) - Number(r.discount_cents)),
     image: r.image,
   }));
 }
@@ -151,6 +162,8 @@ export async function findOrCreatePendingOrder(
     address: ShippingAddress;
     delivery: OrderDelivery;
     lines: NewOrderLine[];
+    /** Whose VAT it pays and the delivery's parts (the lines carry theirs). */
+    tax: { country: string; delivery: VatPart[] };
   },
 ): Promise<{ order: OrderRecord; created: boolean }> {
   const guest = input.userId === null;
@@ -200,6 +213,9 @@ export async function findOrCreatePendingOrder(
         paid_at: null,
         visitor_id: input.visitorId,
         guest_key: guest ? randomBytes(16).toString('base64url') : null,
+        tax_country: input.tax.country,
+        vat_cents: [...input.lines.map((l) => l.vat?.vatCents ?? 0), ...input.tax.delivery.map((p) => p.vatCents)].reduce((sum, v) => sum + v, 0),
+        delivery_tax: JSON.stringify(input.tax.delivery),
       })
       .onConflict((oc) =>
         guest
@@ -225,6 +241,9 @@ export async function findOrCreatePendingOrder(
             quantity: line.quantity,
             sale_id: line.saleId ?? null,
             discount_cents: line.discountCents ?? 0,
+            tax_rate_bp: line.vat?.rateBp ?? null,
+            net_cents: line.vat?.netCents ?? null,
+            vat_cents: line.vat?.vatCents ?? null,
             image: line.image,
           })),
         )

@@ -10,8 +10,11 @@ import {
   orderCurrency,
   orderDeliveryOf,
   orderDiscountOf,
+  lineVatOf,
   orderLabel,
   orderPagePath,
+  orderVatSummary,
+  vatPartsOf,
   paymentStatuses,
   shippingStatuses,
 } from './orders.types';
@@ -45,6 +48,7 @@ type OrderRow = {
   shipping_phone: string;
   delivery_point: string | null;
   delivery_point_address: string | null;
+  delivery_tax: string | null;
 };
 
 const orderColumns = [
@@ -76,6 +80,7 @@ const orderColumns = [
   'shipping_phone',
   'delivery_point',
   'delivery_point_address',
+  'delivery_tax',
 ] as const;
 
 /**
@@ -178,6 +183,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
       unitPriceCents: line.unit_price_cents,
       quantity: line.quantity,
       discountCents: Number(line.discount_cents),
+      vat: lineVatOf(line, Number(line.unit_price_cents) * Number(line.quantity) - Number(line.discount_cents)),
       image: line.image ? productImage(storage, line.image) : null,
     });
     byOrder.set(line.order_id, list);
@@ -210,6 +216,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
       zipCode: row.shipping_zip_code,
     },
     delivery: orderDeliveryOf(row),
+    vat: orderVatSummary(byOrder.get(row.id) ?? [], vatPartsOf(row.delivery_tax)),
   }));
 }
 

@@ -1,6 +1,7 @@
 /** Order view types and constants, free of zod and server imports (browser-safe). */
 import type { ProductImage } from '~/modules/storage/image';
 import { type Currency, isCurrency } from '~/modules/pricing/currencies';
+import { type VatPart, sumByRate } from '~/modules/tax/vat';
 
 export const ORDERS_PAGE_SIZE = 10;
 export const paymentStatuses = ['pending', 'succeeded', 'failed'] as const;
@@ -68,6 +69,8 @@ export type OrderLineView = {
   quantity: number;
   /** Its part of the order's discount: it cost unit × quantity − this. */
   discountCents: number;
+  /** What it cost split into net and VAT at its rate, as charged. */
+  vat: VatPart | null;
   image: ProductImage | null;
 };
 
@@ -77,6 +80,28 @@ export type OrderDiscount = { code: string; goodsCents: number; deliveryCents: n
 /** The discount of an order row; null without a code. */
 export const orderDiscountOf = (row: { discount_code: string | null; discount_cents: number; delivery_discount_cents: number }): OrderDiscount | null =>
   row.discount_code ? { code: row.discount_code, goodsCents: Number(row.discount_cents), deliveryCents: Number(row.delivery_discount_cents) } : null;
+
+/** The VAT in an order per rate: its lines' and its delivery's parts added up. */
+export const orderVatSummary = (lines: ReadonlyArray<{ vat: VatPart | null }>, delivery: readonly VatPart[]): VatPart[] =>
+  sumByRate([...lines.flatMap((l) => (l.vat ? [l.vat] : [])), ...delivery]);
+
+/** An order row's (or a refund's) stored parts; [] for none or anything unreadable. */
+export function vatPartsOf(json: string | null): VatPart[] {
+  if (!json) return [];
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(
+      (p): p is VatPart => typeof p === 'object' && p !== null && ['rateBp', 'grossCents', 'netCents', 'vatCents'].every((k) => typeof (p as Record<string, unknown>)[k] === 'number'),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** A stored line's VAT (null on a line that has none). */
+export const lineVatOf = (row: { tax_rate_bp: number | null; net_cents: number | null; vat_cents: number | null }, grossCents: number): VatPart | null =>
+  row.tax_rate_bp === null || row.net_cents === null || row.vat_cents === null ? null : { rateBp: Number(row.tax_rate_bp), grossCents, netCents: Number(row.net_cents), vatCents: Number(row.vat_cents) };
 
 /** What a line cost: its unit price times its quantity, less its part of the discount. */
 export const linePaidCents = (line: { unitPriceCents: number; quantity: number; discountCents?: number }): number => line.unitPriceCents * line.quantity - (line.discountCents ?? 0);
@@ -110,6 +135,8 @@ export type OrderView = {
   withdrawnPositions: number[];
   /** Paid after its coffee sold out: never shipped, refunded in full (docs/decisions/0020). */
   stockShort: boolean;
+  /** The VAT in the amount charged per rate, highest first (lines and delivery; docs/decisions/0027). */
+  vat: VatPart[];
 };
 
 /**

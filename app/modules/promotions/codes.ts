@@ -3,6 +3,7 @@
  * anything off this cart and why not, how much, and how that is spread over the lines it applies to — to the
  * cent, so the lines' shares add up to the discount exactly and a refund of one line returns what was paid for it.
  */
+import { spread } from '~/lib/spread';
 import type { Currency } from '~/modules/pricing/currencies';
 
 export const codeKinds = ['percent', 'amount', 'delivery'] as const;
@@ -86,21 +87,4 @@ export function applyCode(rule: CodeRule, lines: readonly CodeLine[], currency: 
   return { ok: true, goodsCents: off, lines: Object.fromEntries(eligible.map((l, i) => [l.variantId, shares[i]])), freeDelivery: false };
 }
 
-/**
- * `total` cents spread over `weights` in proportion, each share rounded down and the cents left over given to the
- * largest remainders (the first of equals): the shares add up to `total` exactly, and none exceeds its weight.
- */
-export function spread(total: number, weights: readonly number[]): number[] {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  if (sum <= 0 || total <= 0) return weights.map(() => 0);
-  const exact = weights.map((w) => (total * w) / sum);
-  const shares = exact.map(Math.floor);
-  let left = total - shares.reduce((a, b) => a + b, 0);
-  const order = exact.map((x, i) => ({ i, rest: x - Math.floor(x) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
-  for (const { i } of order) {
-    if (left <= 0) break;
-    shares[i] += 1;
-    left -= 1;
-  }
-  return shares;
-}
+export { spread };

@@ -8,7 +8,8 @@
  */
 import type { Executor } from '~/db/database.server';
 import { getT, type Locale } from '~/modules/i18n/index.server';
-import { orderLabel } from '~/modules/orders/index.server';
+import { orderLabel, vatPartsOf } from '~/modules/orders/index.server';
+import type { VatPart } from '~/modules/tax/index.server';
 import { type ShopDay, addDays, startOfShopDay } from '~/lib/shop-days';
 import { withdrawnLines } from './kept.server';
 
@@ -44,7 +45,11 @@ export async function exportOrdersCsv(
         'orders.currency',
         'orders.discount_code',
         'orders.delivery_discount_cents',
+        'orders.delivery_tax',
         'order_lines.discount_cents',
+        'order_lines.tax_rate_bp',
+        'order_lines.net_cents',
+        'order_lines.vat_cents',
         'order_lines.position',
         'order_lines.title',
         'order_lines.variant_label',
@@ -72,9 +77,18 @@ export async function exportOrdersCsv(
     return /["\r\n]/.test(text) || text.includes(separator) ? `"${text.replaceAll('"', '""')}"` : text;
   };
   // A line's total is what it cost: its unit price times its quantity, less its part of a code's discount.
-  const header = ['order', 'date', 'customer', 'email', 'product', 'variant', 'sku', 'quantity', 'unitPrice', 'discount', 'lineTotal', 'currency', 'code', 'status'].map((key) => t(`admin.csv.${key}`));
+  // Its VAT as charged: net, rate and VAT beside the gross (empty on lines from before VAT was recorded).
+  const header = ['order', 'date', 'customer', 'email', 'product', 'variant', 'sku', 'quantity', 'unitPrice', 'discount', 'net', 'vatRate', 'vat', 'lineTotal', 'currency', 'code', 'status'].map((key) => t(`admin.csv.${key}`));
   const lines = [header.map(cell).join(separator)];
-  const deliveryRow = (row: (typeof rows)[number]) =>
+  const rate = (bp: number) => `${Math.trunc(bp / 100)}${bp % 100 ? `${decimal}${String(bp % 100).padStart(2, '0').replace(/0$/, '')}` : ''}`;
+  const vatCells = (part: VatPart | null) => (part ? [money(part.netCents), rate(part.rateBp), money(part.vatCents)] : ['', '', '']);
+  // The delivery's row, or one per rate when its goods had several (the delivery's VAT follows them).
+  const deliveryRows = (row: (typeof rows)[number]) => {
+    const parts = vatPartsOf(row.delivery_tax);
+    if (parts.length <= 1) return [deliveryRow(row, Number(row.delivery_cents) + Number(row.delivery_discount_cents), Number(row.delivery_discount_cents), parts[0] ?? null)];
+    return parts.map((part) => deliveryRow(row, part.grossCents, 0, part));
+  };
+  const deliveryRow = (row: (typeof rows)[number], priceCents: number, discountCents: number, part: VatPart | null) =>
     [
       cell(orderLabel(row.id)),
       cell(dateTime.format(new Date(row.paid_at!))),
@@ -84,9 +98,10 @@ export async function exportOrdersCsv(
       cell([t(`delivery.kinds.${row.delivery_kind}`), row.delivery_point ?? ''].filter(Boolean).join(' ')),
       '',
       '1',
-      money(Number(row.delivery_cents) + Number(row.delivery_discount_cents)),
-      money(Number(row.delivery_discount_cents)),
-      money(Number(row.delivery_cents)),
+      money(priceCents),
+      money(discountCents),
+      ...vatCells(part),
+      money(priceCents - discountCents),
       row.currency,
       cell(Number(row.delivery_discount_cents) > 0 ? (row.discount_code ?? '') : ''),
       cell(t(`orders.status.${row.shipping_status}`)),
@@ -104,6 +119,7 @@ export async function exportOrdersCsv(
         String(row.quantity),
         money(row.unit_price_cents),
         money(Number(row.discount_cents)),
+        ...vatCells(row.tax_rate_bp === null || row.net_cents === null || row.vat_cents === null ? null : { rateBp: Number(row.tax_rate_bp), grossCents: 0, netCents: Number(row.net_cents), vatCents: Number(row.vat_cents) }),
         money(row.unit_price_cents * row.quantity - Number(row.discount_cents)),
         row.currency,
         cell(Number(row.discount_cents) > 0 ? (row.discount_code ?? '') : ''),
@@ -111,7 +127,7 @@ export async function exportOrdersCsv(
       ].join(separator),
     );
     // After an order's last line, its delivery (orders from before delivery was chosen have none).
-    if (row.delivery_kind && rows[i + 1]?.id !== row.id) lines.push(deliveryRow(row));
+    if (row.delivery_kind && rows[i + 1]?.id !== row.id) lines.push(...deliveryRows(row));
   }
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }

@@ -11,6 +11,14 @@ import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { createCoffee, createUser } from '../../../tests/fixtures/shop';
 import { nullStorage } from '~/modules/storage/null-storage';
 import { exportOrdersCsv, getDashboard, startOfShopDay } from './index.server';
+import { orderVat } from '~/modules/tax/index.server';
+
+/** A CSV row's cells without its net, VAT rate and VAT (the tests that are about something else). */
+const noVat = (row: string, separator = ','): string[] => {
+  const cells = row.split(separator);
+  cells.splice(10, 3);
+  return cells;
+};
 
 const zone = 'Europe/Warsaw';
 // "Now" is 23 November 2026, 10:00 in Warsaw (09:00 UTC).
@@ -32,6 +40,8 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     const id = newId();
     const goods = lines.reduce((sum, [, , unit, qty]) => sum + unit * qty, 0);
     const total = goods + (extra.delivery?.cents ?? 0);
+    // Polish VAT at 23%, as checkout records it.
+    const vat = orderVat(lines.map(([, , unit, qty]) => ({ grossCents: unit * qty, rateBp: 2300 })), extra.delivery?.cents ?? 0);
     await db
       .insertInto('orders')
       .values({
@@ -61,10 +71,17 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
         delivery_cents: extra.delivery?.cents ?? 0,
         delivery_kind: extra.delivery?.kind ?? null,
         delivery_point: extra.delivery?.point ?? null,
+        tax_country: 'PL',
+        vat_cents: [...vat.lines, ...vat.delivery].reduce((sum, p) => sum + p.vatCents, 0),
+        delivery_tax: JSON.stringify(vat.delivery),
       })
       .execute();
     for (const [position, [productId, title, unit, quantity]] of lines.entries()) {
-      await db.insertInto('order_lines').values({ order_id: id, position, product_id: productId, title, unit_price_cents: unit, quantity, image: null }).execute();
+      const { rateBp, netCents, vatCents } = vat.lines[position]!;
+      await db
+        .insertInto('order_lines')
+        .values({ order_id: id, position, product_id: productId, title, unit_price_cents: unit, quantity, image: null, tax_rate_bp: rateBp, net_cents: netCents, vat_cents: vatCents })
+        .execute();
     }
     return id;
   }
@@ -174,21 +191,21 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     const en = await exportOrdersCsv(db, { from: '2026-11-16', to: '2026-11-22', timeZone: zone, locale: 'en' });
     expect(en.startsWith('\uFEFF')).toBe(true);
     const rows = en.slice(1).trimEnd().split('\r\n');
-    expect(rows[0]).toBe('Order,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price,Discount,Line total,Currency,Code,Status');
+    expect(rows[0]).toBe('Order,Date,Customer,Email,Product,Variant,SKU,Quantity,Unit price,Discount,Net,VAT rate (%),VAT,Gross,Currency,Code,Status');
     expect(rows).toHaveLength(1 + 3);
     // A label is the id's last six characters; one that starts with "-" is defused like any formula.
     const label = "(?:[A-Z0-9_][A-Z0-9_-]{5}|'-[A-Z0-9_-]{5})";
-    expect(rows[1]).toMatch(new RegExp(`^${label},2026-11-16 23:30,Ola Nowak,ola@example.com,Gayo,,,1,10.00,0.00,10.00,EUR,,Processing$`));
-    expect(rows[2]).toMatch(new RegExp(`^${label},2026-11-17 00:30,"'=HYPERLINK\\(""x""\\)",ola@example.com,Gayo,,,1,13.00,0.00,13.00,EUR,,Cancelled$`));
-    expect(rows[3]).toMatch(/,2026-11-22 23:59,Ola Nowak,ola@example.com,Toraja,,,3,20.00,0.00,60.00,EUR,,Processing$/);
+    expect(rows[1]).toMatch(new RegExp(`^${label},2026-11-16 23:30,Ola Nowak,ola@example.com,Gayo,,,1,10.00,0.00,8.13,23,1.87,10.00,EUR,,Processing$`));
+    expect(noVat(rows[2]!).join(',')).toMatch(new RegExp(`^${label},2026-11-17 00:30,"'=HYPERLINK\\(""x""\\)",ola@example.com,Gayo,,,1,13.00,0.00,13.00,EUR,,Cancelled$`));
+    expect(noVat(rows[3]!).join(',')).toMatch(/,2026-11-22 23:59,Ola Nowak,ola@example.com,Toraja,,,3,20.00,0.00,60.00,EUR,,Processing$/);
 
     const pl = await exportOrdersCsv(db, { from: '2026-11-23', to: '2026-11-23', timeZone: zone, locale: 'pl' });
     const plRows = pl.slice(1).trimEnd().split('\r\n');
-    expect(plRows[0]).toBe('Zamówienie;Data;Klient;E-mail;Produkt;Wariant;SKU;Ilość;Cena jedn.;Rabat;Wartość;Waluta;Kod;Status');
+    expect(plRows[0]).toBe('Zamówienie;Data;Klient;E-mail;Produkt;Wariant;SKU;Ilość;Cena jedn.;Rabat;Netto;Stawka VAT (%);VAT;Brutto;Waluta;Kod;Status');
     expect(plRows.slice(1).map((r) => r.split(';').slice(1).join(';'))).toEqual([
-      '2026-11-23 00:00;Ola Nowak;ola@example.com;Gayo;;;2;12,50;0,00;25,00;EUR;;W realizacji',
-      '2026-11-23 09:59;Ola Nowak;ola@example.com;Toraja PL;;;1;20,00;0,00;20,00;EUR;;W realizacji',
-      '2026-11-23 09:59;Ola Nowak;ola@example.com;Gayo;;;1;12,50;0,00;12,50;EUR;;W realizacji',
+      '2026-11-23 00:00;Ola Nowak;ola@example.com;Gayo;;;2;12,50;0,00;20,33;23;4,67;25,00;EUR;;W realizacji',
+      '2026-11-23 09:59;Ola Nowak;ola@example.com;Toraja PL;;;1;20,00;0,00;16,26;23;3,74;20,00;EUR;;W realizacji',
+      '2026-11-23 09:59;Ola Nowak;ola@example.com;Gayo;;;1;12,50;0,00;10,16;23;2,34;12,50;EUR;;W realizacji',
     ]);
   });
 
@@ -204,12 +221,12 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     const en = await exportOrdersCsv(db, { from: '2028-02-10', to: '2028-02-10', timeZone: zone, locale: 'en' });
     const rows = en.slice(1).trimEnd().split('\r\n').map((r) => r.split(',').slice(4).join(','));
     expect(rows.slice(1)).toEqual([
-      'Gayo,,,2,12.50,0.00,25.00,EUR,,Processing',
-      'Delivery,InPost locker KRA01M,,1,3.49,0.00,3.49,EUR,,Processing',
-      'Toraja,,,3,20.00,0.00,60.00,EUR,,Processing',
-      'Delivery,Courier,,1,0.00,0.00,0.00,EUR,,Processing',
-      'Gayo,,,1,12.50,0.00,12.50,EUR,,Cancelled',
-      'Delivery,Courier,,1,4.99,0.00,4.99,EUR,,Cancelled',
+      'Gayo,,,2,12.50,0.00,20.33,23,4.67,25.00,EUR,,Processing',
+      'Delivery,InPost locker KRA01M,,1,3.49,0.00,2.84,23,0.65,3.49,EUR,,Processing',
+      'Toraja,,,3,20.00,0.00,48.78,23,11.22,60.00,EUR,,Processing',
+      'Delivery,Courier,,1,0.00,0.00,,,,0.00,EUR,,Processing',
+      'Gayo,,,1,12.50,0.00,10.16,23,2.34,12.50,EUR,,Cancelled',
+      'Delivery,Courier,,1,4.99,0.00,4.06,23,0.93,4.99,EUR,,Cancelled',
     ]);
   });
 
@@ -265,7 +282,7 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
 
     it('the CSV says which lines were cancelled or withdrawn from, and whether refunded', async () => {
       const csv = await exportOrdersCsv(db, { from: '2027-03-04', to: '2027-03-10', timeZone: zone, locale: 'en' });
-      const rows = csv.slice(1).trimEnd().split('\r\n').slice(1).map((r) => r.split(',').slice(4).join(','));
+      const rows = csv.slice(1).trimEnd().split('\r\n').slice(1).map((r) => noVat(r).slice(4).join(','));
       expect(rows).toEqual([
         'Gayo,,,2,12.50,0.00,25.00,EUR,,Processing',
         'Toraja,,,1,20.00,0.00,20.00,EUR,,Processing',
@@ -294,7 +311,7 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     expect(zloty.days.at(-1)).toMatchObject({ revenueCents: 15_297, orders: 1 });
     // The CSV keeps every order, each line with its currency.
     const csv = await exportOrdersCsv(db, { from: '2029-03-05', to: '2029-03-05', timeZone: zone, locale: 'en' });
-    expect(csv.trimEnd().split('\r\n').slice(1).map((r) => r.split(',').slice(4).join(','))).toEqual([
+    expect(csv.trimEnd().split('\r\n').slice(1).map((r) => noVat(r).slice(4).join(','))).toEqual([
       'Gayo,,,2,12.50,0.00,25.00,EUR,,Processing',
       'Delivery,Courier,,1,4.99,0.00,4.99,EUR,,Processing',
       'Gayo,,,1,52.99,0.00,52.99,PLN,,Processing',

@@ -1,3 +1,4 @@
+import { formatRate } from '~/modules/tax/vat';
 import { ArrowLeft, Ban, Download, PackageCheck, PackagePlus, RefreshCw, Truck, Undo2 } from 'lucide-react';
 import { Form, Link, data, useNavigation } from 'react-router';
 import { StatusBadge } from '~/components/orders/status-badge';
@@ -291,6 +292,16 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 <th scope="row" colSpan={4} className="hidden pt-3 text-right sm:table-cell">{t('admin.orders.total')}</th>
                 <td className="pt-3 pl-4 text-right text-base font-semibold whitespace-nowrap tabular-nums">{formatPrice(order.totalCents, order.currency, locale)}</td>
               </tr>
+              {order.vat.map((part) => (
+                <tr key={part.rateBp} data-testid="order-vat-row" className="text-muted">
+                  <th scope="row" colSpan={3} className="pt-1 text-right font-normal sm:hidden">{t('admin.orders.vatRow', { rate: formatRate(part.rateBp, locale), country: order.taxCountry ?? '' })}</th>
+                  <th scope="row" colSpan={4} className="hidden pt-1 text-right font-normal sm:table-cell">
+                    {t('admin.orders.vatRow', { rate: formatRate(part.rateBp, locale), country: order.taxCountry ?? '' })}
+                    <span className="block text-xs">{t('admin.orders.vatNet', { net: formatPrice(part.netCents, order.currency, locale) })}</span>
+                  </th>
+                  <td className="pt-1 pl-4 text-right align-top whitespace-nowrap tabular-nums">{formatPrice(part.vatCents, order.currency, locale)}</td>
+                </tr>
+              ))}
             </tfoot>
           </table>
         </section>

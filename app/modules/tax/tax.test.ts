@@ -1,0 +1,149 @@
+/**
+ * VAT on real orders (docs/decisions/0027): the rate looked up by country and class with OSS off and on, the
+ * owner's overrides, and what checkout stores on each line, the delivery and a refund.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '~/db/database.server';
+import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { listActivity } from '~/modules/activity/index.server';
+import { startPayment, payWithCard, type PaymentServices } from '~/modules/checkout/index.server';
+import { cancelOrder } from '~/modules/fulfilment/index.server';
+import { getOrderForUser, getOrderRecordLines, findOrderRecord } from '~/modules/orders/index.server';
+import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
+import { address, courier, createCoffee, createUser, fillCart, pickup, storage } from '../../../tests/fixtures/shop';
+import { listTaxRates, orderTaxRates, saveOssSetting, saveTaxRates, taxSettings } from './index.server';
+
+const owner = { id: null, email: 'owner@kopi.test' };
+const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
+const germany = { country: 'DE', methodId: 'method-eu-courier' } as const;
+
+describe.each(testDatabases())('VAT on %s', (_kind, open) => {
+  let handle: TestDatabase;
+  let db: DB;
+  let provider: PaymentProvider;
+  let services: PaymentServices;
+  beforeAll(async () => {
+    handle = await open();
+    db = handle.db;
+    provider = createTestPaymentProvider(db);
+    services = { db, payments: provider, contactTo: 'shop@kopi.test', publicUrl: 'https://kopi.test', kickMail: () => {} };
+  });
+  afterAll(() => handle.close());
+
+  /** A customer's paid order of these coffees (name, cents, quantity), delivered as asked. */
+  async function paidOrder(items: Array<[string, number, number, ('coffee' | 'other')?]>, delivery: { country: string; methodId: string } = courier) {
+    const user = await createUser(db);
+    const products: Array<[string, number]> = [];
+    for (const [name, cents, quantity, taxClass] of items) {
+      const id = await createCoffee(db, name, cents);
+      if (taxClass) await db.updateTable('products').set({ tax_class: taxClass }).where('id', '=', id).execute();
+      products.push([id, quantity]);
+    }
+    const cartId = await fillCart(db, user.id, products);
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery });
+    if (!started.ok) throw new Error(started.reason);
+    expect(await payWithCard(services, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
+    return { userId: user.id, orderId: started.orderId };
+  }
+
+  it('ships a rate for every country and class; the owner overrides one and goes back to Kopi’s, each change logged', async () => {
+    const before = await listTaxRates(db);
+    expect(before.ossRegistered).toBe(false);
+    expect(before.rates).toHaveLength(27 * 2);
+    expect(before.rates.find((r) => r.country === 'DE' && r.taxClass === 'coffee')).toMatchObject({ rateBp: 700, shippedBp: 700, overridden: false });
+
+    expect(await saveTaxRates(db, owner, [{ country: 'DE', taxClass: 'coffee', rateBp: 550 }])).toEqual({ ok: true, changed: 1 });
+    expect((await taxSettings(db)).rates.DE.coffee).toBe(550);
+    expect((await listTaxRates(db)).rates.find((r) => r.country === 'DE' && r.taxClass === 'coffee')).toMatchObject({ rateBp: 550, shippedBp: 700, overridden: true });
+    expect(await saveTaxRates(db, owner, [{ country: 'DE', taxClass: 'coffee', rateBp: null }])).toEqual({ ok: true, changed: 1 });
+    expect((await taxSettings(db)).rates.DE.coffee).toBe(700);
+    expect((await listActivity(db, { limit: 5 })).filter((e) => e.action === 'tax.changed').map((e) => e.details.rateBp)).toEqual([
+      [550, 700],
+      [700, 550],
+    ]);
+
+    // Outside the lists or 0–50%: refused, nothing changed.
+    for (const bad of [
+      { country: 'US', taxClass: 'coffee', rateBp: 500 },
+      { country: 'DE', taxClass: 'wine', rateBp: 500 },
+      { country: 'DE', taxClass: 'coffee', rateBp: 5001 },
+      { country: 'DE', taxClass: 'coffee', rateBp: -1 },
+      { country: 'DE', taxClass: 'coffee', rateBp: 5.5 },
+    ]) {
+      expect(await saveTaxRates(db, owner, [{ country: 'PL', taxClass: 'coffee', rateBp: 800 }, bad])).toEqual({ ok: false });
+    }
+    expect((await taxSettings(db)).rates.PL.coffee).toBe(2300);
+  });
+
+  it('OSS off: Polish VAT wherever the coffee goes; on: a consumer elsewhere in the EU pays their country’s, a pickup Poland’s', async () => {
+    expect(await orderTaxRates(db, { country: 'DE', kind: 'courier' })).toEqual({ country: 'PL', rates: { coffee: 2300, other: 2300 } });
+    await saveOssSetting(db, owner, true);
+    try {
+      expect(await orderTaxRates(db, { country: 'DE', kind: 'courier' })).toEqual({ country: 'DE', rates: { coffee: 700, other: 1900 } });
+      expect(await orderTaxRates(db, { country: 'FI', kind: 'courier' })).toEqual({ country: 'FI', rates: { coffee: 1350, other: 2550 } });
+      expect(await orderTaxRates(db, { country: 'PL', kind: 'courier' })).toMatchObject({ country: 'PL' });
+      expect(await orderTaxRates(db, { country: 'DE', kind: 'pickup' })).toMatchObject({ country: 'PL' });
+    } finally {
+      await saveOssSetting(db, owner, false);
+    }
+    const logged = (await listActivity(db, { limit: 3 })).filter((e) => e.details.what === 'oss').map((e) => e.details.ossRegistered);
+    expect(logged).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+  });
+
+  it('an order stores each line’s and the delivery’s net, rate and VAT, adding up to the amount charged', async () => {
+    // 2 × 12.50 € and 1 × 8.99 € of goods, and the courier's 4.99 €: 38.98 € at 23%.
+    const o = await paidOrder([
+      ['Vat Gayo', 1250, 2],
+      ['Vat Toraja', 899, 1],
+    ]);
+    const order = (await findOrderRecord(db, o.orderId))!;
+    const lines = await getOrderRecordLines(db, o.orderId);
+    expect(order.taxCountry).toBe('PL');
+    expect(lines.map((l) => l.vat)).toEqual([
+      { rateBp: 2300, grossCents: 2500, netCents: 2033, vatCents: 467 },
+      { rateBp: 2300, grossCents: 899, netCents: 731, vatCents: 168 },
+    ]);
+    expect(order.deliveryVat).toEqual([{ rateBp: 2300, grossCents: 499, netCents: 406, vatCents: 93 }]);
+    expect(order.vatCents).toBe(467 + 168 + 93);
+    expect(order.totalCents).toBe(2500 + 899 + 499);
+    const view = (await getOrderForUser(db, storage, o.userId, o.orderId))!;
+    expect(view.vat).toEqual([{ rateBp: 2300, grossCents: 3898, netCents: 3898 - 728, vatCents: 728 }]);
+  });
+
+  it('under OSS a German consumer pays German VAT: coffee 7%, other goods 19%, the delivery split over both', async () => {
+    await saveOssSetting(db, owner, true);
+    try {
+      const o = await paidOrder(
+        [
+          ['Vat Kerinci', 3000, 1],
+          ['Vat Mug', 1000, 1, 'other'],
+        ],
+        germany,
+      );
+      const order = (await findOrderRecord(db, o.orderId))!;
+      const lines = await getOrderRecordLines(db, o.orderId);
+      expect(order.taxCountry).toBe('DE');
+      expect(lines.map((l) => l.vat?.rateBp)).toEqual([700, 1900]);
+      // 40.00 € of goods to Germany: the EU courier's 16.99 € for 1–2 kg … whatever it is, split 3:1 over the rates.
+      const delivery = order.delivery!.priceCents;
+      expect(order.deliveryVat.map((p) => p.rateBp)).toEqual([1900, 700]);
+      expect(order.deliveryVat.reduce((sum, p) => sum + p.grossCents, 0)).toBe(delivery);
+      const parts = [...lines.map((l) => l.vat!), ...order.deliveryVat];
+      expect(parts.reduce((sum, p) => sum + p.netCents + p.vatCents, 0)).toBe(order.totalCents);
+      expect(parts.reduce((sum, p) => sum + p.vatCents, 0)).toBe(order.vatCents);
+    } finally {
+      await saveOssSetting(db, owner, false);
+    }
+  });
+
+  it('a cancellation’s refund stores its VAT: the whole order’s, per rate', async () => {
+    const o = await paidOrder([['Vat Flores', 2000, 1]], pickup);
+    expect(await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).toEqual({ ok: true, refundedCents: 2000 });
+    const refund = await db.selectFrom('refunds').select(['amount_cents', 'vat_cents', 'tax']).where('order_id', '=', o.orderId).executeTakeFirstOrThrow();
+    expect(Number(refund.vat_cents)).toBe(374);
+    expect(JSON.parse(refund.tax!)).toEqual([{ rateBp: 2300, grossCents: 2000, netCents: 1626, vatCents: 374 }]);
+  });
+});
