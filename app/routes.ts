@@ -54,6 +54,8 @@ export default [
     route('admin/delivery', 'routes/admin/delivery.tsx'),
     route('admin/currencies', 'routes/admin/currencies.tsx'),
     route('admin/promotions', 'routes/admin/promotions.tsx'),
+    route('admin/tax', 'routes/admin/tax.tsx'),
+    route('admin/tax/oss-report', 'routes/admin/tax-report.ts'),
   ]),
   route('language', 'routes/language.ts'),
   route('currency', 'routes/currency.tsx'),

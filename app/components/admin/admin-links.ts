@@ -1,4 +1,4 @@
-import { BadgePercent, Coins, History, Inbox, LayoutDashboard, LayoutGrid, PackagePlus, ReceiptText, Star, Truck } from 'lucide-react';
+import { BadgePercent, Coins, History, Inbox, Landmark, LayoutDashboard, LayoutGrid, PackagePlus, ReceiptText, Star, Truck } from 'lucide-react';
 
 /**
  * The back office's pages, in the order its navigation shows them; `header`: also linked from the site header
@@ -14,6 +14,7 @@ export const adminLinks = [
   { to: '/admin/delivery', key: 'manage.delivery', Icon: Truck, header: false, end: false },
   { to: '/admin/promotions', key: 'manage.promotions', Icon: BadgePercent, header: false, end: false },
   { to: '/admin/currencies', key: 'manage.currencies', Icon: Coins, header: false, end: false },
+  { to: '/admin/tax', key: 'manage.tax', Icon: Landmark, header: false, end: false },
   { to: '/admin/activity', key: 'manage.activity', Icon: History, header: false, end: false },
 ] as const;
 

@@ -1,3 +1,4 @@
+import { TAX_CLASSES } from '~/modules/tax/vat';
 import { ArrowDown, ArrowUp, ImagePlus, Star } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useNavigate, useNavigation } from 'react-router';
@@ -156,7 +157,7 @@ export function ProductForm({ mode, action, values: initial, images = [], result
     );
   };
 
-  const select = (name: 'category' | 'process' | 'roast', label: string, options: readonly string[], labelOf: (v: string) => string, optional: boolean) => {
+  const select = (name: 'category' | 'taxClass' | 'process' | 'roast', label: string, options: readonly string[], labelOf: (v: string) => string, optional: boolean) => {
     const error = message(errors[name]);
     const id = `product-${name}`;
     return (
@@ -165,7 +166,7 @@ export function ProductForm({ mode, action, values: initial, images = [], result
         <select
           id={id}
           name={name}
-          defaultValue={values[name] || (optional ? '' : 'wholeBean')}
+          defaultValue={values[name] || (optional ? '' : name === 'taxClass' ? 'coffee' : 'wholeBean')}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
           className="field-input"
@@ -229,6 +230,10 @@ export function ProductForm({ mode, action, values: initial, images = [], result
           {select('category', t('admin.productForm.category'), categories, (c) => t(`categories.${c}`), false)}
         </div>
         {area('description', t('admin.productForm.description'))}
+        <div className="grid gap-5 sm:grid-cols-[1fr_2fr] sm:items-end">
+          {select('taxClass', t('admin.productForm.taxClass'), TAX_CLASSES, (c) => t(`admin.tax.classes.${c}`), false)}
+          <p className="pb-3 text-sm text-muted">{t('admin.productForm.taxClassHint')}</p>
+        </div>
       </Section>
 
       <Section title={t('admin.productForm.selling')} hint={t('admin.productForm.sellingHint')} selling>

@@ -145,6 +145,7 @@ describe('the product form’s variants', () => {
       roast: null,
       altitudeMin: null,
       altitudeMax: null,
+      taxClass: 'coffee' as const,
       options: ['size' as const, 'grind' as const],
       variants,
       translations: { en: { name: 'Java Frinsa', description: '', notes: [] }, pl: null },

@@ -3,6 +3,7 @@
  * the server (which checks again, then runs the catalogue's own schema). Messages are i18n keys under
  * `admin.productForm.errors`. Browser-safe: no server imports, no zod.
  */
+import { type TaxClass, isTaxClass } from '~/modules/tax/vat';
 import { isPlainLine, isPlainText } from '~/lib/plain-text';
 import { categories, processes, roasts, type Category, type Process, type Roast } from '~/modules/catalog/catalog.types';
 import { MAX_NET_WEIGHT_GRAMS } from '~/modules/catalog/unit-price';
@@ -79,6 +80,7 @@ export type ProductFormValues = {
   variants: VariantRowValues[];
   description: string;
   category: string;
+  taxClass: string;
   namePl: string;
   descriptionPl: string;
   origin: string;
@@ -97,7 +99,7 @@ type TextField = Exclude<keyof ProductFormValues, 'variants'>;
 export type ProductFormField = TextField | 'images' | 'variants' | ReturnType<typeof variantFieldName>;
 export type ProductFormErrors = Partial<Record<ProductFormField, string>>;
 
-const textFields = ['name', 'price', 'pricePln', 'netWeight', 'sku', 'options', 'description', 'category', 'namePl', 'descriptionPl', 'origin', 'region', 'originPl', 'regionPl', 'process', 'roast', 'altitudeMin', 'altitudeMax', 'notes', 'notesPl'] as const;
+const textFields = ['name', 'price', 'pricePln', 'netWeight', 'sku', 'options', 'description', 'category', 'taxClass', 'namePl', 'descriptionPl', 'origin', 'region', 'originPl', 'regionPl', 'process', 'roast', 'altitudeMin', 'altitudeMax', 'notes', 'notesPl'] as const;
 
 export const emptyProductForm: ProductFormValues = { ...(Object.fromEntries(textFields.map((f) => [f, ''])) as Omit<ProductFormValues, 'variants'>), options: 'none', variants: [] };
 
@@ -119,6 +121,7 @@ export type FormVariant = {
 /** What the catalogue stores, before pictures are added. */
 export type ProductFields = {
   category: Category;
+  taxClass: TaxClass;
   options: OptionKind[];
   /** For a product sold one way, its one variant (without an id: the server knows which it is). */
   variants: FormVariant[];
@@ -318,6 +321,8 @@ export function parseProductForm(form: FormData): ProductFormResult {
 
   const category = t('category') || 'wholeBean';
   check('category', (categories as readonly string[]).includes(category), 'category');
+  const taxClass = t('taxClass') || 'coffee';
+  check('taxClass', isTaxClass(taxClass), 'choice');
   check('process', t('process') === '' || (processes as readonly string[]).includes(t('process')), 'choice');
   check('roast', t('roast') === '' || (roasts as readonly string[]).includes(t('roast')), 'choice');
 
@@ -345,6 +350,7 @@ export function parseProductForm(form: FormData): ProductFormResult {
     values,
     fields: {
       category: category as Category,
+      taxClass: taxClass as TaxClass,
       options,
       variants: sold.variants,
       rowKeys: sold.rowKeys,
@@ -377,6 +383,7 @@ export function shownVariant<V extends Pick<Variant, 'active' | 'priceCents'>>(v
 /** The form's values for an existing product (what the edit page starts from). */
 export function productFormValues(product: {
   category: Category | null;
+  taxClass: TaxClass;
   origin: string | null;
   region: string | null;
   process: Process | null;
@@ -411,6 +418,7 @@ export function productFormValues(product: {
     })),
     description: en.description,
     category: product.category ?? 'wholeBean',
+    taxClass: product.taxClass,
     namePl: pl?.name ?? '',
     descriptionPl: pl?.description ?? '',
     origin: product.origin ?? '',

@@ -285,6 +285,7 @@ function changes(record: ProductRecord, fields: ProductFields, images: { key: st
     list('variantsOn', kept.filter((v) => !before.get(v.id)!.active && v.active).map((v) => v.sku));
   }
   diff('category', record.category, fields.category);
+  diff('taxClass', record.taxClass, fields.taxClass);
   diff('originPl', record.translations.pl?.origin ?? '', fields.translations.pl.origin);
   diff('regionPl', record.translations.pl?.region ?? '', fields.translations.pl.region);
   diff('images', record.images.map((i) => i.key), images.map((i) => i.key));

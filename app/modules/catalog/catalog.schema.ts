@@ -1,4 +1,5 @@
 /** Catalogue types and schemas shared by the server and the UI (browser-safe: no server imports). */
+import { TAX_CLASSES } from '~/modules/tax/vat';
 import { z } from 'zod';
 import { categories, isCategory, processes, roasts, sortOrders, PAGE_SIZE, MAX_PAGE, MAX_QUERY_LENGTH } from './catalog.types';
 import type { Category } from './catalog.types';
@@ -79,6 +80,8 @@ export type ParsedVariantInput = z.output<typeof variantInputSchema>;
 export const productInputSchema = z
   .object({
     category: z.enum(categories).nullable().default('wholeBean'),
+    /** What it is taxed as (docs/decisions/0027). */
+    taxClass: z.enum(TAX_CLASSES).default('coffee'),
     /** What the variants vary by: none, a size, a grind, both, or a pack (variants.ts). */
     options: z
       .array(z.enum(optionKinds))

@@ -427,6 +427,7 @@ const splitNotes = (text: string | null) =>
 export type ProductRecord = {
   id: string;
   category: Category | null;
+  taxClass: TaxClass;
   priceCents: number;
   netWeightGrams: number | null;
   origin: string | null;
@@ -465,6 +466,7 @@ export async function getProductRecord(db: Executor, storage: Storage, id: strin
   return {
     id,
     category: isCategory(product.category) ? product.category : null,
+    taxClass: isTaxClass(product.tax_class) ? product.tax_class : 'coffee',
     priceCents: product.price_cents,
     netWeightGrams: product.net_weight_grams,
     origin: product.origin,

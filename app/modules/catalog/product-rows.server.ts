@@ -80,6 +80,7 @@ export function productRows(id: string, input: ParsedProductInput, createdAt: st
     product: {
       id,
       category: input.category,
+      tax_class: input.taxClass,
       options: input.options.join(','),
       price_cents: cheapest.priceCents,
       net_weight_grams: cheapest.netWeightGrams,

@@ -11,6 +11,7 @@ import { cancelOrder } from '~/modules/fulfilment/index.server';
 import { getOrderForUser, getOrderRecordLines, findOrderRecord } from '~/modules/orders/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { address, courier, createCoffee, createUser, fillCart, pickup, storage } from '../../../tests/fixtures/shop';
+import { crossBorderSales, exportOssCsv, ossQuarter, quarterOf } from '~/modules/reports/index.server';
 import { listTaxRates, orderTaxRates, saveOssSetting, saveTaxRates, taxSettings } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
@@ -134,6 +135,44 @@ describe.each(testDatabases())('VAT on %s', (_kind, open) => {
       const parts = [...lines.map((l) => l.vat!), ...order.deliveryVat];
       expect(parts.reduce((sum, p) => sum + p.netCents + p.vatCents, 0)).toBe(order.totalCents);
       expect(parts.reduce((sum, p) => sum + p.vatCents, 0)).toBe(order.vatCents);
+    } finally {
+      await saveOssSetting(db, owner, false);
+    }
+  });
+
+  it('the year’s cross-border consumer sales count net, refunds out; the OSS report lists the quarter per country and rate', async () => {
+    const zone = 'Europe/Warsaw';
+    const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric' }).format(new Date()));
+    const quarter = quarterOf(Number(new Intl.DateTimeFormat('en-CA', { timeZone: zone, month: 'numeric' }).format(new Date())));
+    const before = await crossBorderSales(db, { year, timeZone: zone });
+    const reportBefore = await ossQuarter(db, { year, quarter, timeZone: zone });
+    // Before OSS: a German consumer's order pays Polish VAT; it counts towards the threshold, not in the OSS report.
+    const polish = await paidOrder([['Vat Bali', 2460, 1]], germany);
+    const polishOrder = (await findOrderRecord(db, polish.orderId))!;
+    expect(polishOrder.taxCountry).toBe('PL');
+    const after = await crossBorderSales(db, { year, timeZone: zone });
+    expect(after.netCents.EUR - before.netCents.EUR).toBe(polishOrder.totalCents - polishOrder.vatCents);
+    expect(await ossQuarter(db, { year, quarter, timeZone: zone })).toEqual(reportBefore);
+
+    await saveOssSetting(db, owner, true);
+    try {
+      const o = await paidOrder([['Vat Sulawesi', 3210, 1]], germany);
+      const order = (await findOrderRecord(db, o.orderId))!;
+      const report = await ossQuarter(db, { year, quarter, timeZone: zone });
+      const row = report.find((r) => r.kind === 'sales' && r.country === 'DE' && r.rateBp === 700 && r.currency === 'EUR')!;
+      const was = reportBefore.find((r) => r.kind === 'sales' && r.country === 'DE' && r.rateBp === 700 && r.currency === 'EUR') ?? { netCents: 0, vatCents: 0, orders: 0 };
+      expect(row.vatCents - was.vatCents).toBe(order.vatCents);
+      expect(row.netCents - was.netCents).toBe(order.totalCents - order.vatCents);
+      expect(row.orders - was.orders).toBe(1);
+      // Cancelled and refunded: the refund is reported apart, negative, in the quarter it was made.
+      expect((await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).ok).toBe(true);
+      const refunds = (await ossQuarter(db, { year, quarter, timeZone: zone })).find((r) => r.kind === 'refunds' && r.country === 'DE' && r.rateBp === 700)!;
+      expect(refunds.vatCents).toBeLessThan(0);
+      const csv = await exportOssCsv(db, { year, quarter, timeZone: zone, locale: 'pl' });
+      expect(csv.split('\r\n')[0]).toBe('\uFEFFOkres;Rodzaj;Kraj;Stawka VAT (%);Waluta;Netto;VAT;Zamówienia');
+      expect(csv).toContain(`${year}-Q${quarter};Zwroty;DE;7;EUR;-`);
+      // Refunded in full, it no longer counts towards the threshold.
+      expect((await crossBorderSales(db, { year, timeZone: zone })).netCents.EUR).toBe(after.netCents.EUR);
     } finally {
       await saveOssSetting(db, owner, false);
     }

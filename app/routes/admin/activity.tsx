@@ -1,3 +1,4 @@
+import { formatRate, isTaxClass } from '~/modules/tax/vat';
 import { Link } from 'react-router';
 import { Pagination } from '~/components/admin/pagination';
 import { appContext } from '~/context';
@@ -75,6 +76,8 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   }
   const category = pair('category');
   if (category) out.push(t('admin.activity.category', { from: t(`categories.${category[0] ?? 'uncategorized'}`), to: t(`categories.${category[1] ?? 'uncategorized'}`) }));
+  const taxClass = pair('taxClass');
+  if (taxClass && isTaxClass(taxClass[0]) && isTaxClass(taxClass[1])) out.push(t('admin.activity.taxClass', { from: t(`admin.tax.classes.${taxClass[0]}`), to: t(`admin.tax.classes.${taxClass[1]}`) }));
   if (d.description) out.push(t('admin.activity.description'));
   if (d.descriptionPl) out.push(t('admin.activity.descriptionPl'));
   const images = pair('images');
@@ -91,6 +94,7 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   if (entry.action.startsWith('stock.') || entry.action === 'order.stock_short' || d.backToStock === true) out.push(...describeStock(entry, t, locale));
   if (entry.action === 'delivery.changed') out.push(...describeDelivery(d, t, locale));
   if (entry.action === 'currency.changed' || entry.action === 'prices.proposed') out.push(...describeCurrency(entry.action, d, t));
+  if (entry.action === 'tax.changed') out.push(...describeTax(d, t, locale));
   if (entry.action === 'sale.created' && typeof d.startsAt === 'string' && typeof d.endsAt === 'string') {
     out.push(t('admin.activity.saleTerms', { variants: t('admin.promotions.variants', { count: Number(d.variants ?? 0) }), from: formatDateTime(d.startsAt, locale), to: formatDateTime(d.endsAt, locale) }));
   }
@@ -98,6 +102,16 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
     out.push(t('admin.activity.reason', { reason: t(`reviews.reasons.${d.reason}`) }));
   }
   return out;
+}
+
+/** VAT's entries: OSS switched on or off, or a rate changed (from → to). */
+function describeTax(d: Record<string, unknown>, t: T, locale: Locale): string[] {
+  if (d.what === 'oss' && Array.isArray(d.ossRegistered)) return [t(d.ossRegistered[1] ? 'admin.activity.tax.ossOn' : 'admin.activity.tax.ossOff')];
+  if (d.what === 'rate' && Array.isArray(d.rateBp) && typeof d.country === 'string' && isTaxClass(d.taxClass)) {
+    const [from, to] = d.rateBp as unknown[];
+    return [t('admin.activity.tax.rate', { country: countryName(d.country, locale), class: t(`admin.tax.classes.${d.taxClass}`), from: formatRate(Number(from), locale), to: formatRate(Number(to), locale) })];
+  }
+  return [];
 }
 
 /** The currency settings' entries: the new defaults and rate; how many proposed prices were applied. */
@@ -183,6 +197,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
     if (entry.subjectType === 'product' && entry.subjectId && entry.action !== 'product.deleted') return `/edit-product/${entry.subjectId}`;
     if (entry.subjectType === 'delivery' && entry.action === 'delivery.changed') return '/admin/delivery';
     if (entry.subjectType === 'currency') return '/admin/currencies';
+    if (entry.subjectType === 'tax') return '/admin/tax';
     if (entry.subjectType === 'review') return entry.action === 'review.hidden' ? '/admin/reviews?show=hidden' : '/admin/reviews';
     return null;
   };

@@ -6,12 +6,14 @@ import { requireAdmin, shopperContext } from '~/http/shopper.server';
 import { SHOP_TIME_ZONE, formatNumber, formatPrice } from '~/lib/format';
 import { getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
-import { addDays, getDashboard, isPeriod } from '~/modules/reports/index.server';
+import { addDays, crossBorderSales, getDashboard, isPeriod } from '~/modules/reports/index.server';
 import { periods } from '~/modules/reports/periods';
 import { isGrind, isOptionKind, variantLabel } from '~/modules/catalog/variants';
 import { lowStock } from '~/modules/stock/index.server';
 import { currencySettings } from '~/modules/pricing/index.server';
 import { currencies, isCurrency } from '~/modules/pricing/currencies';
+import { OssMeter } from '~/components/admin/oss-meter';
+import { taxSettings } from '~/modules/tax/index.server';
 import type { Route } from './+types/dashboard';
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -22,14 +24,18 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const period = isPeriod(requested) ? requested : '7d';
   const asked = url.searchParams.get('currency');
   const currency = isCurrency(asked) ? asked : (await currencySettings(app.db)).defaults[shopper.locale];
-  const [dashboard, low] = await Promise.all([
+  const [dashboard, low, tax] = await Promise.all([
     getDashboard(app.db, app.storage, { period, timeZone: SHOP_TIME_ZONE, locale: shopper.locale, currency }),
     lowStock(app.db, { locale: shopper.locale }),
+    taxSettings(app.db),
   ]);
+  const oss = await crossBorderSales(app.db, { year: Number(dashboard.to.slice(0, 4)), timeZone: SHOP_TIME_ZONE });
   return {
     title: getT(shopper.locale)('admin.meta.dashboardTitle'),
     dashboard,
     low,
+    oss,
+    ossRegistered: tax.ossRegistered,
     // The export form starts at the first of this month.
     exportFrom: `${dashboard.to.slice(0, 8)}01`,
     exportMin: addDays(dashboard.to, -3 * 366),
@@ -42,7 +48,7 @@ const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole
 
 export default function AdminDashboardPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useI18n();
-  const { dashboard: d, low, exportFrom, exportMin } = loaderData;
+  const { dashboard: d, low, exportFrom, exportMin, oss, ossRegistered } = loaderData;
   const percent = (value: number | null) => (value === null ? '—' : formatNumber(value, locale, { style: 'percent', maximumFractionDigits: 1 }));
   const tiles = [
     { key: 'revenue', Icon: TrendingUp, value: formatPrice(d.revenueCents, d.currency, locale), note: d.deliveryCents > 0 ? t('admin.dashboard.paidWithDelivery', { amount: formatPrice(d.paidCents, d.currency, locale), delivery: formatPrice(d.deliveryCents, d.currency, locale) }) : t('admin.dashboard.paid', { amount: formatPrice(d.paidCents, d.currency, locale) }) },
@@ -232,6 +238,16 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
             </table>
           </div>
         )}
+      </section>
+
+      <section aria-labelledby="oss-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="dashboard-oss">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="oss-heading" className="text-lg font-semibold">{t('admin.tax.ossHeading')}</h2>
+          <Link to="/admin/tax" className="text-sm font-medium text-leaf underline underline-offset-4">{t('admin.dashboard.taxSettings')}</Link>
+        </div>
+        <div className="mt-3">
+          <OssMeter sales={oss} registered={ossRegistered} />
+        </div>
       </section>
 
       <section aria-labelledby="export-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
