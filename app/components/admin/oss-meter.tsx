@@ -8,7 +8,7 @@ export type OssFigures = { year: number; netCents: { EUR: number; PLN: number };
 export function OssMeter({ sales, registered }: { sales: OssFigures; registered: boolean }) {
   const { t, locale } = useI18n();
   const percent = Math.floor(sales.share * 1000) / 10;
-  const label = t('admin.tax.crossBorder', { year: sales.year });
+  const label = t('admin.tax.crossBorder', { year: String(sales.year) });
   return (
     <div>
       <p className="flex flex-wrap items-baseline justify-between gap-2 text-sm">

@@ -138,7 +138,7 @@ export default function AdminTaxPage({ loaderData, actionData }: Route.Component
           <button type="submit" className="btn-primary px-4 py-2 text-sm" disabled={busy}>{t('admin.tax.saveRates')}</button>
         </div>
         <div className="relative mt-4 overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table className="w-full max-w-2xl text-left text-sm">
             <caption className="sr-only">{t('admin.tax.ratesHeading')}</caption>
             <thead className="text-xs tracking-wide text-muted uppercase">
               <tr>
@@ -163,6 +163,8 @@ export default function AdminTaxPage({ loaderData, actionData }: Route.Component
                       <td key={taxClass} className="py-2 pl-3 align-top">
                         <div className="flex items-center gap-1">
                           <input
+                            // A saved rate is shown as stored (an emptied field comes back as Kopi's rate).
+                            key={`${rate.rateBp}-${rate.overridden}`}
                             id={name}
                             name={name}
                             inputMode="decimal"
