@@ -497,6 +497,24 @@ function endpoints(productId: string): Endpoint[] {
       signedIn: 'sometimes',
     },
     {
+      name: 'POST /admin/tax (as an admin)',
+      path: '/admin/tax',
+      fields: { intent: () => 'rates', 'rate.DE.coffee': () => '5,5', 'rate.PL.coffee': () => '23', 'rate.FI.other': () => '' },
+      // A rate that is no rate refuses the whole form: nothing may be written.
+      defects: [
+        (f, r) => void (f[r.pick(['rate.DE.coffee', 'rate.PL.coffee', 'rate.FI.other'])] = r.pick(['51', '-1', 'x', '1e1', '23.456', '\u0000', '100', '5,5,5', '2 3', '٢٣'])),
+      ],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
+      name: 'POST /admin/tax (as a customer)',
+      path: '/admin/tax',
+      fields: { intent: () => 'oss', ossRegistered: () => 'on' },
+      defects: [breakField('ossRegistered'), (f) => void (f.intent = 'rates')],
+      signedIn: 'sometimes',
+    },
+    {
       name: 'POST /admin/delivery (as a customer)',
       path: '/admin/delivery',
       fields: { intent: () => 'settings', packagingGrams: () => '0', homeCountry: () => 'DE' },
@@ -600,7 +618,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff'];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff', '/admin/tax', '/admin/tax/oss-report', '/admin/tax/oss-report?year=2026&quarter=5', '/admin/tax/oss-report?year=%ff&quarter=1'];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';

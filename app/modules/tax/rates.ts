@@ -31,7 +31,7 @@ export const SHIPPED_RATES: Record<Country, Record<TaxClass, number>> = {
   NL: { coffee: 900, other: 2100 },
   PL: { coffee: 2300, other: 2300 },
   PT: { coffee: 2300, other: 2300 },
-  RO: { coffee: 2100, other: 2100 },
+  RO: { coffee: 1100, other: 2100 },
   SE: { coffee: 600, other: 2500 },
   SI: { coffee: 950, other: 2200 },
   SK: { coffee: 2300, other: 2300 },
