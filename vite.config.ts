@@ -34,6 +34,6 @@ export default defineConfig({
     client: { build: { rolldownOptions: { output: { codeSplitting: clientChunks } } } },
   },
   resolve: { alias: { '~': fileURLToPath(new URL('./app', import.meta.url)) } },
-  ssr: { external: ['pg', 'sharp', 'pino', 'pino-http', 'nodemailer'] },
+  ssr: { external: ['pg', 'sharp', 'pino', 'pino-http', 'nodemailer', 'pdfkit'] },
   plugins: [tailwindcss(), reactRouter()],
 });

@@ -51,6 +51,8 @@ export interface Database {
   refunds: RefundsTable;
   tax_settings: TaxSettingsTable;
   tax_rates: TaxRatesTable;
+  invoice_counters: InvoiceCountersTable;
+  invoices: InvoicesTable;
 }
 
 export interface ProductsTable {
@@ -292,6 +294,8 @@ export interface MailOutboxTable {
   sent_at: string | null;
   /** The token of the worker whose lease holds the message (null when nobody holds it). */
   claim_token: string | null;
+  /** JSON [{ filename, contentType, base64 }] (migration 0026). */
+  attachments: Generated<string | null>;
 }
 
 export interface AnalyticsEventsTable {
@@ -444,6 +448,8 @@ export interface OrdersTable {
   tax_country: string | null;
   vat_cents: Generated<number>;
   delivery_tax: string | null;
+  /** JSON: the buyer's details when they asked for an invoice at checkout (migration 0026). */
+  invoice_buyer: Generated<string | null>;
 }
 
 export interface OrderLinesTable {
@@ -707,4 +713,40 @@ export interface TaxRatesTable {
   tax_class: string;
   rate_bp: number;
   updated_at: string;
+}
+
+/** Invoice numbers per series and year (migration 0026, docs/decisions/0028). */
+export interface InvoiceCountersTable {
+  series: string;
+  year: number;
+  last: Generated<number>;
+}
+
+/** An issued invoice or correction: a snapshot that never changes, with its PDF and KSeF XML as issued. */
+export interface InvoicesTable {
+  id: string;
+  number: string;
+  series: string;
+  year: number;
+  seq: number;
+  order_id: string;
+  kind: string;
+  corrects_id: string | null;
+  refund_id: string | null;
+  locale: string;
+  currency: string;
+  issued_at: string;
+  sale_date: string;
+  seller: string;
+  buyer: string;
+  lines: string;
+  totals: string;
+  payment: string;
+  gross_cents: number;
+  vat_cents: number;
+  pdf: string | null;
+  ksef_xml: string | null;
+  ksef_number: string | null;
+  created_by: string | null;
+  created_at: string;
 }

@@ -24,6 +24,7 @@ import * as currencies from './0022-currencies';
 import * as paymentMethods from './0023-payment-methods';
 import * as promotions from './0024-promotions';
 import * as tax from './0025-tax';
+import * as invoices from './0026-invoices';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023-payment-methods': paymentMethods,
   '0024-promotions': promotions,
   '0025-tax': tax,
+  '0026-invoices': invoices,
 };

@@ -36,7 +36,9 @@ export type ActivityAction =
   | 'code.created'
   | 'code.ended'
   | 'code.deleted'
-  | 'tax.changed';
+  | 'tax.changed'
+  | 'invoice.issued'
+  | 'invoice.corrected';
 
 export type ActivityEntry = {
   id: string;

@@ -28,13 +28,15 @@ import plProduct from './locales/pl/product.json';
 import plProfile from './locales/pl/profile.json';
 import plWithdrawal from './locales/pl/withdrawal.json';
 import plReviews from './locales/pl/reviews.json';
+import enInvoices from './locales/en/invoices.json';
+import plInvoices from './locales/pl/invoices.json';
 import { type Locale, type Messages, createT, defaultLocale, isLocale, mergeBundles } from './translate';
 
 export { createT, defaultLocale, isLocale, locales, type Locale, type Messages, type T } from './translate';
 
 const catalogues = {
-  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders, admin: enAdmin, withdrawal: enWithdrawal, reviews: enReviews, delivery: enDelivery },
-  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders, admin: plAdmin, withdrawal: plWithdrawal, reviews: plReviews, delivery: plDelivery },
+  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders, admin: enAdmin, withdrawal: enWithdrawal, reviews: enReviews, delivery: enDelivery, invoices: enInvoices },
+  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders, admin: plAdmin, withdrawal: plWithdrawal, reviews: plReviews, delivery: plDelivery, invoices: plInvoices },
 } as const satisfies Record<Locale, Record<string, Messages>>;
 
 export type Namespace = keyof (typeof catalogues)['en'];

@@ -1,0 +1,20 @@
+/** Invoices' public server API: issuing, numbering, the PDF as issued (docs/decisions/0028). */
+export * from './buyer';
+export {
+  INVOICE_SERIES,
+  getInvoice,
+  invoiceFileName,
+  invoicePdf,
+  invoiceWindow,
+  invoicesByOrder,
+  issueInvoice,
+  listOrderInvoices,
+  nextInvoiceNumber,
+  sellerOf,
+  totalsOf,
+  type Invoice,
+  type InvoiceLine,
+  type IssueOutcome,
+  type Seller,
+} from './invoices.server';
+export { renderInvoicePdf } from './pdf.server';

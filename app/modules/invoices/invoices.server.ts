@@ -1,0 +1,267 @@
+/**
+ * Invoices (docs/decisions/0028): issued for a paid order — by the owner for any, by the customer for their own
+ * within the legal window — once per order. Issuing allocates the next number of the series and year in the same
+ * transaction that stores the invoice (one guarded counter update: no gaps, no repeats, on any number of nodes),
+ * and stores a snapshot of everything it says; the PDF is rendered from that snapshot and kept as issued.
+ */
+import type { Selectable } from 'kysely';
+import { type Executor, inTransaction, now } from '~/db/database.server';
+import type { InvoicesTable } from '~/db/schema';
+import { newId } from '~/db/ids.server';
+import { type Actor, recordActivity } from '~/modules/activity/index.server';
+import { lineName } from '~/modules/catalog/variants';
+import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
+import { findOrderRecord, getOrderRecordLines, orderLabel } from '~/modules/orders/index.server';
+import { type VatPart, sumByRate } from '~/modules/tax/index.server';
+import { shopDayOf } from '~/lib/shop-days';
+import { type InvoiceBuyer, invoiceWindowEnds } from './buyer';
+import { renderInvoicePdf } from './pdf.server';
+
+export type Seller = { name: string; address: string; taxId: string; email?: string };
+export type InvoiceLine = { name: string; sku: string | null; quantity: number; unitGrossCents: number; grossCents: number; netCents: number; vatCents: number; rateBp: number };
+export type InvoiceTotals = { byRate: VatPart[]; netCents: number; vatCents: number; grossCents: number };
+export type InvoicePayment = { provider: string; paidAt: string | null; reference: string | null };
+
+export type Invoice = {
+  id: string;
+  number: string;
+  series: string;
+  kind: 'invoice' | 'correction';
+  orderId: string;
+  correctsNumber: string | null;
+  locale: Locale;
+  currency: string;
+  issuedAt: string;
+  saleDate: string;
+  seller: Seller;
+  buyer: InvoiceBuyer;
+  lines: InvoiceLine[];
+  totals: InvoiceTotals;
+  payment: InvoicePayment;
+};
+
+export const INVOICE_SERIES = { invoice: 'FV', correction: 'KOR' } as const;
+const TIME_ZONE = 'Europe/Warsaw';
+
+/** The shop's details an invoice needs; null when one is not configured (SHOP_LEGAL_NAME, SHOP_ADDRESS, SHOP_TAX_ID). */
+export function sellerOf(config: { legalName?: string; address?: string; taxId?: string; email?: string }): Seller | null {
+  if (!config.legalName || !config.address || !config.taxId) return null;
+  return { name: config.legalName, address: config.address, taxId: config.taxId.replace(/^PL/i, '').replace(/[\s-]/g, ''), email: config.email };
+}
+
+/**
+ * The next number of a series in a year, in the caller's transaction: the counter row is created once, then moved
+ * by one guarded update whose row lock (PostgreSQL) or write lock (SQLite) queues concurrent issuers, so every
+ * number is given once and, the transaction committing with its invoice, none is skipped.
+ */
+export async function nextInvoiceNumber(trx: Executor, series: string, year: number): Promise<{ seq: number; number: string }> {
+  await trx.insertInto('invoice_counters').values({ series, year, last: 0 }).onConflict((oc) => oc.columns(['series', 'year']).doNothing()).execute();
+  const row = await trx
+    .updateTable('invoice_counters')
+    .set((eb) => ({ last: eb('last', '+', 1) }))
+    .where('series', '=', series)
+    .where('year', '=', year)
+    .returning('last')
+    .executeTakeFirstOrThrow();
+  const seq = Number(row.last);
+  return { seq, number: `${series}/${year}/${String(seq).padStart(5, '0')}` };
+}
+
+export type IssueOutcome =
+  | { ok: true; invoice: Invoice }
+  | { ok: false; reason: 'not_found' | 'not_paid' | 'already_issued' | 'window_closed' | 'seller_missing' };
+
+/**
+ * Issues the invoice of a paid order for `buyer`, in the order's language: refused when the order has one, is not
+ * paid, or — for a customer (`by.customer`) — the window has closed. The owner's issuing is logged.
+ */
+export async function issueInvoice(
+  db: Executor,
+  input: { orderId: string; buyer: InvoiceBuyer; seller: Seller | null; by: { admin: Actor } | { customer: string | null }; now?: Date },
+): Promise<IssueOutcome> {
+  if (!input.seller) return { ok: false, reason: 'seller_missing' };
+  const seller = input.seller;
+  const at = input.now ?? new Date();
+  const outcome = await inTransaction(db, async (trx): Promise<IssueOutcome> => {
+    const order = await findOrderRecord(trx, input.orderId);
+    if (!order) return { ok: false, reason: 'not_found' };
+    if ('customer' in input.by && order.userId !== input.by.customer) return { ok: false, reason: 'not_found' };
+    if (order.paymentStatus !== 'succeeded' || !order.paidAt) return { ok: false, reason: 'not_paid' };
+    const existing = await trx.selectFrom('invoices').select('id').where('order_id', '=', order.id).where('kind', '=', 'invoice').executeTakeFirst();
+    if (existing) return { ok: false, reason: 'already_issued' };
+    if ('customer' in input.by) {
+      const delivered = await trx.selectFrom('orders').select('delivered_at').where('id', '=', order.id).executeTakeFirst();
+      if (at >= invoiceWindowEnds(delivered?.delivered_at ?? order.paidAt)) return { ok: false, reason: 'window_closed' };
+    }
+    const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
+    const t = getT(locale);
+    const orderLines = await getOrderRecordLines(trx, order.id);
+    const lines: InvoiceLine[] = orderLines.map((l) => {
+      const vat = l.vat ?? { rateBp: 0, grossCents: l.unitPriceCents * l.quantity - (l.discountCents ?? 0), netCents: l.unitPriceCents * l.quantity - (l.discountCents ?? 0), vatCents: 0 };
+      return { name: lineName(l.title || t('orders.mail.unnamed'), l.label), sku: l.sku, quantity: l.quantity, unitGrossCents: l.unitPriceCents, grossCents: vat.grossCents, netCents: vat.netCents, vatCents: vat.vatCents, rateBp: vat.rateBp };
+    });
+    for (const part of order.deliveryVat) {
+      const name = order.delivery ? t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) }) : t('delivery.delivery');
+      lines.push({ name, sku: null, quantity: 1, unitGrossCents: part.grossCents, grossCents: part.grossCents, netCents: part.netCents, vatCents: part.vatCents, rateBp: part.rateBp });
+    }
+    const totals = totalsOf(lines);
+    const year = Number(shopDayOf(at, TIME_ZONE).slice(0, 4));
+    const { seq, number } = await nextInvoiceNumber(trx, INVOICE_SERIES.invoice, year);
+    const invoice: Invoice = {
+      id: newId(),
+      number,
+      series: INVOICE_SERIES.invoice,
+      kind: 'invoice',
+      orderId: order.id,
+      correctsNumber: null,
+      locale,
+      currency: order.currency,
+      issuedAt: at.toISOString(),
+      saleDate: shopDayOf(new Date(order.paidAt), TIME_ZONE),
+      seller,
+      buyer: input.buyer,
+      lines,
+      totals,
+      payment: { provider: order.paymentProvider, paidAt: order.paidAt, reference: order.paymentId },
+    };
+    await trx
+      .insertInto('invoices')
+      .values({
+        id: invoice.id,
+        number,
+        series: invoice.series,
+        year,
+        seq,
+        order_id: order.id,
+        kind: 'invoice',
+        corrects_id: null,
+        refund_id: null,
+        locale,
+        currency: invoice.currency,
+        issued_at: invoice.issuedAt,
+        sale_date: invoice.saleDate,
+        seller: JSON.stringify(seller),
+        buyer: JSON.stringify(input.buyer),
+        lines: JSON.stringify(lines),
+        totals: JSON.stringify(totals),
+        payment: JSON.stringify(invoice.payment),
+        gross_cents: totals.grossCents,
+        vat_cents: totals.vatCents,
+        pdf: null,
+        ksef_xml: null,
+        ksef_number: null,
+        created_by: 'admin' in input.by ? input.by.admin.id : null,
+        created_at: now(),
+      })
+      .execute();
+    if ('admin' in input.by) {
+      await recordActivity(trx, input.by.admin, { action: 'invoice.issued', subjectType: 'order', subjectId: order.id, subjectLabel: orderLabel(order.id), details: { number, buyer: input.buyer.name, taxId: input.buyer.taxId } });
+    }
+    return { ok: true, invoice };
+  }).catch(async (error: unknown) => {
+    // Two requests for one order at once: the unique index lets one through.
+    if (await db.selectFrom('invoices').select('id').where('order_id', '=', input.orderId).where('kind', '=', 'invoice').executeTakeFirst()) return { ok: false, reason: 'already_issued' } as const;
+    throw error;
+  });
+  if (outcome.ok) await storePdf(db, outcome.invoice);
+  return outcome;
+}
+
+export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
+  const byRate = sumByRate(lines.map((l) => ({ rateBp: l.rateBp, grossCents: l.grossCents, netCents: l.netCents, vatCents: l.vatCents })));
+  return {
+    byRate,
+    netCents: byRate.reduce((sum, p) => sum + p.netCents, 0),
+    vatCents: byRate.reduce((sum, p) => sum + p.vatCents, 0),
+    grossCents: byRate.reduce((sum, p) => sum + p.grossCents, 0),
+  };
+}
+
+/** Renders the invoice's PDF from its snapshot and keeps it, once (a PDF already kept stays as it is). */
+async function storePdf(db: Executor, invoice: Invoice): Promise<Buffer> {
+  const pdf = await renderInvoicePdf(invoice);
+  await db.updateTable('invoices').set({ pdf: pdf.toString('base64') }).where('id', '=', invoice.id).where('pdf', 'is', null).execute();
+  const kept = await db.selectFrom('invoices').select('pdf').where('id', '=', invoice.id).executeTakeFirst();
+  return kept?.pdf ? Buffer.from(kept.pdf, 'base64') : pdf;
+}
+
+type InvoiceRow = Pick<Selectable<InvoicesTable>, 'id' | 'number' | 'series' | 'kind' | 'order_id' | 'corrects_id' | 'locale' | 'currency' | 'issued_at' | 'sale_date' | 'seller' | 'buyer' | 'lines' | 'totals' | 'payment'>;
+
+function toInvoice(row: InvoiceRow, correctsNumber: string | null): Invoice {
+  return {
+    id: row.id,
+    number: row.number,
+    series: row.series,
+    kind: row.kind === 'correction' ? 'correction' : 'invoice',
+    orderId: row.order_id,
+    correctsNumber,
+    locale: isLocale(row.locale) ? row.locale : 'en',
+    currency: row.currency,
+    issuedAt: row.issued_at,
+    saleDate: row.sale_date,
+    seller: JSON.parse(row.seller) as Seller,
+    buyer: JSON.parse(row.buyer) as InvoiceBuyer,
+    lines: JSON.parse(row.lines) as InvoiceLine[],
+    totals: JSON.parse(row.totals) as InvoiceTotals,
+    payment: JSON.parse(row.payment) as InvoicePayment,
+  };
+}
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** An order's invoices and corrections, oldest first (the order's pages); a customer sees only their own order's. */
+export async function listOrderInvoices(db: Executor, orderId: string): Promise<Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; grossCents: number; currency: string }>> {
+  if (!idPattern.test(orderId)) return [];
+  const rows = await db.selectFrom('invoices').select(['id', 'number', 'kind', 'issued_at', 'gross_cents', 'currency']).where('order_id', '=', orderId).orderBy('issued_at').orderBy('seq').execute();
+  return rows.map((r) => ({ id: r.id, number: r.number, kind: r.kind === 'correction' ? 'correction' : 'invoice', issuedAt: r.issued_at, grossCents: Number(r.gross_cents), currency: r.currency }));
+}
+
+/**
+ * An invoice's PDF as issued, for the owner (`{ admin: true }`) or the customer whose order it is; null for
+ * anything else. One whose PDF was never kept (the process stopped right after issuing) is rendered and kept now.
+ */
+export async function invoicePdf(db: Executor, invoiceId: string, who: { admin: true } | { userId: string }): Promise<{ number: string; pdf: Buffer } | null> {
+  if (!idPattern.test(invoiceId)) return null;
+  const row = await db
+    .selectFrom('invoices')
+    .innerJoin('orders', 'orders.id', 'invoices.order_id')
+    .select(['invoices.id', 'invoices.number', 'invoices.pdf', 'invoices.corrects_id', 'orders.user_id'])
+    .where('invoices.id', '=', invoiceId)
+    .executeTakeFirst();
+  if (!row || ('userId' in who && row.user_id !== who.userId)) return null;
+  if (row.pdf) return { number: row.number, pdf: Buffer.from(row.pdf, 'base64') };
+  const invoice = await getInvoice(db, invoiceId);
+  return invoice ? { number: row.number, pdf: await storePdf(db, invoice) } : null;
+}
+
+export async function getInvoice(db: Executor, invoiceId: string): Promise<Invoice | null> {
+  if (!idPattern.test(invoiceId)) return null;
+  const row = await db
+    .selectFrom('invoices')
+    .select(['id', 'number', 'series', 'kind', 'order_id', 'corrects_id', 'locale', 'currency', 'issued_at', 'sale_date', 'seller', 'buyer', 'lines', 'totals', 'payment'])
+    .where('id', '=', invoiceId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const corrects = row.corrects_id ? await db.selectFrom('invoices').select('number').where('id', '=', row.corrects_id).executeTakeFirst() : undefined;
+  return toInvoice(row, corrects?.number ?? null);
+}
+
+/** "FV/2026/00042" as a file name: "FV-2026-00042.pdf". */
+export const invoiceFileName = (number: string) => `${number.replace(/\//g, '-')}.pdf`;
+
+/** Invoices' numbers of one order for My Orders (orders without one are absent). */
+export async function invoicesByOrder(db: Executor, orderIds: string[]): Promise<Map<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction' }>>> {
+  const out = new Map<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction' }>>();
+  if (orderIds.length === 0) return out;
+  const rows = await db.selectFrom('invoices').select(['id', 'number', 'kind', 'order_id']).where('order_id', 'in', orderIds).orderBy('issued_at').orderBy('seq').execute();
+  for (const r of rows) out.set(r.order_id, [...(out.get(r.order_id) ?? []), { id: r.id, number: r.number, kind: r.kind === 'correction' ? 'correction' : 'invoice' }]);
+  return out;
+}
+
+/** For a customer's order: whether they may still ask for its invoice, and until when. */
+export function invoiceWindow(order: { paidAt: string | null; deliveredAt: string | null }, at = new Date()): { open: boolean; endsAt: string | null } {
+  if (!order.paidAt) return { open: false, endsAt: null };
+  const ends = invoiceWindowEnds(order.deliveredAt ?? order.paidAt);
+  return { open: at < ends, endsAt: ends.toISOString() };
+}
+

@@ -1,0 +1,142 @@
+/**
+ * Invoices (docs/decisions/0028): tax numbers checked, numbers per year without gaps or repeats under concurrency,
+ * one invoice per order, the customer's window, and the PDF read back with poppler's pdftotext.
+ */
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '~/db/database.server';
+import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { listActivity } from '~/modules/activity/index.server';
+import { type PaymentServices, payWithCard, startPayment } from '~/modules/checkout/index.server';
+import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
+import { address, courier, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
+import { type InvoiceBuyer, invoicePdf, invoiceWindowEnds, isValidNip, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, sellerOf } from './index.server';
+
+const owner = { id: null, email: 'owner@kopi.test' };
+const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
+const seller = sellerOf({ legalName: 'Kopi Palarnia sp. z o.o.', address: 'ul. Mokotowska 12\n00-640 Warszawa', taxId: 'PL 526-025-02-74', email: 'sklep@kopi.test' })!;
+const cafe: InvoiceBuyer = { name: 'Kawiarnia Żółć sp. z o.o.', taxId: '7250018200', country: 'PL', address: 'ul. Piotrkowska 100', zipCode: '90-004', city: 'Łódź' };
+
+describe('tax numbers', () => {
+  it('checks a Polish NIP by its checksum, with or without dashes and the PL prefix', () => {
+    expect(isValidNip('5260250274')).toBe(true);
+    expect(isValidNip('5260250275')).toBe(false);
+    expect(isValidNip('526025027')).toBe(false);
+    expect(normalizeTaxId('PL 526-025-02-74', 'PL')).toEqual({ ok: true, taxId: '5260250274' });
+    expect(normalizeTaxId('526-025-02-75', 'PL')).toEqual({ ok: false, error: 'nip' });
+    // A checksum of 10 is never valid.
+    expect(isValidNip('1000000160')).toBe(false);
+    expect(isValidNip('1000000169')).toBe(false);
+  });
+
+  it('checks an EU VAT number by its country’s format, prefix optional (Greece’s is EL)', () => {
+    expect(normalizeTaxId('DE 123 456 789', 'DE')).toEqual({ ok: true, taxId: 'DE123456789' });
+    expect(normalizeTaxId('123456789', 'DE')).toEqual({ ok: true, taxId: 'DE123456789' });
+    expect(normalizeTaxId('DE12345678', 'DE')).toEqual({ ok: false, error: 'vatFormat' });
+    expect(normalizeTaxId('NL123456789B01', 'NL')).toEqual({ ok: true, taxId: 'NL123456789B01' });
+    expect(normalizeTaxId('ATU12345678', 'AT')).toEqual({ ok: true, taxId: 'ATU12345678' });
+    expect(normalizeTaxId('123456789', 'GR')).toEqual({ ok: true, taxId: 'EL123456789' });
+    expect(normalizeTaxId('FR12345678901', 'FR')).toEqual({ ok: true, taxId: 'FR12345678901' });
+    expect(normalizeTaxId('', 'DE')).toEqual({ ok: true, taxId: '' });
+  });
+
+  it('parses the buyer’s form: every field checked, the number normalised', () => {
+    const form = (fields: Record<string, string>) => (name: string) => fields[name] ?? '';
+    const ok = parseBuyer(form({ invoiceName: ' Kawiarnia ', invoiceTaxId: '725-001-82-00', invoiceCountry: 'pl', invoiceAddress: 'Piotrkowska 100', invoiceZipCode: '90-004', invoiceCity: 'Łódź' }));
+    expect(ok).toEqual({ ok: true, buyer: { name: 'Kawiarnia', taxId: '7250018200', country: 'PL', address: 'Piotrkowska 100', zipCode: '90-004', city: 'Łódź' } });
+    const bad = parseBuyer(form({ invoiceName: '', invoiceTaxId: '7250018201', invoiceCountry: 'US', invoiceAddress: 'x'.repeat(300), invoiceZipCode: '', invoiceCity: 'a\u0000b' }));
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors).toEqual({ name: 'invoices.errors.nameRequired', country: 'invoices.errors.country', address: 'invoices.errors.address', zipCode: 'invoices.errors.zipCodeRequired', city: 'invoices.errors.city' });
+    const nip = parseBuyer(form({ invoiceName: 'K', invoiceTaxId: '7250018201', invoiceCountry: 'PL', invoiceAddress: 'A 1', invoiceZipCode: '00-001', invoiceCity: 'W' }));
+    expect(nip.ok === false && nip.errors).toEqual({ taxId: 'invoices.errors.nip' });
+  });
+
+  it('a customer may ask until the end of the third month after the month of delivery', () => {
+    expect(invoiceWindowEnds('2026-11-27T10:00:00.000Z').toISOString()).toBe('2027-03-01T00:00:00.000Z');
+    expect(invoiceWindowEnds('2026-01-31T23:00:00.000Z').toISOString()).toBe('2026-05-01T00:00:00.000Z');
+  });
+});
+
+describe.each(testDatabases())('invoices on %s', (_kind, open) => {
+  let handle: TestDatabase;
+  let db: DB;
+  let provider: PaymentProvider;
+  let services: PaymentServices;
+  beforeAll(async () => {
+    handle = await open();
+    db = handle.db;
+    provider = createTestPaymentProvider(db);
+    services = { db, payments: provider, contactTo: 'shop@kopi.test', publicUrl: 'https://kopi.test', kickMail: () => {} };
+  });
+  afterAll(() => handle.close());
+
+  async function paidOrder(name: string, cents = 2190, locale: 'en' | 'pl' = 'pl') {
+    const user = await createUser(db);
+    const coffee = await createCoffee(db, name, cents);
+    const cartId = await fillCart(db, user.id, [[coffee, 2]]);
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, currency: 'EUR', cartId, address, delivery: courier });
+    if (!started.ok) throw new Error(started.reason);
+    expect(await payWithCard(services, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
+    return { userId: user.id, orderId: started.orderId };
+  }
+
+  it('50 invoices issued at once are numbered without gaps or repeats', async () => {
+    const orders = [];
+    for (let i = 0; i < 50; i += 1) orders.push(await paidOrder(`Numbered ${i}`));
+    const at = new Date('2031-03-01T10:00:00Z');
+    const issued = await Promise.all(orders.map((o) => issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner }, now: at })));
+    const numbers = issued.map((r) => (r.ok ? r.invoice.number : r.reason));
+    expect(numbers.every((n) => /^FV\/2031\/\d{5}$/.test(n))).toBe(true);
+    expect(numbers.map((n) => Number(n.slice(-5))).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    // A new year starts again at 1.
+    const next = await issueInvoice(db, { orderId: (await paidOrder('Next year')).orderId, buyer: cafe, seller, by: { admin: owner }, now: new Date('2032-01-01T00:30:00+01:00') });
+    expect(next.ok && next.invoice.number).toBe('FV/2032/00001');
+  });
+
+  it('one invoice per order, even asked for twice at once; an unpaid or someone else’s order has none; the owner’s is logged', async () => {
+    const o = await paidOrder('Once only');
+    const both = await Promise.all([1, 2].map(() => issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId } })));
+    expect(both.filter((r) => r.ok)).toHaveLength(1);
+    expect(both.find((r) => !r.ok)).toEqual({ ok: false, reason: 'already_issued' });
+    expect(await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner } })).toEqual({ ok: false, reason: 'already_issued' });
+    expect(await listOrderInvoices(db, o.orderId)).toHaveLength(1);
+
+    const other = await paidOrder('Not yours');
+    expect(await issueInvoice(db, { orderId: other.orderId, buyer: cafe, seller, by: { customer: o.userId } })).toEqual({ ok: false, reason: 'not_found' });
+    expect(await issueInvoice(db, { orderId: other.orderId, buyer: cafe, seller: null, by: { admin: owner } })).toEqual({ ok: false, reason: 'seller_missing' });
+    expect(await listOrderInvoices(db, other.orderId)).toEqual([]);
+    const issued = await issueInvoice(db, { orderId: other.orderId, buyer: cafe, seller, by: { admin: owner } });
+    expect(issued.ok).toBe(true);
+    expect((await listActivity(db, { limit: 1 }))[0]).toMatchObject({ action: 'invoice.issued', details: { buyer: cafe.name, taxId: cafe.taxId } });
+  });
+
+  it('a customer’s request after the window is refused; the owner may still issue', async () => {
+    const o = await paidOrder('Late request');
+    const late = new Date(Date.now() + 130 * 86_400_000);
+    expect(await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId }, now: late })).toEqual({ ok: false, reason: 'window_closed' });
+    expect((await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner }, now: late })).ok).toBe(true);
+  });
+
+  it('the PDF says who sells and buys, the number, each line’s net, rate, VAT and gross, in Polish letters', async () => {
+    const o = await paidOrder('Kawa Łagodna', 2460);
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId } });
+    if (!issued.ok) throw new Error(issued.reason);
+    const file = await invoicePdf(db, issued.invoice.id, { userId: o.userId });
+    expect(file?.pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await invoicePdf(db, issued.invoice.id, { userId: 'someone-else' })).toBeNull();
+    const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: file!.pdf }).toString().replace(/[\u00a0\u202f]/g, ' ');
+    expect(text).toContain(`Faktura VAT ${issued.invoice.number}`);
+    expect(text).toContain('Kopi Palarnia sp. z o.o.');
+    expect(text).toContain('NIP: 5260250274');
+    expect(text).toContain('Kawiarnia Żółć sp. z o.o.');
+    expect(text).toContain('NIP: 7250018200');
+    expect(text).toContain('Łódź');
+    // 2 × 24.60 € = 49.20 € at 23%: 40.00 net + 9.20 VAT; below 50 € the courier costs 4.99 €: 4.06 + 0.93.
+    expect(text).toMatch(/Kawa Łagodna PL\s+2\s+40,00 €\s+23%\s+9,20 €\s+49,20 €/);
+    expect(text).toMatch(/Dostawa: Kurier\s+1\s+4,06 €\s+23%\s+0,93 €\s+4,99 €/);
+    expect(text).toMatch(/Razem\s+44,06 €\s+10,13 €\s+54,19 €/);
+    expect(text).toContain('Do zapłaty: 0,00 €');
+    // Kept as issued: the same bytes every time.
+    expect((await invoicePdf(db, issued.invoice.id, { admin: true }))!.pdf.equals(file!.pdf)).toBe(true);
+  });
+});

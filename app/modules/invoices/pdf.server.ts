@@ -1,0 +1,125 @@
+/**
+ * An invoice as a PDF (A4), in its language, from its snapshot alone: the same invoice renders the same document.
+ * DejaVu Sans is embedded (subset) so Polish letters and the no-break spaces of Polish amounts are real glyphs,
+ * never one of the 14 standard fonts that cannot show "ą" or "ł".
+ */
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+import { formatPrice } from '~/lib/format';
+import { countryName } from '~/modules/delivery/countries';
+import { getT } from '~/modules/i18n/index.server';
+import { formatRate } from '~/modules/tax/vat';
+import type { Invoice } from './invoices.server';
+
+const require = createRequire(import.meta.url);
+const fonts = { regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf') };
+
+const ROAST = '#2B1A12';
+const MUTED = '#6B5A4E';
+const LINE = '#E4D8C6';
+
+export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
+  const t = getT(invoice.locale);
+  const money = (cents: number) => formatPrice(cents, invoice.currency === 'PLN' ? 'PLN' : 'EUR', invoice.locale);
+  const day = (iso: string) => new Intl.DateTimeFormat(invoice.locale === 'pl' ? 'pl-PL' : 'en-GB', { dateStyle: 'long', timeZone: 'Europe/Warsaw' }).format(new Date(iso));
+  const title = t(invoice.kind === 'correction' ? 'invoices.pdf.correctionTitle' : 'invoices.pdf.title', { number: invoice.number });
+
+  const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: title, Author: invoice.seller.name, CreationDate: new Date(invoice.issuedAt) }, lang: invoice.locale });
+  doc.registerFont('Sans', fonts.regular);
+  doc.registerFont('Sans-Bold', fonts.bold);
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+
+  doc.font('Sans-Bold').fontSize(18).fillColor(ROAST).text(title, left, 48);
+  doc.moveDown(0.3);
+  doc.font('Sans').fontSize(9).fillColor(MUTED);
+  doc.text(`${t('invoices.pdf.issued')}: ${day(invoice.issuedAt)}    ${t('invoices.pdf.saleDate')}: ${day(`${invoice.saleDate}T12:00:00Z`)}`);
+  if (invoice.correctsNumber) doc.text(t('invoices.pdf.corrects', { number: invoice.correctsNumber }));
+
+  // Seller and buyer side by side.
+  const top = doc.y + 16;
+  const column = (x: number, heading: string, lines: string[]) => {
+    doc.font('Sans-Bold').fontSize(9).fillColor(MUTED).text(heading.toUpperCase(), x, top, { width: width / 2 - 12, characterSpacing: 0.5 });
+    doc.font('Sans').fontSize(10).fillColor(ROAST);
+    for (const line of lines.filter(Boolean)) doc.text(line, x, doc.y + 2, { width: width / 2 - 12 });
+    return doc.y;
+  };
+  const sellerEnd = column(left, t('invoices.pdf.seller'), [invoice.seller.name, ...invoice.seller.address.split(/\s*\n\s*/), `${t('invoices.pdf.nip')}: ${invoice.seller.taxId}`, invoice.seller.email ?? '']);
+  const buyer = invoice.buyer;
+  const buyerEnd = column(left + width / 2 + 12, t('invoices.pdf.buyer'), [
+    buyer.name,
+    buyer.address,
+    `${buyer.zipCode} ${buyer.city}`,
+    countryName(buyer.country, invoice.locale),
+    buyer.taxId ? `${buyer.country === 'PL' ? t('invoices.pdf.nip') : t('invoices.pdf.vatNumber')}: ${buyer.taxId}` : '',
+  ]);
+
+  // The lines.
+  const cols = [
+    { key: 'no', w: 0.05, align: 'left' as const },
+    { key: 'name', w: 0.37, align: 'left' as const },
+    { key: 'quantity', w: 0.07, align: 'right' as const },
+    { key: 'net', w: 0.14, align: 'right' as const },
+    { key: 'rate', w: 0.09, align: 'right' as const },
+    { key: 'vat', w: 0.13, align: 'right' as const },
+    { key: 'gross', w: 0.15, align: 'right' as const },
+  ];
+  let y = Math.max(sellerEnd, buyerEnd) + 24;
+  const row = (cells: string[], bold = false) => {
+    doc.font(bold ? 'Sans-Bold' : 'Sans').fontSize(9).fillColor(bold ? MUTED : ROAST);
+    let x = left;
+    const heights = cells.map((cell, i) => doc.heightOfString(cell, { width: cols[i]!.w * width - 6 }));
+    const height = Math.max(...heights);
+    if (y + height > doc.page.height - 96) {
+      doc.addPage();
+      y = doc.page.margins.top;
+    }
+    cells.forEach((cell, i) => {
+      doc.text(cell, x, y, { width: cols[i]!.w * width - 6, align: cols[i]!.align });
+      x += cols[i]!.w * width;
+    });
+    y += height + 6;
+    doc.moveTo(left, y - 3).lineTo(left + width, y - 3).strokeColor(LINE).lineWidth(0.5).stroke();
+  };
+  row(cols.map((c) => t(`invoices.pdf.columns.${c.key}`)), true);
+  invoice.lines.forEach((line, i) =>
+    row([String(i + 1), line.sku ? `${line.name}\n${line.sku}` : line.name, String(line.quantity), money(line.netCents), formatRate(line.rateBp, invoice.locale), money(line.vatCents), money(line.grossCents)]),
+  );
+
+  // The VAT summary per rate, then the total.
+  y += 8;
+  const summaryX = left + width * 0.42;
+  const summary = (label: string, cells: string[], bold = false) => {
+    doc.font(bold ? 'Sans-Bold' : 'Sans').fontSize(9).fillColor(ROAST);
+    doc.text(label, summaryX, y, { width: width * 0.16 - 6 });
+    let x = left + width * 0.56;
+    for (const [i, w] of [0.14, 0.09, 0.13, 0.15].entries()) {
+      doc.text(cells[i] ?? '', x, y, { width: w * width - 6, align: 'right' });
+      x += w * width;
+    }
+    y += 16;
+  };
+  for (const part of invoice.totals.byRate) summary(t('invoices.pdf.atRate'), [money(part.netCents), formatRate(part.rateBp, invoice.locale), money(part.vatCents), money(part.grossCents)]);
+  summary(t('invoices.pdf.total'), [money(invoice.totals.netCents), '', money(invoice.totals.vatCents), money(invoice.totals.grossCents)], true);
+
+  y += 12;
+  doc.font('Sans-Bold').fontSize(11).fillColor(ROAST).text(`${t('invoices.pdf.toPay')}: ${money(invoice.kind === 'correction' ? invoice.totals.grossCents : 0)}`, left, y);
+  doc.font('Sans').fontSize(9).fillColor(MUTED);
+  const paid = invoice.payment.paidAt ? day(invoice.payment.paidAt) : '';
+  doc.text(
+    invoice.kind === 'correction'
+      ? t('invoices.pdf.refunded', { amount: money(-invoice.totals.grossCents) })
+      : t('invoices.pdf.paid', { amount: money(invoice.totals.grossCents), date: paid, method: t(`invoices.pdf.providers.${invoice.payment.provider === 'stripe' ? 'stripe' : 'test'}`) }),
+  );
+  if (invoice.payment.reference) doc.text(`${t('invoices.pdf.reference')}: ${invoice.payment.reference}`);
+  doc.text(t('invoices.pdf.order', { label: invoice.orderId.slice(-6).toUpperCase() }));
+  doc.end();
+  return done;
+}
