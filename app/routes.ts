@@ -26,6 +26,7 @@ const storefront = (prefix: '' | 'pl') => {
     page('logout', 'routes/logout.ts'),
     page('profile', 'routes/profile.tsx'),
     page('order/:id', 'routes/order.tsx'),
+    page('invoice/:orderId', 'routes/invoice.tsx'),
     // The test provider's stand-in bank (Przelewy24), answering 404 with any other provider.
     page('test-bank/:paymentId', 'routes/test-bank.tsx'),
   ];
@@ -57,6 +58,7 @@ export default [
     route('admin/tax', 'routes/admin/tax.tsx'),
     route('admin/tax/oss-report', 'routes/admin/tax-report.ts'),
   ]),
+  route('invoices/:id', 'routes/invoice-file.ts'),
   route('language', 'routes/language.ts'),
   route('currency', 'routes/currency.tsx'),
   route('sitemap.xml', 'routes/sitemap.ts'),

@@ -9,6 +9,7 @@ import { field, readForm } from '~/http/body.server';
 import { OrdersList } from '~/components/orders/orders-list';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { listOrders } from '~/modules/orders/index.server';
+import { invoicesByOrder, sellerOf } from '~/modules/invoices/index.server';
 import { reviewedProductIds } from '~/modules/reviews/index.server';
 import { ORDERS_PAGE_SIZE, reviewableProductIds } from '~/modules/orders/orders.types';
 import { useLocalePath, useT } from '~/modules/i18n/react';
@@ -26,6 +27,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const orders = tab === 'orders' ? await listOrders(app.db, app.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
   const reviewable = orders?.orders.flatMap(reviewableProductIds) ?? [];
   const reviewed = [...(await reviewedProductIds(app.db, user.id, [...new Set(reviewable)]))];
+  const invoices = orders ? Object.fromEntries(await invoicesByOrder(app.db, orders.orders.map((o) => o.id))) : {};
   // Just made from a guest's order: said once, above the orders.
   const joined = tab === 'orders' && url.searchParams.get('joined') === 'yes';
   return {
@@ -34,10 +36,13 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     joined,
     orders,
     reviewed,
+    invoices,
+    // The customer may ask for invoices only when the shop can issue them (its legal details are set).
+    invoicesAvailable: sellerOf(app.config.seller) !== null,
     user: { displayName: user.displayName, email: user.email },
     profile: await getProfile(app.db, user.id),
     meta: { title: `${getT(locale)('profile.title')} · Kopi` },
-    messages: getMessages(locale, 'profile', 'orders', 'cart', 'reviews', 'delivery'),
+    messages: getMessages(locale, 'profile', 'orders', 'cart', 'reviews', 'delivery', 'invoices'),
   };
 }
 
@@ -84,7 +89,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         {tab === 'profile' ? (
           <ProfileForm profile={loaderData.profile} result={actionData as ActionResult | undefined} />
         ) : loaderData.orders && loaderData.orders.orders.length > 0 ? (
-          <OrdersList orders={loaderData.orders.orders} hasMore={loaderData.orders.hasMore} page={loaderData.page} reviewed={loaderData.reviewed} />
+          <OrdersList orders={loaderData.orders.orders} hasMore={loaderData.orders.hasMore} page={loaderData.page} reviewed={loaderData.reviewed} invoices={loaderData.invoices} canAskInvoice={loaderData.invoicesAvailable} />
         ) : (
           <section className="flex flex-col items-center rounded-3xl bg-paper px-6 py-16 text-center ring-1 ring-sand">
             <Package aria-hidden="true" className="h-10 w-10 text-roast-600" />

@@ -92,6 +92,11 @@ const env = {
   SHIPX_API_URL: `http://127.0.0.1:${E2E_SHIPX_PORT}`,
   SHIPX_TOKEN: 'shipx-test-token',
   SHIPX_ORGANIZATION_ID: '1234',
+  // The seller on invoices.
+  SHOP_LEGAL_NAME: 'Kopi Palarnia sp. z o.o.',
+  SHOP_ADDRESS: 'ul. Mokotowska 12, 00-640 Warszawa',
+  SHOP_TAX_ID: '5260250274',
+  SHOP_EMAIL: 'sklep@kopi.test',
 };
 // A DATABASE_URL from the developer's shell would point the tests at a real database: never use it here.
 delete env.DATABASE_URL;

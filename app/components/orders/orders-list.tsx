@@ -1,4 +1,5 @@
-import { BadgeCheck, Star, Truck, Undo2 } from 'lucide-react';
+import { BadgeCheck, FileText, Star, Truck, Undo2 } from 'lucide-react';
+import { invoiceWindowEnds } from '~/modules/invoices/buyer';
 import { Link } from 'react-router';
 import { OrderLines, linesOfOrder, orderDiscountShown } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
@@ -8,14 +9,17 @@ import { carrierNames, isCarrier, trackingUrl } from '~/modules/fulfilment/carri
 import { useI18n, useLocalePath, useT } from '~/modules/i18n/react';
 
 /** The customer's orders, newest first, with "Show more" (a link, so it works without JavaScript). */
-export function OrdersList({ orders, hasMore, page, reviewed = [] }: { orders: OrderView[]; hasMore: boolean; page: number; reviewed?: string[] }) {
+/** An order's invoices and corrections as My Orders lists them. */
+export type OrderInvoices = Record<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction' }>>;
+
+export function OrdersList({ orders, hasMore, page, reviewed = [], invoices = {}, canAskInvoice = false }: { orders: OrderView[]; hasMore: boolean; page: number; reviewed?: string[]; invoices?: OrderInvoices; canAskInvoice?: boolean }) {
   const path = useLocalePath();
   const t = useT();
   return (
     <div>
       <ul className="grid gap-6">
         {orders.map((order, i) => (
-          <OrderCard key={order.id} order={order} position={i + 1} reviewed={reviewed} />
+          <OrderCard key={order.id} order={order} position={i + 1} reviewed={reviewed} invoices={invoices[order.id]} canAskInvoice={canAskInvoice} />
         ))}
       </ul>
       {hasMore && (
@@ -33,7 +37,7 @@ export function OrdersList({ orders, hasMore, page, reviewed = [] }: { orders: O
  * One order in My Orders: its number and date, its status, lines, parcel, address, and what can be done next.
  * A guest's (`guestKey`, on its private page) withdraws through the key and has no reviews (they need an account).
  */
-export function OrderCard({ order, position, reviewed, guestKey }: { order: OrderView; position: number; reviewed: string[]; guestKey?: string }) {
+export function OrderCard({ order, position, reviewed, guestKey, invoices, canAskInvoice = false }: { order: OrderView; position: number; reviewed: string[]; guestKey?: string; invoices?: OrderInvoices[string]; canAskInvoice?: boolean }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
   const { status, partlyWithdrawn } = displayStatus({ ...order, positions: order.lines.map((line) => line.position) });
@@ -83,6 +87,7 @@ export function OrderCard({ order, position, reviewed, guestKey }: { order: Orde
             ? `${order.shipping.fullName} · ${order.delivery.pointAddress ?? ''}`
             : `${order.shipping.fullName}, ${order.shipping.address}, ${order.shipping.zipCode} ${order.shipping.city}`}
       </p>
+      {!guestKey && <Invoices order={order} invoices={invoices ?? []} canAsk={canAskInvoice} />}
       {!guestKey && <ReviewLinks order={order} reviewed={reviewed} />}
       {withdrawalOpen(order) && (
         <Link to={path(`/withdraw?order=${order.id}${guestKey ? `&key=${encodeURIComponent(guestKey)}` : ''}`)} className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
@@ -91,6 +96,34 @@ export function OrderCard({ order, position, reviewed, guestKey }: { order: Orde
         </Link>
       )}
     </li>
+  );
+}
+
+/** The order's invoices to download, or "Ask for an invoice" while the customer still may (the server decides again). */
+function Invoices({ order, invoices, canAsk }: { order: OrderView; invoices: OrderInvoices[string]; canAsk: boolean }) {
+  const t = useT();
+  const path = useLocalePath();
+  const open = canAsk && order.paymentStatus === 'succeeded' && order.paidAt !== null && new Date() < invoiceWindowEnds(order.deliveredAt ?? order.paidAt);
+  if (invoices.length === 0 && !open) return null;
+  return (
+    <ul className="mt-4 flex flex-wrap gap-x-5 gap-y-2 text-sm" data-testid="order-invoices">
+      {invoices.map((invoice) => (
+        <li key={invoice.id}>
+          <a href={`/invoices/${invoice.id}`} download className="inline-flex items-center gap-1.5 font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
+            <FileText aria-hidden="true" className="h-3.5 w-3.5" />
+            {t(invoice.kind === 'correction' ? 'invoices.downloadCorrection' : 'invoices.download', { number: invoice.number })}
+          </a>
+        </li>
+      ))}
+      {open && !invoices.some((invoice) => invoice.kind === 'invoice') && (
+        <li>
+          <Link to={path(`/invoice/${order.id}`)} className="inline-flex items-center gap-1.5 font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
+            <FileText aria-hidden="true" className="h-3.5 w-3.5" />
+            {t('invoices.ask')}
+          </Link>
+        </li>
+      )}
+    </ul>
   );
 }
 

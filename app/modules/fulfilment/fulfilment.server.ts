@@ -4,6 +4,7 @@
  * change), its activity entry, and the customer's mail in the language they ordered in, in one transaction.
  */
 import type { VatPart } from '~/modules/tax/vat';
+import { type InvoiceBuyer, buyerOf } from '~/modules/invoices/buyer';
 import { sql } from 'kysely';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { SHOP_TIME_ZONE } from '~/lib/format';
@@ -145,6 +146,8 @@ export type OwnerOrder = {
   /** The VAT in the total per rate, and whose VAT it is (null on an order without VAT recorded). */
   vat: VatPart[];
   taxCountry: string | null;
+  /** The buyer's details the customer gave at checkout with a request for an invoice (null: none asked for). */
+  invoiceBuyer: InvoiceBuyer | null;
   paymentProvider: string;
   paymentReference: string | null;
   paymentStatus: string;
@@ -180,7 +183,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
   if (!idPattern.test(id)) return null;
   const [record, row] = await Promise.all([
     findOrderRecord(db, id),
-    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at', 'shipment_id', 'shipment_size']).where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at', 'shipment_id', 'shipment_size', 'invoice_buyer']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
   const [lines, drawn, activity, mails, refunds, withdrawals] = await Promise.all([
@@ -248,6 +251,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     totalCents: record.totalCents,
     vat: orderVatSummary(lines.map((l) => ({ vat: l.vat ?? null })), record.deliveryVat),
     taxCountry: record.taxCountry,
+    invoiceBuyer: buyerOf(row.invoice_buyer),
     paymentProvider: record.paymentProvider,
     paymentReference: record.paymentId,
     paymentStatus: record.paymentStatus,

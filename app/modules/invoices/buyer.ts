@@ -121,3 +121,16 @@ export function invoiceWindowEnds(deliveredOrPaidAt: string): Date {
   // The first moment of the fourth month after: the window ends just before it (UTC; the shop's day is close enough and errs for the customer).
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 4, 1));
 }
+
+/** A stored buyer (an order's request at checkout); null for none or anything unreadable. */
+export function buyerOf(json: string | null): InvoiceBuyer | null {
+  if (!json) return null;
+  try {
+    const value = JSON.parse(json) as Record<string, unknown>;
+    const keys = ['name', 'taxId', 'country', 'address', 'zipCode', 'city'] as const;
+    if (!value || typeof value !== 'object' || !keys.every((k) => typeof value[k] === 'string')) return null;
+    return Object.fromEntries(keys.map((k) => [k, value[k]])) as InvoiceBuyer;
+  } catch {
+    return null;
+  }
+}

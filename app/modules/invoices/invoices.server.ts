@@ -16,6 +16,7 @@ import { type VatPart, sumByRate } from '~/modules/tax/index.server';
 import { shopDayOf } from '~/lib/shop-days';
 import { type InvoiceBuyer, invoiceWindowEnds } from './buyer';
 import { renderInvoicePdf } from './pdf.server';
+import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 
 export type Seller = { name: string; address: string; taxId: string; email?: string };
 export type InvoiceLine = { name: string; sku: string | null; quantity: number; unitGrossCents: number; grossCents: number; netCents: number; vatCents: number; rateBp: number };
@@ -124,6 +125,8 @@ export async function issueInvoice(
       totals,
       payment: { provider: order.paymentProvider, paidAt: order.paidAt, reference: order.paymentId },
     };
+    // Rendered from the snapshot in the issuing transaction: an invoice never exists without its PDF and its mail.
+    const pdf = await renderInvoicePdf(invoice);
     await trx
       .insertInto('invoices')
       .values({
@@ -147,13 +150,14 @@ export async function issueInvoice(
         payment: JSON.stringify(invoice.payment),
         gross_cents: totals.grossCents,
         vat_cents: totals.vatCents,
-        pdf: null,
+        pdf: pdf.toString('base64'),
         ksef_xml: null,
         ksef_number: null,
         created_by: 'admin' in input.by ? input.by.admin.id : null,
         created_at: now(),
       })
       .execute();
+    await queueMail(trx, invoiceMail(invoice, order.userEmail, pdf));
     if ('admin' in input.by) {
       await recordActivity(trx, input.by.admin, { action: 'invoice.issued', subjectType: 'order', subjectId: order.id, subjectLabel: orderLabel(order.id), details: { number, buyer: input.buyer.name, taxId: input.buyer.taxId } });
     }
@@ -163,8 +167,20 @@ export async function issueInvoice(
     if (await db.selectFrom('invoices').select('id').where('order_id', '=', input.orderId).where('kind', '=', 'invoice').executeTakeFirst()) return { ok: false, reason: 'already_issued' } as const;
     throw error;
   });
-  if (outcome.ok) await storePdf(db, outcome.invoice);
   return outcome;
+}
+
+/** The buyer's copy: the invoice as a PDF attachment, in the order's language. */
+export function invoiceMail(invoice: Invoice, to: string, pdf: Buffer): OutgoingMail {
+  const t = getT(invoice.locale);
+  const label = invoice.orderId.slice(-6).toUpperCase();
+  const text = [t('invoices.mail.greeting'), '', t(invoice.kind === 'correction' ? 'invoices.mail.correctionText' : 'invoices.mail.text', { number: invoice.number, label }), '', t('invoices.mail.footer'), ''].join('\n');
+  return {
+    to,
+    subject: t(invoice.kind === 'correction' ? 'invoices.mail.correctionSubject' : 'invoices.mail.subject', { number: invoice.number, label }),
+    text,
+    attachments: [{ filename: invoiceFileName(invoice.number), contentType: 'application/pdf', base64: pdf.toString('base64') }],
+  };
 }
 
 export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
@@ -177,7 +193,7 @@ export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
   };
 }
 
-/** Renders the invoice's PDF from its snapshot and keeps it, once (a PDF already kept stays as it is). */
+/** Renders the invoice's PDF from its snapshot and keeps it, once (a PDF already kept stays as it is): for invoices issued before PDFs were kept with them. */
 async function storePdf(db: Executor, invoice: Invoice): Promise<Buffer> {
   const pdf = await renderInvoicePdf(invoice);
   await db.updateTable('invoices').set({ pdf: pdf.toString('base64') }).where('id', '=', invoice.id).where('pdf', 'is', null).execute();

@@ -136,6 +136,12 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     expect(text).toMatch(/Dostawa: Kurier\s+1\s+4,06 €\s+23%\s+0,93 €\s+4,99 €/);
     expect(text).toMatch(/Razem\s+44,06 €\s+10,13 €\s+54,19 €/);
     expect(text).toContain('Do zapłaty: 0,00 €');
+    // The buyer gets it by mail, in the order's language, the PDF attached.
+    const mail = await db.selectFrom('mail_outbox').select(['subject', 'attachments', 'to_address']).where('subject', 'like', `%${issued.invoice.number}%`).executeTakeFirstOrThrow();
+    expect(mail.subject).toBe(`Faktura ${issued.invoice.number} do zamówienia ${o.orderId.slice(-6).toUpperCase()}`);
+    const [attachment] = JSON.parse(mail.attachments!) as Array<{ filename: string; contentType: string; base64: string }>;
+    expect(attachment).toMatchObject({ filename: `${issued.invoice.number.replace(/\//g, '-')}.pdf`, contentType: 'application/pdf' });
+    expect(Buffer.from(attachment!.base64, 'base64').equals(file!.pdf)).toBe(true);
     // Kept as issued: the same bytes every time.
     expect((await invoicePdf(db, issued.invoice.id, { admin: true }))!.pdf.equals(file!.pdf)).toBe(true);
   });

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { type DB, type Executor, databaseKind, now as nowIso } from '~/db/database.server';
 import type { MailOutboxTable } from '~/db/schema';
 import { newId } from '~/db/ids.server';
-import type { OutgoingMail } from './mailer.server';
+import type { MailAttachment, OutgoingMail } from './mailer.server';
 import type { MailTransport } from './transport.server';
 
 /**
@@ -49,12 +49,24 @@ export async function queueMails(db: Executor, mails: readonly OutgoingMail[]): 
     text_body: mail.text,
     html_body: mail.html ?? null,
     reply_to: mail.replyTo ?? null,
+    attachments: mail.attachments && mail.attachments.length > 0 ? JSON.stringify(mail.attachments) : null,
     status: 'queued',
     next_attempt_at: at,
     created_at: at,
   }));
   await db.insertInto('mail_outbox').values(rows).execute();
   return rows.map((row) => row.id);
+}
+
+/** A row's attachments ([] for none or anything unreadable). */
+function attachmentsOf(json: string | null): MailAttachment[] | undefined {
+  if (!json) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((a): a is MailAttachment => typeof a?.filename === 'string' && typeof a?.contentType === 'string' && typeof a?.base64 === 'string') : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** 15 s after the first failure, then 30 s, 1 min, 2 min … at most 30 min apart. */
@@ -151,6 +163,7 @@ export async function deliverDueMail(
           text: row.text_body,
           html: row.html_body ?? undefined,
           replyTo: row.reply_to ?? undefined,
+          attachments: attachmentsOf(row.attachments),
           messageId: messageIdFor(row.id, from),
         }),
         new Promise((_, reject) => {

@@ -79,4 +79,5 @@ const toMessage = (mail: OutgoingMail & { from: string; messageId?: string }) =>
   html: mail.html,
   replyTo: mail.replyTo,
   messageId: mail.messageId,
+  attachments: mail.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.base64, encoding: 'base64' as const })),
 });

@@ -27,7 +27,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   // Read on every back-office navigation, so the count follows what the owner just did (one indexed count).
   const db = context.get(appContext).db;
   const [unread, newReviews] = await Promise.all([countUnreadMessages(db), countRecentReviews(db, 7)]);
-  return { messages: getMessages(shopper.locale, 'admin', 'orders', 'product', 'reviews', 'delivery', 'cart'), unread, newReviews };
+  return { messages: getMessages(shopper.locale, 'admin', 'orders', 'product', 'reviews', 'delivery', 'cart', 'invoices'), unread, newReviews };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

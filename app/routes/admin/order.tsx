@@ -2,6 +2,8 @@ import { formatRate } from '~/modules/tax/vat';
 import { ArrowLeft, Ban, Download, PackageCheck, PackagePlus, RefreshCw, Truck, Undo2 } from 'lucide-react';
 import { Form, Link, data, useNavigation } from 'react-router';
 import { StatusBadge } from '~/components/orders/status-badge';
+import { OrderInvoice } from '~/components/admin/order-invoice';
+import { type BuyerErrors, type InvoiceBuyer, issueInvoice, listOrderInvoices, parseBuyer, sellerOf } from '~/modules/invoices/index.server';
 import { ProductImage } from '~/components/catalog/product-image';
 import { type AppContext, appContext } from '~/context';
 import { field, readForm } from '~/http/body.server';
@@ -58,6 +60,9 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
         }
       : null,
     labelUnavailable: url.searchParams.get('label') === 'unavailable',
+    invoices: await listOrderInvoices(app.db, order.id),
+    invoiceRequested: order.invoiceBuyer !== null,
+    invoiceBuyer: order.invoiceBuyer ?? { name: order.shipping.fullName, taxId: '', country: order.delivery?.country || 'PL', address: order.shipping.address, zipCode: order.shipping.zipCode, city: order.shipping.city },
   };
 }
 
@@ -66,7 +71,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 type Result =
   | { ok: true; moved: 'shipped' | 'delivered' | 'shipmentShipped' | 'shipmentWaiting' }
   | { ok: true; moved: 'cancelled' | 'withdrawalRefunded'; refundedCents: number }
-  | { ok: false; error: string; status?: string; message?: string; deliveredOn?: string };
+  | { ok: true; moved: 'invoiced'; number: string }
+  | { ok: false; error: string; status?: string; message?: string; deliveredOn?: string; invoice?: { values: InvoiceBuyer; errors: BuyerErrors } };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const app = context.get(appContext);
@@ -76,6 +82,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const backToStock = field(form, 'backToStock') === 'on';
   if (intent === 'cancel') return cancel(app, user, params.id, backToStock);
   if (intent === 'refund-withdrawal') return refundTheWithdrawal(app, user, params.id, field(form, 'withdrawalId'), backToStock);
+  if (intent === 'invoice') return invoice(app, user, params.id, form);
   if (intent === 'shipment' || intent === 'check-shipment') return shipment(app, user, params.id, intent === 'shipment' ? field(form, 'size') : null);
   if (intent !== 'ship' && intent !== 'deliver') return data<Result>({ ok: false, error: 'failed' }, { status: 400 });
   try {
@@ -95,6 +102,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     app.log.error({ err: error }, 'changing an order failed');
     return data<Result>({ ok: false, error: 'failed' }, { status: 503 });
   }
+}
+
+/** Issues the order's invoice for the buyer the owner gave. */
+async function invoice(app: AppContext, user: { id: string; email: string }, id: string, form: FormData) {
+  const parsed = parseBuyer((name) => field(form, name));
+  if (!parsed.ok) return data<Result>({ ok: false, error: 'invoice_invalid', invoice: { values: parsed.values, errors: parsed.errors } }, { status: 400 });
+  const issued = await issueInvoice(app.db, { orderId: id, buyer: parsed.buyer, seller: sellerOf(app.config.seller), by: { admin: user } });
+  if (issued.ok) {
+    app.kickMail();
+    return data<Result>({ ok: true, moved: 'invoiced', number: issued.invoice.number });
+  }
+  const status = { not_found: 404, not_paid: 409, already_issued: 409, window_closed: 409, seller_missing: 409 }[issued.reason];
+  if (issued.reason === 'not_found') throw data(null, { status: 404 });
+  return data<Result>({ ok: false, error: `invoice_${issued.reason}` }, { status });
 }
 
 /** Creates the order's InPost shipment (`size` given), or asks InPost whether it is confirmed yet. */
@@ -216,7 +237,9 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
       <div aria-live="polite">
         {result?.ok && (
           <p role="status" className="rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20">
-            {result.moved === 'withdrawalRefunded'
+            {result.moved === 'invoiced'
+              ? t('admin.invoices.issued', { number: result.number })
+              : result.moved === 'withdrawalRefunded'
               ? t('admin.orders.moved.withdrawalRefunded', { amount: formatPrice(result.refundedCents, order.currency, locale) })
               : result.moved === 'cancelled' && result.refundedCents > 0
                 ? t('admin.orders.moved.cancelledRefunded', { amount: formatPrice(result.refundedCents, order.currency, locale) })
@@ -456,6 +479,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               </>
             )}
           </section>
+          <OrderInvoice invoices={loaderData.invoices} buyer={loaderData.invoiceBuyer} requested={loaderData.invoiceRequested} paid={order.paymentStatus === 'succeeded'} errors={result && !result.ok && result.invoice ? result.invoice : undefined} busy={busy} />
         </div>
       </div>
 

@@ -1,0 +1,61 @@
+import { Download, FileText } from 'lucide-react';
+import { Form } from 'react-router';
+import { BuyerFields } from '~/components/invoices/buyer-fields';
+import { formatDate } from '~/lib/format';
+import type { BuyerErrors, InvoiceBuyer } from '~/modules/invoices/buyer';
+import { useI18n } from '~/modules/i18n/react';
+
+export type OrderInvoiceList = Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string }>;
+
+/** The order's invoice on the owner's page: its documents to download, or the form that issues it. */
+export function OrderInvoice({
+  invoices,
+  buyer,
+  requested,
+  paid,
+  errors,
+  busy,
+}: {
+  invoices: OrderInvoiceList;
+  /** Pre-filled: what the customer gave at checkout, or the order's name and address. */
+  buyer: InvoiceBuyer;
+  requested: boolean;
+  paid: boolean;
+  errors?: { values: InvoiceBuyer; errors: BuyerErrors };
+  busy: boolean;
+}) {
+  const { t, locale } = useI18n();
+  const issued = invoices.some((i) => i.kind === 'invoice');
+  if (!paid && invoices.length === 0) return null;
+  return (
+    <section aria-labelledby="order-invoice" className="rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="order-invoice">
+      <h2 id="order-invoice" className="flex items-center gap-2 text-lg font-semibold">
+        <FileText aria-hidden="true" className="h-5 w-5 text-leaf" />
+        {t('admin.invoices.heading')}
+      </h2>
+      {invoices.length > 0 && (
+        <ul className="mt-3 grid gap-2 text-sm">
+          {invoices.map((i) => (
+            <li key={i.id} className="flex flex-wrap items-baseline justify-between gap-2">
+              <a href={`/invoices/${i.id}`} download className="inline-flex items-center gap-1.5 font-medium text-leaf underline underline-offset-4">
+                <Download aria-hidden="true" className="h-3.5 w-3.5" />
+                {t(i.kind === 'correction' ? 'invoices.downloadCorrection' : 'invoices.download', { number: i.number })}
+              </a>
+              <span className="text-muted">{formatDate(i.issuedAt, locale)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {!issued && paid && (
+        <Form method="post" className="mt-3 grid gap-4">
+          <input type="hidden" name="intent" value="invoice" />
+          <p className="text-sm text-muted">{t(requested ? 'admin.invoices.requested' : 'admin.invoices.none')}</p>
+          <BuyerFields values={errors?.values ?? buyer} errors={errors?.errors ?? {}} idPrefix="owner-invoice" />
+          <div>
+            <button type="submit" className="btn-primary px-4 py-2 text-sm" disabled={busy}>{t('admin.invoices.issue')}</button>
+          </div>
+        </Form>
+      )}
+    </section>
+  );
+}

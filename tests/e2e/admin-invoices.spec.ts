@@ -1,0 +1,126 @@
+/**
+ * Invoices (docs/decisions/0028), read back from the PDF with poppler's pdftotext: a customer asks for one in
+ * Polish from My Orders (a wrong NIP refused with its message, then a café's), downloads it; the owner issues one
+ * for another order from its page and downloads it; axe on the request page and the owner's order page.
+ *
+ * In the back-office project (it grants an admin).
+ */
+import { execFileSync } from 'node:child_process';
+import type { Browser, Download, Page, TestInfo } from '@playwright/test';
+import { askedCents, catalogue } from '../fixtures/catalogue';
+import { type Locale, price, t } from '../fixtures/i18n';
+import { kopi, newAccount, signUp } from './accounts';
+import { card, customerWithCart, orderCard, payAndFinish, polishAddress, proceedToPayment, TEST_CARDS } from './checkout-helpers';
+import { signedCookie } from './cookies';
+import { expect, failedLoad, test } from './fixtures';
+import { waitForHydration } from './helpers';
+
+const en = t('en');
+const pl = t('pl');
+
+async function ownerPage(browser: Browser, testInfo: TestInfo, language: Locale = 'en'): Promise<Page> {
+  const baseURL = testInfo.project.use.baseURL!;
+  const context = await browser.newContext({ baseURL, locale: language === 'pl' ? 'pl-PL' : 'en-GB' });
+  await context.addInitScript(() => window.localStorage.setItem('cookiesAccepted', 'false'));
+  await context.addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL }]);
+  const page = await context.newPage();
+  const account = newAccount(testInfo, 'owner.invoices', 'Owner');
+  await signUp(page, account);
+  expect(await kopi('grant-admin', '--email', account.email)).toContain('is now an admin');
+  return page;
+}
+
+/** The PDF's text, its no-break spaces plain. */
+async function pdfText(download: Download): Promise<string> {
+  return execFileSync('pdftotext', ['-layout', (await download.path())!, '-']).toString().replace(/[\u00a0\u202f]/g, ' ');
+}
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+const vat23 = (cents: number) => Math.round((cents * 23) / 123);
+
+test('a customer asks for an invoice in Polish from My Orders and downloads it; a wrong NIP is refused first', async ({ page, consoleErrors, productPath, expectNoSeriousA11yViolations }, testInfo) => {
+  consoleErrors.allow(failedLoad(400));
+  const product = catalogue[2];
+  const cents = askedCents(product, product.priceCents);
+  const baseURL = testInfo.project.use.baseURL!;
+  await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', 'pl'), url: baseURL }]);
+  await customerWithCart(page, testInfo, [[productPath(product), 1]], { label: 'ola.invoice' });
+  await page.goto('/pl/checkout');
+  await proceedToPayment(page, polishAddress, 'pl');
+  const orderId = await payAndFinish(page, cents, card(TEST_CARDS.success), 'pl');
+
+  await page.goto('/pl/profile?tab=orders');
+  await orderCard(page, orderId, 'pl').getByRole('link', { name: pl('invoices.ask') }).click();
+  await expect(page).toHaveURL(new RegExp(`/pl/invoice/${orderId}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('invoices.request.title'));
+  // Pre-filled from the order.
+  await expect(page.getByLabel(pl('invoices.fields.name'))).toHaveValue(polishAddress.fullName);
+  await expect(page.getByLabel(pl('invoices.fields.city'))).toHaveValue(polishAddress.city);
+  await expectNoSeriousA11yViolations(page, { label: 'invoice request pl' });
+  await waitForHydration(page);
+
+  await page.getByLabel(pl('invoices.fields.name')).fill('Kawiarnia Żuraw sp. z o.o.');
+  await page.getByLabel(pl('invoices.fields.taxId'), { exact: true }).fill('725-001-82-01');
+  await page.getByRole('button', { name: pl('invoices.request.submit') }).click();
+  await expect(page.getByText(pl('invoices.errors.nip'))).toBeVisible();
+  await expect(page.getByLabel(pl('invoices.fields.taxId'), { exact: true })).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByLabel(pl('invoices.fields.taxId'), { exact: true }).fill('725-001-82-00');
+  await page.getByRole('button', { name: pl('invoices.request.submit') }).click();
+  const issued = page.getByTestId('invoice-issued');
+  await expect(issued.getByRole('status')).toContainText(/FV\/\d{4}\/\d{5}/);
+  const number = (await issued.getByRole('status').textContent())!.match(/FV\/\d{4}\/\d{5}/)![0];
+
+  // My Orders now offers the PDF instead of the request.
+  await page.goto('/pl/profile?tab=orders');
+  const invoices = orderCard(page, orderId, 'pl').getByTestId('order-invoices');
+  await expect(invoices.getByRole('link', { name: pl('invoices.ask') })).toHaveCount(0);
+  const download = page.waitForEvent('download');
+  await invoices.getByRole('link', { name: pl('invoices.download', { number }) }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`${number.replace(/\//g, '-')}.pdf`);
+  const text = await pdfText(file);
+  expect(text).toContain(`Faktura VAT ${number}`);
+  expect(text).toContain('Kawiarnia Żuraw sp. z o.o.');
+  expect(text).toContain('NIP: 7250018200');
+  expect(text).toContain('Kopi Palarnia sp. z o.o.');
+  expect(text).toContain('NIP: 5260250274');
+  expect(text).toMatch(new RegExp(`23%\\s+${plain(price(vat23(cents), 'pl')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+${plain(price(cents, 'pl')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+
+  // A second request for the same order is refused: the page shows the invoice instead of the form.
+  await page.goto(`/pl/invoice/${orderId}`);
+  await expect(page.getByTestId('invoice-issued')).toBeVisible();
+  await expect(page.getByRole('button', { name: pl('invoices.request.submit') })).toHaveCount(0);
+});
+
+test('the owner issues an invoice for an order from its page and downloads it', async ({ page, browser, productPath, expectNoSeriousA11yViolations }, testInfo) => {
+  const product = catalogue[4];
+  const cents = askedCents(product, product.priceCents) * 2;
+  await customerWithCart(page, testInfo, [[productPath(product), 2]], { label: 'ola.owner-invoice' });
+  await page.goto('/checkout');
+  await proceedToPayment(page, polishAddress);
+  const orderId = await payAndFinish(page, cents, card(TEST_CARDS.success));
+
+  const owner = await ownerPage(browser, testInfo);
+  await owner.goto(`/admin/orders/${orderId}`);
+  const section = owner.getByTestId('order-invoice');
+  await expect(section).toContainText(en('admin.invoices.none'));
+  await expectNoSeriousA11yViolations(owner, { label: 'admin order with invoice form' });
+  await waitForHydration(owner);
+  await section.getByLabel(en('invoices.fields.name')).fill('Café Berlin GmbH');
+  await section.getByLabel(en('invoices.fields.taxId'), { exact: true }).fill('DE 123 456 789');
+  await section.getByLabel(en('invoices.fields.country')).selectOption('DE');
+  await section.getByLabel(en('invoices.fields.address')).fill('Torstraße 1');
+  await section.getByLabel(en('invoices.fields.zipCode')).fill('10119');
+  await section.getByLabel(en('invoices.fields.city')).fill('Berlin');
+  await section.getByRole('button', { name: en('admin.invoices.issue') }).click();
+  await expect(owner.getByRole('status')).toContainText(/Invoice FV\/\d{4}\/\d{5} issued\./);
+  const download = owner.waitForEvent('download');
+  await section.getByRole('link', { name: /^Invoice FV\// }).click();
+  const text = await pdfText(await download);
+  // The order's language (English) and the buyer's VAT number.
+  expect(text).toMatch(/VAT invoice FV\/\d{4}\/\d{5}/);
+  expect(text).toContain('Café Berlin GmbH');
+  expect(text).toContain('VAT number: DE123456789');
+  expect(text).toContain('Germany');
+  await owner.context().close();
+});
