@@ -32,6 +32,8 @@ import type { AppContext } from '~/context';
 import { emailSchema } from '~/modules/accounts/accounts.schema';
 
 import type { VatPart } from '~/modules/tax/vat';
+import { parseBuyer } from '~/modules/invoices/buyer';
+import { sellerOf } from '~/modules/invoices/index.server';
 
 const StripePayment = lazy(() => import('~/components/checkout/stripe-payment'));
 
@@ -111,7 +113,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const buyer = await checkoutBuyer(app, shopper, url);
   const { locale, currency, cartId } = shopper;
   const t = getT(locale);
-  const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart', 'delivery') };
+  const base = { meta: { title: `${t('checkout.title')} · Kopi` }, messages: getMessages(locale, 'checkout', 'cart', 'delivery', 'invoices') };
 
   if (url.searchParams.get('step') === 'done') {
     const orderId = url.searchParams.get('order') ?? '';
@@ -165,7 +167,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     if (url.searchParams.get('country') === delivery.country) keepCountry(shopper, delivery.country);
     if (delivery.cart.lines.length === 0) throw redirect(pathFor(shopper, '/checkout'));
     const chosen = { methodId: url.searchParams.get('method'), lockerCode: url.searchParams.get('locker') };
-    return { ...base, step: 'delivery' as const, delivery: { ...delivery, guest: buyer.guest }, chosen };
+    return { ...base, step: 'delivery' as const, delivery: { ...delivery, guest: buyer.guest, invoices: sellerOf(app.config.seller) !== null }, chosen };
   }
 
   const [review, stored] = await Promise.all([reviewCheckout(app.db, app.storage, { userId: buyer.userId, cartId, locale, currency }), getDeliveryTable(app.db)]);
@@ -208,8 +210,11 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     // A guest gives the email the order's mails go to.
     const guestEmail = buyer.guest ? emailSchema.safeParse(field(form, 'email')) : null;
     const emailError = guestEmail && !guestEmail.success ? { email: 'checkout.errors.emailInvalid' } : {};
-    if (!parsed.ok || guestEmail?.success === false) {
-      return data<ReviewErrors>({ step: 'delivery', fieldErrors: { ...(parsed.ok ? {} : parsed.fieldErrors), ...emailError }, values }, { status: 400 });
+    // Asked for an invoice: the buyer's details are checked like the rest (a wrong NIP is said before paying).
+    const invoice = field(form, 'invoice') === 'on' ? parseBuyer((name) => field(form, name)) : null;
+    const invoiceErrors = invoice && !invoice.ok ? { invoiceErrors: invoice.errors } : {};
+    if (!parsed.ok || guestEmail?.success === false || (invoice && !invoice.ok)) {
+      return data<ReviewErrors>({ step: 'delivery', fieldErrors: { ...(parsed.ok ? {} : parsed.fieldErrors), ...emailError }, ...invoiceErrors, values }, { status: 400 });
     }
     const available = await provider.checkHealth();
     if (!available) return data<ReviewErrors>({ step: 'delivery', formError: 'checkout.errors.cannotConnect', values }, { status: 503 });
@@ -226,6 +231,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       lockers: app.lockers,
       visitorId: visitor.success ? visitor.data : null,
       reservationMinutes: app.config.stockReservationMinutes,
+      invoiceBuyer: invoice?.ok ? invoice.buyer : null,
       log: app.log,
     });
     if (!result.ok) {

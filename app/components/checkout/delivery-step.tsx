@@ -12,6 +12,8 @@ import { byName, countryName } from '~/modules/delivery/countries';
 import type { DeliveryOption } from '~/modules/delivery/rates';
 import type { Locker } from '~/modules/delivery/lockers.server';
 import { useI18n } from '~/modules/i18n/react';
+import { BuyerFields } from '~/components/invoices/buyer-fields';
+import type { BuyerErrors } from '~/modules/invoices/buyer';
 
 export type DeliveryStepData = {
   cart: { currency: Currency; totalCents: number; code: CartCode | null; lines: Array<Omit<SummaryLine, 'key'> & { variantId: string }>; stockCapped: Array<{ variantId: string; name: string; left: number }> };
@@ -24,9 +26,11 @@ export type DeliveryStepData = {
   lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean } | null;
   /** A guest (the owner accepts them): they give their email, and there is no profile to save to. */
   guest?: boolean;
+  /** Whether the shop issues invoices (its legal details are set): the buyer may ask for one here. */
+  invoices?: boolean;
 };
 
-export type DeliveryResult = { step: 'delivery'; fieldErrors?: Partial<Record<DeliveryField, string>>; formError?: string; values?: Record<string, string> };
+export type DeliveryResult = { step: 'delivery'; fieldErrors?: Partial<Record<DeliveryField, string>>; invoiceErrors?: BuyerErrors; formError?: string; values?: Record<string, string> };
 
 const kindIcons = { locker: MapPin, courier: Truck, pickup: Store } as const;
 
@@ -219,6 +223,31 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
             </label>
           )}
         </fieldset>
+
+        {step.invoices && (
+        <details className="group rounded-2xl bg-cream/60 px-4 py-3 ring-1 ring-sand" open={values?.invoice === 'on' || Boolean(result?.invoiceErrors)} data-testid="checkout-invoice">
+          <summary className="cursor-pointer text-sm font-semibold">{t('invoices.checkout.summary')}</summary>
+          <div className="mt-3 grid gap-4">
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="invoice" defaultChecked={values?.invoice === 'on'} className="h-4 w-4 accent-leaf" />
+              {t('invoices.checkout.want')}
+            </label>
+            <BuyerFields
+              idPrefix="checkout-invoice"
+              required={false}
+              errors={result?.invoiceErrors}
+              values={{
+                name: values?.invoiceName ?? '',
+                taxId: values?.invoiceTaxId ?? '',
+                country: values?.invoiceCountry ?? (step.country || 'PL'),
+                address: values?.invoiceAddress ?? step.address.address,
+                zipCode: values?.invoiceZipCode ?? step.address.zipCode,
+                city: values?.invoiceCity ?? step.address.city,
+              }}
+            />
+          </div>
+        </details>
+        )}
 
         <div role="alert">{result?.formError && <p className="rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t(result.formError)}</p>}</div>
         <button type="submit" className="btn-primary w-full py-3.5 text-base" disabled={busy || step.options.length === 0}>

@@ -3,7 +3,7 @@ import { type BuyerErrors, type InvoiceBuyer, buyerCountries } from '~/modules/i
 import { useI18n } from '~/modules/i18n/react';
 
 /** The invoice's buyer: name, tax number (NIP or EU VAT number), address and country; each field with its message. */
-export function BuyerFields({ values, errors = {}, idPrefix = 'invoice' }: { values: InvoiceBuyer; errors?: BuyerErrors; idPrefix?: string }) {
+export function BuyerFields({ values, errors = {}, idPrefix = 'invoice', required = true }: { values: InvoiceBuyer; errors?: BuyerErrors; idPrefix?: string; required?: boolean }) {
   const { t, locale } = useI18n();
   const field = (name: keyof InvoiceBuyer, formName: string, props: { autoComplete?: string; maxLength?: number; hint?: string; required?: boolean } = {}) => {
     const id = `${idPrefix}-${name}`;
@@ -18,7 +18,7 @@ export function BuyerFields({ values, errors = {}, idPrefix = 'invoice' }: { val
           defaultValue={values[name]}
           autoComplete={props.autoComplete}
           maxLength={props.maxLength}
-          required={props.required}
+          required={required && props.required}
           aria-invalid={error ? true : undefined}
           aria-describedby={described}
           className="field-input"

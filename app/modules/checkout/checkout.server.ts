@@ -36,9 +36,10 @@ import { type DeliveryTable, type LockerDirectory, cheapestDelivery, deliveryOpt
 import type { Currency } from '~/modules/pricing/index.server';
 import { type OrderDelivery, linePaidCents } from '~/modules/orders/index.server';
 import { type ShippingAddress, isAddressComplete, pickupAddressSchema, shippingAddressSchema } from './checkout.schema';
+import { type InvoiceBuyer, type Seller, issueInvoice, sellerOf } from '~/modules/invoices/index.server';
 
-/** Where the shop's copy of each paid order goes, and the shop's address for links in the mail. */
-export type OrderMailSettings = { contactTo: string; publicUrl?: string };
+/** Where the shop's copy of each paid order goes, the shop's address for links in the mail, and the seller on invoices. */
+export type OrderMailSettings = { contactTo: string; publicUrl?: string; seller?: Seller | null };
 
 // --- step 1: review -----------------------------------------------------------------------------
 
@@ -146,6 +147,8 @@ export async function startPayment(
     visitorId?: string | null;
     /** How long the stock is held for the payment. */
     reservationMinutes?: number;
+    /** The buyer's details when they asked for an invoice: issued when the order is paid. */
+    invoiceBuyer?: InvoiceBuyer | null;
     log?: Logger;
   },
 ): Promise<StartPaymentResult> {
@@ -219,6 +222,7 @@ export async function startPayment(
       delivery,
       lines,
       tax: { country: taxed.country, delivery: vat.delivery },
+      invoiceBuyer: input.invoiceBuyer ?? null,
     });
     // The cart's other pending orders (replaced by this one) give their codes' uses back first: a one-use code
     // this cart held is this order's now. Then the code's use is claimed for this order (kept by a reused one);
@@ -300,7 +304,7 @@ export function paymentServices(app: {
   payments: PaymentProvider;
   kickMail: () => void;
   log?: Logger;
-  config: { contactTo: string; publicUrl: URL; stockReservationMinutes: number };
+  config: { contactTo: string; publicUrl: URL; stockReservationMinutes: number; seller?: { legalName?: string; address?: string; taxId?: string; email?: string } };
 }): PaymentServices {
   return {
     db: app.db,
@@ -310,6 +314,7 @@ export function paymentServices(app: {
     contactTo: app.config.contactTo,
     publicUrl: app.config.publicUrl.href,
     reservationMinutes: app.config.stockReservationMinutes,
+    seller: app.config.seller ? sellerOf(app.config.seller) : null,
   };
 }
 
@@ -338,7 +343,7 @@ export async function settlePayment<R>(services: PaymentServices, work: (trx: Ex
   const short: string[] = [];
   const result = await inTransaction(services.db, (trx) =>
     work(trx, async (paymentId, known) => {
-      const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl }, known);
+      const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl, seller: services.seller }, known);
       if (marked.ok && !marked.alreadyPaid) paidNow = true;
       if (marked.ok && marked.stockShort) short.push(marked.orderId);
       return marked;
@@ -378,6 +383,11 @@ async function markOrderPaid(
   }
   const paid = { ...order, paymentStatus: 'succeeded', paidAt: now() };
   await queueMails(trx, [orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }), shopOrderNotificationMail(paid, lines, input.contactTo)]);
+  // Asked for at checkout: the invoice is issued now, in this transaction, and mailed with its PDF.
+  if (order.invoiceBuyer) {
+    // Never at the payment's expense: one that cannot be issued (the shop's details unset) waits on the order's page.
+    await issueInvoice(trx, { orderId: order.id, buyer: order.invoiceBuyer, seller: input.seller ?? null, by: { customer: order.userId } });
+  }
   if (order.visitorId) {
     // The analytics of a shopper who consented; recorded here, where the payment is certain, not by the browser.
     const event = { path: '/checkout', visitorId: order.visitorId, userId: order.userId };

@@ -4,7 +4,7 @@
  * change), its activity entry, and the customer's mail in the language they ordered in, in one transaction.
  */
 import type { VatPart } from '~/modules/tax/vat';
-import { type InvoiceBuyer, buyerOf } from '~/modules/invoices/buyer';
+import type { InvoiceBuyer } from '~/modules/invoices/buyer';
 import { sql } from 'kysely';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { SHOP_TIME_ZONE } from '~/lib/format';
@@ -183,7 +183,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
   if (!idPattern.test(id)) return null;
   const [record, row] = await Promise.all([
     findOrderRecord(db, id),
-    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at', 'shipment_id', 'shipment_size', 'invoice_buyer']).where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at', 'shipment_id', 'shipment_size']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
   const [lines, drawn, activity, mails, refunds, withdrawals] = await Promise.all([
@@ -251,7 +251,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     totalCents: record.totalCents,
     vat: orderVatSummary(lines.map((l) => ({ vat: l.vat ?? null })), record.deliveryVat),
     taxCountry: record.taxCountry,
-    invoiceBuyer: buyerOf(row.invoice_buyer),
+    invoiceBuyer: record.invoiceBuyer,
     paymentProvider: record.paymentProvider,
     paymentReference: record.paymentId,
     paymentStatus: record.paymentStatus,

@@ -9,6 +9,7 @@ import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { listActivity } from '~/modules/activity/index.server';
 import { type PaymentServices, payWithCard, startPayment } from '~/modules/checkout/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
+import { findOrderRecord } from '~/modules/orders/index.server';
 import { address, courier, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
 import { type InvoiceBuyer, invoicePdf, invoiceWindowEnds, isValidNip, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, sellerOf } from './index.server';
 
@@ -91,7 +92,7 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     // A new year starts again at 1.
     const next = await issueInvoice(db, { orderId: (await paidOrder('Next year')).orderId, buyer: cafe, seller, by: { admin: owner }, now: new Date('2032-01-01T00:30:00+01:00') });
     expect(next.ok && next.invoice.number).toBe('FV/2032/00001');
-  });
+  }, 120_000);
 
   it('one invoice per order, even asked for twice at once; an unpaid or someone else’s order has none; the owner’s is logged', async () => {
     const o = await paidOrder('Once only');
@@ -115,6 +116,31 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     const late = new Date(Date.now() + 130 * 86_400_000);
     expect(await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId }, now: late })).toEqual({ ok: false, reason: 'window_closed' });
     expect((await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner }, now: late })).ok).toBe(true);
+  });
+
+  it('asked for at checkout, the invoice is issued when the order is paid, in the same transaction, and mailed', async () => {
+    const user = await createUser(db);
+    const coffee = await createCoffee(db, 'Asked At Checkout', 1500);
+    const cartId = await fillCart(db, user.id, [[coffee, 1]]);
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery: courier, invoiceBuyer: cafe });
+    if (!started.ok) throw new Error(started.reason);
+    expect(await listOrderInvoices(db, started.orderId)).toEqual([]);
+    expect(await payWithCard({ ...services, seller }, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
+    const [invoice] = await listOrderInvoices(db, started.orderId);
+    expect(invoice).toMatchObject({ kind: 'invoice', grossCents: 1500 + 499 });
+    expect(await db.selectFrom('mail_outbox').select('subject').where('to_address', '=', user.email).where('subject', 'like', 'Your invoice%').execute()).toEqual([
+      { subject: `Your invoice ${invoice!.number} for order ${started.orderId.slice(-6).toUpperCase()}` },
+    ]);
+  });
+
+  it('a shop without its legal details still takes the payment; the request waits on the order for the owner', async () => {
+    const user = await createUser(db);
+    const cartId = await fillCart(db, user.id, [[await createCoffee(db, 'No Seller Yet', 1500), 1]]);
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery: courier, invoiceBuyer: cafe });
+    if (!started.ok) throw new Error(started.reason);
+    expect(await payWithCard({ ...services, seller: null }, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
+    expect(await listOrderInvoices(db, started.orderId)).toEqual([]);
+    expect((await findOrderRecord(db, started.orderId))?.invoiceBuyer).toEqual(cafe);
   });
 
   it('the PDF says who sells and buys, the number, each line’s net, rate, VAT and gross, in Polish letters', async () => {

@@ -5,6 +5,7 @@ import { newId } from '~/db/ids.server';
 import type { OrdersTable } from '~/db/schema';
 import { type OrderDelivery, type OrderDiscount, type ShippingAddress, lineVatOf, orderCurrency, orderDeliveryOf, orderDiscountOf, vatPartsOf } from './orders.types';
 import type { VatPart } from '~/modules/tax/vat';
+import { type InvoiceBuyer, buyerOf } from '~/modules/invoices/buyer';
 import type { Currency } from '~/modules/pricing/currencies';
 
 /** The order as the checkout and payment code work with it (server only). */
@@ -36,6 +37,8 @@ export type OrderRecord = {
   taxCountry: string | null;
   vatCents: number;
   deliveryVat: VatPart[];
+  /** The buyer's details when they asked for an invoice at checkout. */
+  invoiceBuyer: InvoiceBuyer | null;
 };
 
 export type NewOrderLine = {
@@ -92,6 +95,7 @@ const toRecord = (row: Row): OrderRecord => ({
   taxCountry: row.tax_country,
   vatCents: Number(row.vat_cents),
   deliveryVat: vatPartsOf(row.delivery_tax),
+  invoiceBuyer: buyerOf(row.invoice_buyer),
 });
 
 const shippingColumns = (a: ShippingAddress, d: OrderDelivery) => ({
@@ -164,6 +168,8 @@ export async function findOrCreatePendingOrder(
     lines: NewOrderLine[];
     /** Whose VAT it pays and the delivery's parts (the lines carry theirs). */
     tax: { country: string; delivery: VatPart[] };
+    /** The buyer's details when they asked for an invoice. */
+    invoiceBuyer?: InvoiceBuyer | null;
   },
 ): Promise<{ order: OrderRecord; created: boolean }> {
   const guest = input.userId === null;
@@ -216,6 +222,7 @@ export async function findOrCreatePendingOrder(
         tax_country: input.tax.country,
         vat_cents: [...input.lines.map((l) => l.vat?.vatCents ?? 0), ...input.tax.delivery.map((p) => p.vatCents)].reduce((sum, v) => sum + v, 0),
         delivery_tax: JSON.stringify(input.tax.delivery),
+        invoice_buyer: input.invoiceBuyer ? JSON.stringify(input.invoiceBuyer) : null,
       })
       .onConflict((oc) =>
         guest
@@ -255,12 +262,12 @@ export async function findOrCreatePendingOrder(
   if (!row) throw new Error('pending order vanished while being reused');
   await db
     .updateTable('orders')
-    .set({ user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, ...shippingColumns(input.address, input.delivery) })
+    .set({ user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, invoice_buyer: input.invoiceBuyer ? JSON.stringify(input.invoiceBuyer) : null, ...shippingColumns(input.address, input.delivery) })
     .where('id', '=', row.id)
     .where('payment_status', '=', 'pending')
     .execute();
   return {
-    order: toRecord({ ...row, user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, ...shippingColumns(input.address, input.delivery) }),
+    order: toRecord({ ...row, user_email: input.email, locale: input.locale, cart_id: input.cartId, visitor_id: input.visitorId, invoice_buyer: input.invoiceBuyer ? JSON.stringify(input.invoiceBuyer) : null, ...shippingColumns(input.address, input.delivery) }),
     created: false,
   };
 }
