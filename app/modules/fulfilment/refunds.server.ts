@@ -13,6 +13,7 @@ import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
 import { findOrderRecord, getOrderRecordLines, orderLabel } from '~/modules/orders/index.server';
 import { type VatPart, refundVat } from '~/modules/tax/index.server';
+import { issueCorrections } from '~/modules/invoices/index.server';
 import { type PaymentProvider, PaymentUnavailableError, type ProviderRefund } from '~/modules/payments/index.server';
 import { getWithdrawal, withdrawalRefundMail } from '~/modules/withdrawals/index.server';
 import { returnToStock } from '~/modules/stock/index.server';
@@ -189,6 +190,8 @@ export async function recordRefundEvent(
   } else {
     await trx.updateTable('refunds').set({ status: 'succeeded', confirmed_at: at }).where('order_id', '=', orderId).where('status', '=', 'pending').execute();
   }
+  // Refunds confirmed now (pending until the provider said so) get their corrections.
+  await issueCorrections(trx, orderId);
   const known = await trx
     .selectFrom('refunds')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('n'))
@@ -268,6 +271,8 @@ async function insertRefund(
     })
     .onConflict((oc) => oc.column('provider_refund_id').doNothing())
     .execute();
+  // An invoiced order's refund gets its correcting invoice in the same transaction.
+  if (refund.status === 'succeeded') await issueCorrections(trx, orderId);
 }
 
 export type WithdrawalRefundOutcome =

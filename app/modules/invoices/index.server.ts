@@ -6,8 +6,11 @@ export {
   invoiceFileName,
   invoiceMail,
   invoicePdf,
+  invoiceXml,
+  monthKsefXml,
   invoiceWindow,
   invoicesByOrder,
+  issueCorrections,
   issueInvoice,
   listOrderInvoices,
   nextInvoiceNumber,
@@ -19,3 +22,4 @@ export {
   type Seller,
 } from './invoices.server';
 export { renderInvoicePdf } from './pdf.server';
+export { ksefEligible, ksefXml } from './ksef';

@@ -11,11 +11,13 @@ import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { lineName } from '~/modules/catalog/variants';
 import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
-import { findOrderRecord, getOrderRecordLines, orderLabel } from '~/modules/orders/index.server';
+import { findOrderRecord, getOrderRecordLines, orderLabel, vatPartsOf } from '~/modules/orders/index.server';
 import { type VatPart, sumByRate } from '~/modules/tax/index.server';
-import { shopDayOf } from '~/lib/shop-days';
+import { shopDayOf, startOfShopDay } from '~/lib/shop-days';
 import { type InvoiceBuyer, invoiceWindowEnds } from './buyer';
 import { renderInvoicePdf } from './pdf.server';
+import { type KsefCorrection, ksefEligible, ksefXml } from './ksef';
+import { RATE_SCALE, currencySettings } from '~/modules/pricing/index.server';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 
 export type Seller = { name: string; address: string; taxId: string; email?: string };
@@ -151,7 +153,7 @@ export async function issueInvoice(
         gross_cents: totals.grossCents,
         vat_cents: totals.vatCents,
         pdf: pdf.toString('base64'),
-        ksef_xml: null,
+        ksef_xml: await ksefOf(trx, invoice, { taxCountry: order.taxCountry, createdAt: at }),
         ksef_number: null,
         created_by: 'admin' in input.by ? input.by.admin.id : null,
         created_at: now(),
@@ -161,6 +163,8 @@ export async function issueInvoice(
     if ('admin' in input.by) {
       await recordActivity(trx, input.by.admin, { action: 'invoice.issued', subjectType: 'order', subjectId: order.id, subjectLabel: orderLabel(order.id), details: { number, buyer: input.buyer.name, taxId: input.buyer.taxId } });
     }
+    // Refunds made before the invoice are corrected at once.
+    await issueCorrections(trx, order.id, at);
     return { ok: true, invoice };
   }).catch(async (error: unknown) => {
     // Two requests for one order at once: the unique index lets one through.
@@ -183,6 +187,106 @@ export function invoiceMail(invoice: Invoice, to: string, pdf: Buffer): Outgoing
   };
 }
 
+/**
+ * The correcting invoices an invoiced order's refunds call for, each once (a unique index on the refund): one for
+ * every refund that has succeeded and has none yet, in the correction series (KOR), pointing at the invoice, with
+ * what was given back per VAT rate as negative lines (as the refund recorded it: docs/decisions/0027). Called in
+ * the transaction that records or confirms a refund, and after an invoice is issued for an order refunded before.
+ * Each is mailed to the buyer with its PDF.
+ */
+export async function issueCorrections(trx: Executor, orderId: string, at = new Date()): Promise<Invoice[]> {
+  const invoiceRow = await trx
+    .selectFrom('invoices')
+    .select(['id', 'number', 'series', 'kind', 'order_id', 'corrects_id', 'locale', 'currency', 'issued_at', 'sale_date', 'seller', 'buyer', 'lines', 'totals', 'payment'])
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'invoice')
+    .executeTakeFirst();
+  if (!invoiceRow) return [];
+  const refunds = await trx
+    .selectFrom('refunds')
+    .leftJoin('invoices', 'invoices.refund_id', 'refunds.id')
+    .select(['refunds.id', 'refunds.amount_cents', 'refunds.tax', 'refunds.provider_refund_id', 'refunds.created_at'])
+    .where('refunds.order_id', '=', orderId)
+    .where('refunds.status', '=', 'succeeded')
+    .where('invoices.id', 'is', null)
+    .orderBy('refunds.created_at')
+    .execute();
+  if (refunds.length === 0) return [];
+  const original = toInvoice(invoiceRow, null);
+  const invoiceKsefNumber = (await trx.selectFrom('invoices').select('ksef_number').where('id', '=', original.id).executeTakeFirst())?.ksef_number ?? null;
+  const order = await findOrderRecord(trx, orderId);
+  const t = getT(original.locale);
+  const issued: Invoice[] = [];
+  for (const refund of refunds) {
+    const parts = vatPartsOf(refund.tax);
+    const lines: InvoiceLine[] = (parts.length > 0 ? parts : [{ rateBp: 0, grossCents: Number(refund.amount_cents), netCents: Number(refund.amount_cents), vatCents: 0 }]).map((p) => ({
+      name: t('invoices.pdf.refundLine', { number: original.number }),
+      sku: null,
+      quantity: 1,
+      unitGrossCents: -p.grossCents,
+      grossCents: -p.grossCents,
+      netCents: -p.netCents,
+      vatCents: -p.vatCents,
+      rateBp: p.rateBp,
+    }));
+    const totals = totalsOf(lines);
+    const year = Number(shopDayOf(at, TIME_ZONE).slice(0, 4));
+    const { seq, number } = await nextInvoiceNumber(trx, INVOICE_SERIES.correction, year);
+    const correction: Invoice = {
+      ...original,
+      id: newId(),
+      number,
+      series: INVOICE_SERIES.correction,
+      kind: 'correction',
+      correctsNumber: original.number,
+      issuedAt: at.toISOString(),
+      saleDate: original.saleDate,
+      lines,
+      totals,
+      payment: { provider: original.payment.provider, paidAt: refund.created_at, reference: refund.provider_refund_id },
+    };
+    const pdf = await renderInvoicePdf(correction);
+    await trx
+      .insertInto('invoices')
+      .values({
+        id: correction.id,
+        number,
+        series: correction.series,
+        year,
+        seq,
+        order_id: orderId,
+        kind: 'correction',
+        corrects_id: original.id,
+        refund_id: refund.id,
+        locale: correction.locale,
+        currency: correction.currency,
+        issued_at: correction.issuedAt,
+        sale_date: correction.saleDate,
+        seller: JSON.stringify(correction.seller),
+        buyer: JSON.stringify(correction.buyer),
+        lines: JSON.stringify(lines),
+        totals: JSON.stringify(totals),
+        payment: JSON.stringify(correction.payment),
+        gross_cents: totals.grossCents,
+        vat_cents: totals.vatCents,
+        pdf: pdf.toString('base64'),
+        ksef_xml: await ksefOf(trx, correction, {
+          taxCountry: order?.taxCountry ?? null,
+          createdAt: at,
+          correction: { number: original.number, issuedAt: original.issuedAt, ksefNumber: invoiceKsefNumber, reason: t('invoices.pdf.refundReason') },
+        }),
+        ksef_number: null,
+        created_by: null,
+        created_at: now(),
+      })
+      .execute();
+    if (order) await queueMail(trx, invoiceMail(correction, order.userEmail, pdf));
+    await recordActivity(trx, { id: null, email: 'Kopi' }, { action: 'invoice.corrected', subjectType: 'order', subjectId: orderId, subjectLabel: orderLabel(orderId), details: { number, corrects: original.number, buyer: correction.buyer.name } });
+    issued.push(correction);
+  }
+  return issued;
+}
+
 export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
   const byRate = sumByRate(lines.map((l) => ({ rateBp: l.rateBp, grossCents: l.grossCents, netCents: l.netCents, vatCents: l.vatCents })));
   return {
@@ -191,6 +295,16 @@ export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
     vatCents: byRate.reduce((sum, p) => sum + p.vatCents, 0),
     grossCents: byRate.reduce((sum, p) => sum + p.grossCents, 0),
   };
+}
+
+/**
+ * The invoice as KSeF's FA(3) XML, for a buyer with a Polish NIP (null for anyone else). A euro invoice states its
+ * VAT in złoty at the shop's rate (docs/decisions/0028: the law asks for the NBP rate of the day before).
+ */
+async function ksefOf(trx: Executor, invoice: Invoice, options: { taxCountry: string | null; createdAt: Date; correction?: KsefCorrection }): Promise<string | null> {
+  if (!ksefEligible(invoice)) return null;
+  const plnRate = invoice.currency === 'PLN' ? 1 : (await currencySettings(trx)).rate / RATE_SCALE;
+  return ksefXml(invoice, { createdAt: options.createdAt, plnRate, taxCountry: options.taxCountry ?? undefined, correction: options.correction });
 }
 
 /** Renders the invoice's PDF from its snapshot and keeps it, once (a PDF already kept stays as it is): for invoices issued before PDFs were kept with them. */
@@ -260,6 +374,22 @@ export async function getInvoice(db: Executor, invoiceId: string): Promise<Invoi
   if (!row) return null;
   const corrects = row.corrects_id ? await db.selectFrom('invoices').select('number').where('id', '=', row.corrects_id).executeTakeFirst() : undefined;
   return toInvoice(row, corrects?.number ?? null);
+}
+
+/** An invoice's KSeF XML as issued, for the owner; null when it has none (a buyer without a Polish NIP). */
+export async function invoiceXml(db: Executor, invoiceId: string): Promise<{ number: string; xml: string } | null> {
+  if (!idPattern.test(invoiceId)) return null;
+  const row = await db.selectFrom('invoices').select(['number', 'ksef_xml']).where('id', '=', invoiceId).executeTakeFirst();
+  return row?.ksef_xml ? { number: row.number, xml: row.ksef_xml } : null;
+}
+
+/** Every KSeF XML issued in a month (YYYY-MM, shop time), oldest first: the owner's batch for KSeF's own tools. */
+export async function monthKsefXml(db: Executor, month: string): Promise<Array<{ number: string; xml: string }>> {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const start = startOfShopDay(`${month}-01`, TIME_ZONE).toISOString();
+  const end = startOfShopDay(m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`, TIME_ZONE).toISOString();
+  const rows = await db.selectFrom('invoices').select(['number', 'ksef_xml']).where('issued_at', '>=', start).where('issued_at', '<', end).where('ksef_xml', 'is not', null).orderBy('issued_at').orderBy('series').orderBy('seq').execute();
+  return rows.map((r) => ({ number: r.number, xml: r.ksef_xml! }));
 }
 
 /** "FV/2026/00042" as a file name: "FV-2026-00042.pdf". */

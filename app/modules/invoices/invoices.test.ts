@@ -3,6 +3,11 @@
  * one invoice per order, the customer's window, and the PDF read back with poppler's pdftotext.
  */
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cancelOrder } from '~/modules/fulfilment/index.server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
@@ -11,7 +16,7 @@ import { type PaymentServices, payWithCard, startPayment } from '~/modules/check
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { findOrderRecord } from '~/modules/orders/index.server';
 import { address, courier, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
-import { type InvoiceBuyer, invoicePdf, invoiceWindowEnds, isValidNip, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, sellerOf } from './index.server';
+import { type InvoiceBuyer, invoicePdf, invoiceWindowEnds, invoiceXml, isValidNip, issueCorrections, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, sellerOf } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
 const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
@@ -141,6 +146,40 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     expect(await payWithCard({ ...services, seller: null }, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
     expect(await listOrderInvoices(db, started.orderId)).toEqual([]);
     expect((await findOrderRecord(db, started.orderId))?.invoiceBuyer).toEqual(cafe);
+  });
+
+  it('a refund of an invoiced order issues a correcting invoice in its own series; a NIP buyer’s documents carry KSeF XML that validates', async () => {
+    const o = await paidOrder('Korekta Kawa', 2460);
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner } });
+    if (!issued.ok) throw new Error(issued.reason);
+    expect(await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).toMatchObject({ ok: true });
+    const documents = await listOrderInvoices(db, o.orderId);
+    expect(documents.map((d) => [d.kind, d.grossCents])).toEqual([
+      ['invoice', 2 * 2460 + 499],
+      ['correction', -(2 * 2460 + 499)],
+    ]);
+    expect(documents[1]!.number).toMatch(/^KOR\/\d{4}\/\d{5}$/);
+    const correction = await invoicePdf(db, documents[1]!.id, { admin: true });
+    const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: correction!.pdf }).toString().replace(/[\u00a0\u202f]/g, ' ');
+    expect(text).toContain(`Faktura korygująca ${documents[1]!.number}`);
+    expect(text).toContain(`Koryguje fakturę ${issued.invoice.number}`);
+    expect(text).toMatch(/Razem\s+-44,06 €\s+-10,13 €\s+-54,19 €/);
+    // Each document once: another refund event changes nothing.
+    await issueCorrections(db, o.orderId);
+    expect(await listOrderInvoices(db, o.orderId)).toHaveLength(2);
+
+    for (const document of documents) {
+      const xml = (await invoiceXml(db, document.id))!.xml;
+      expect(xml).toContain(`<P_2>${document.number}</P_2>`);
+      const file = path.join(os.tmpdir(), `kopi-${document.id}.xml`);
+      writeFileSync(file, xml);
+      const schema = fileURLToPath(new URL('../../../../shared/ksef/', import.meta.url));
+      execFileSync('xmllint', ['--nonet', '--noout', '--schema', path.join(schema, 'schemat_FA(3)_v1-0E.xsd'), file], { env: { ...process.env, XML_CATALOG_FILES: path.join(schema, 'catalog.xml') }, stdio: 'pipe' });
+    }
+    // A buyer without a Polish NIP has no KSeF document.
+    const foreign = await paidOrder('Berlin Kawa');
+    const berlin = await issueInvoice(db, { orderId: foreign.orderId, buyer: { ...cafe, name: 'Café Berlin GmbH', taxId: 'DE123456789', country: 'DE', city: 'Berlin', zipCode: '10119' }, seller, by: { admin: owner } });
+    expect(berlin.ok && (await invoiceXml(db, berlin.invoice.id))).toBeNull();
   });
 
   it('the PDF says who sells and buys, the number, each line’s net, rate, VAT and gross, in Polish letters', async () => {
