@@ -122,8 +122,11 @@ test.describe('with analytics accepted', () => {
     expect(line).toContain(`,${polishAddress.fullName},`);
     // The variant bought, and its SKU (the card adds the cheapest).
     expect(line).toContain(`,${defaultVariant(product).sku},`);
-    // No code: no discount, and the line's total is unit × quantity.
-    expect(line).toMatch(new RegExp(`,3,${(product.priceCents / 100).toFixed(2)},0.00,${((3 * product.priceCents) / 100).toFixed(2)},EUR,,Processing$`));
+    // No code: no discount; the line's gross is unit × quantity, split into net and Polish VAT at 23%.
+    const gross = 3 * product.priceCents;
+    const vat = Math.round((gross * 23) / 123);
+    const euros = (cents: number) => (cents / 100).toFixed(2);
+    expect(line).toMatch(new RegExp(`,3,${euros(product.priceCents)},0.00,${euros(gross - vat)},23,${euros(vat)},${euros(gross)},EUR,,Processing$`));
 
     // Cancelled and refunded, the order is paid but not kept: revenue and orders are back where they were,
     // and the refund is counted as one.
