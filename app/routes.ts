@@ -57,6 +57,8 @@ export default [
     route('admin/promotions', 'routes/admin/promotions.tsx'),
     route('admin/tax', 'routes/admin/tax.tsx'),
     route('admin/tax/oss-report', 'routes/admin/tax-report.ts'),
+    route('admin/tax/ksef', 'routes/admin/ksef-batch.ts'),
+    route('admin/invoices/:id/xml', 'routes/admin/invoice-xml.ts'),
   ]),
   route('invoices/:id', 'routes/invoice-file.ts'),
   route('language', 'routes/language.ts'),

@@ -122,5 +122,27 @@ test('the owner issues an invoice for an order from its page and downloads it', 
   expect(text).toContain('Café Berlin GmbH');
   expect(text).toContain('VAT number: DE123456789');
   expect(text).toContain('Germany');
+
+  // Cancelled and refunded: a correcting invoice in its own series, listed beside the invoice.
+  await owner.getByText(en('admin.orders.cancel')).click();
+  await owner.getByRole('button', { name: en('admin.orders.confirmCancel', { amount: price(cents, 'en') }) }).click();
+  await expect(owner.getByTestId('admin-order-status')).toHaveText(en('orders.status.cancelled'));
+  const correctionLink = section.getByRole('link', { name: /^Correction KOR\/\d{4}\/\d{5}/ });
+  await expect(correctionLink).toBeVisible();
+  const correction = owner.waitForEvent('download');
+  await correctionLink.click();
+  const correctionText = await pdfText(await correction);
+  expect(correctionText).toMatch(/Corrective invoice KOR\/\d{4}\/\d{5}/);
+  expect(correctionText).toMatch(/Corrects invoice FV\/\d{4}\/\d{5}/);
+
+  // The month's KSeF batch (the Polish café's invoice of the test before is in it).
+  await owner.goto('/admin/tax');
+  const batch = owner.waitForEvent('download');
+  await owner.getByTestId('ksef-batch').getByRole('button', { name: en('admin.tax.downloadKsef') }).click();
+  const zip = await batch;
+  expect(zip.suggestedFilename()).toMatch(/^kopi-ksef-\d{4}-\d{2}\.zip$/);
+  const bytes = Buffer.concat(await (await zip.createReadStream()).toArray());
+  expect(bytes.subarray(0, 2).toString()).toBe('PK');
+  expect(bytes.toString('utf8')).toMatch(/FV-\d{4}-\d{5}\.xml<\?xml[^>]*>\s*<Faktura xmlns="http:\/\/crd\.gov\.pl\/wzor\/2025\/06\/25\/13775\/">/);
   await owner.context().close();
 });

@@ -5,7 +5,7 @@ import { formatDate } from '~/lib/format';
 import type { BuyerErrors, InvoiceBuyer } from '~/modules/invoices/buyer';
 import { useI18n } from '~/modules/i18n/react';
 
-export type OrderInvoiceList = Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string }>;
+export type OrderInvoiceList = Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; ksef: boolean }>;
 
 /** The order's invoice on the owner's page: its documents to download, or the form that issues it. */
 export function OrderInvoice({
@@ -41,7 +41,14 @@ export function OrderInvoice({
                 <Download aria-hidden="true" className="h-3.5 w-3.5" />
                 {t(i.kind === 'correction' ? 'invoices.downloadCorrection' : 'invoices.download', { number: i.number })}
               </a>
-              <span className="text-muted">{formatDate(i.issuedAt, locale)}</span>
+              <span className="flex items-center gap-3 text-muted">
+                {i.ksef && (
+                  <a href={`/admin/invoices/${i.id}/xml`} download className="font-medium text-leaf underline underline-offset-4" aria-label={t('admin.invoices.xmlLabel', { number: i.number })}>
+                    {t('admin.invoices.xml')}
+                  </a>
+                )}
+                {formatDate(i.issuedAt, locale)}
+              </span>
             </li>
           ))}
         </ul>

@@ -340,10 +340,19 @@ function toInvoice(row: InvoiceRow, correctsNumber: string | null): Invoice {
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** An order's invoices and corrections, oldest first (the order's pages); a customer sees only their own order's. */
-export async function listOrderInvoices(db: Executor, orderId: string): Promise<Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; grossCents: number; currency: string }>> {
+export async function listOrderInvoices(
+  db: Executor,
+  orderId: string,
+): Promise<Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; grossCents: number; currency: string; ksef: boolean }>> {
   if (!idPattern.test(orderId)) return [];
-  const rows = await db.selectFrom('invoices').select(['id', 'number', 'kind', 'issued_at', 'gross_cents', 'currency']).where('order_id', '=', orderId).orderBy('issued_at').orderBy('seq').execute();
-  return rows.map((r) => ({ id: r.id, number: r.number, kind: r.kind === 'correction' ? 'correction' : 'invoice', issuedAt: r.issued_at, grossCents: Number(r.gross_cents), currency: r.currency }));
+  const rows = await db
+    .selectFrom('invoices')
+    .select((eb) => ['id', 'number', 'kind', 'issued_at', 'gross_cents', 'currency', eb('ksef_xml', 'is not', null).as('ksef')])
+    .where('order_id', '=', orderId)
+    .orderBy('issued_at')
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => ({ id: r.id, number: r.number, kind: r.kind === 'correction' ? 'correction' : 'invoice', issuedAt: r.issued_at, grossCents: Number(r.gross_cents), currency: r.currency, ksef: Boolean(r.ksef) }));
 }
 
 /**

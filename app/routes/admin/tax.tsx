@@ -8,7 +8,7 @@ import { SHOP_TIME_ZONE } from '~/lib/format';
 import { byName, countryName } from '~/modules/delivery/countries';
 import { getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
-import { crossBorderSales, lastQuarter } from '~/modules/reports/index.server';
+import { crossBorderSales, lastQuarter, shopDayOf } from '~/modules/reports/index.server';
 import { listTaxRates, saveOssSetting, saveTaxRates } from '~/modules/tax/index.server';
 import { parseRatesForm, rateField } from '~/modules/tax/tax-form';
 import { TAX_CLASSES, formatRate } from '~/modules/tax/vat';
@@ -22,7 +22,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric' }).format(now));
   const [settings, sales] = await Promise.all([listTaxRates(app.db), crossBorderSales(app.db, { year, timeZone: SHOP_TIME_ZONE })]);
   const [reportYear, reportQuarter] = lastQuarter(now, SHOP_TIME_ZONE);
-  return { title: getT(shopper.locale)('admin.meta.taxTitle'), settings, sales, report: { year: reportYear, quarter: reportQuarter, years: [year, year - 1, year - 2] } };
+  return { title: getT(shopper.locale)('admin.meta.taxTitle'), settings, sales, report: { year: reportYear, quarter: reportQuarter, years: [year, year - 1, year - 2], month: shopDayOf(now, SHOP_TIME_ZONE).slice(0, 7) } };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
@@ -123,6 +123,18 @@ export default function AdminTaxPage({ loaderData, actionData }: Route.Component
             <button type="submit" className="btn-outline px-4 py-2.5 text-sm">
               <Download aria-hidden="true" className="h-4 w-4" />
               {t('admin.tax.download')}
+            </button>
+          </Form>
+          <h2 id="ksef-heading" className="mt-8 text-lg font-semibold">{t('admin.tax.ksefHeading')}</h2>
+          <p className="mt-1 text-sm text-muted">{t('admin.tax.ksefHint')}</p>
+          <Form method="get" action="/admin/tax/ksef" reloadDocument className="mt-4 flex flex-wrap items-end gap-3" data-testid="ksef-batch">
+            <div>
+              <label htmlFor="ksef-month" className="field-label">{t('admin.tax.month')}</label>
+              <input id="ksef-month" type="month" name="month" defaultValue={report.month} required className="field-input" />
+            </div>
+            <button type="submit" className="btn-outline px-4 py-2.5 text-sm">
+              <Download aria-hidden="true" className="h-4 w-4" />
+              {t('admin.tax.downloadKsef')}
             </button>
           </Form>
         </section>
