@@ -3,7 +3,7 @@ import { formatPrice } from '~/lib/format';
 import { useI18n } from '~/modules/i18n/react';
 
 /** The year's sales to consumers elsewhere in the EU (net, in euros) against the OSS threshold, warning from 80%. */
-export type OssFigures = { year: number; netCents: { EUR: number; PLN: number }; totalEurCents: number; thresholdCents: number; share: number; warn: boolean; passed: boolean };
+export type OssFigures = { year: number; netCents: { EUR: number; PLN: number }; totalEurCents: number; thresholdCents: number; share: number; warn: boolean; passed: boolean; passedLastYear: boolean };
 
 export function OssMeter({ sales, registered }: { sales: OssFigures; registered: boolean }) {
   const { t, locale } = useI18n();
@@ -28,7 +28,7 @@ export function OssMeter({ sales, registered }: { sales: OssFigures; registered:
       {sales.warn && !registered && (
         <p role="alert" className="mt-3 flex gap-2 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry" data-testid="oss-warning">
           <AlertTriangle aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
-          {t(sales.passed ? 'admin.tax.passed' : 'admin.tax.nearing')}
+          {t(sales.passed ? 'admin.tax.passed' : sales.passedLastYear ? 'admin.tax.passedLastYear' : 'admin.tax.nearing')}
         </p>
       )}
     </div>

@@ -341,10 +341,14 @@ type MarkPaid = (paymentId: string, known?: KnownOrder) => Promise<MarkOrderPaid
 export async function settlePayment<R>(services: PaymentServices, work: (trx: Executor, markPaid: MarkPaid) => Promise<R>): Promise<R> {
   let paidNow = false;
   const short: string[] = [];
+  const invoiced: string[] = [];
   const result = await inTransaction(services.db, (trx) =>
     work(trx, async (paymentId, known) => {
       const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl, seller: services.seller }, known);
-      if (marked.ok && !marked.alreadyPaid) paidNow = true;
+      if (marked.ok && !marked.alreadyPaid) {
+        paidNow = true;
+        invoiced.push(marked.orderId);
+      }
       if (marked.ok && marked.stockShort) short.push(marked.orderId);
       return marked;
     }),
@@ -352,8 +356,41 @@ export async function settlePayment<R>(services: PaymentServices, work: (trx: Ex
   if (short.length > 0) {
     await refundStockShortOrders(services, short).catch((error: unknown) => services.log?.error({ err: error, orders: short }, 'refunding an order paid after its stock was gone failed; the sweep retries'));
   }
+  // Asked for at checkout: issued once the payment is safely recorded, never at its expense (a failure is logged
+  // and the sweep tries again; with the shop's details unset the request waits on the order's page).
+  if (invoiced.length > 0 && services.seller) await issueRequestedInvoices(services, invoiced);
   if (paidNow) services.kickMail();
   return result;
+}
+
+/**
+ * The invoices customers asked for at checkout, for these paid orders (or every paid one still without: the
+ * sweep), each issued in its own transaction; a failure is logged and left for the next sweep.
+ */
+export async function issueRequestedInvoices(services: PaymentServices, orderIds?: string[]): Promise<number> {
+  if (!services.seller) return 0;
+  const waiting = await services.db
+    .selectFrom('orders')
+    .leftJoin('invoices', (join) => join.onRef('invoices.order_id', '=', 'orders.id').on('invoices.kind', '=', 'invoice'))
+    .select(['orders.id', 'orders.user_id'])
+    .where('orders.payment_status', '=', 'succeeded')
+    .where('orders.invoice_buyer', 'is not', null)
+    .where('invoices.id', 'is', null)
+    .$if(orderIds !== undefined, (qb) => qb.where('orders.id', 'in', orderIds!))
+    .limit(50)
+    .execute();
+  let issued = 0;
+  for (const order of waiting) {
+    const record = await findOrderRecord(services.db, order.id);
+    if (!record?.invoiceBuyer) continue;
+    try {
+      const outcome = await issueInvoice(services.db, { orderId: order.id, buyer: record.invoiceBuyer, seller: services.seller, by: { customer: order.user_id } });
+      if (outcome.ok) issued += 1;
+    } catch (error) {
+      services.log?.error({ err: error, orderId: order.id }, 'issuing the invoice asked for at checkout failed; the sweep tries again');
+    }
+  }
+  return issued;
 }
 
 async function markOrderPaid(
@@ -383,11 +420,6 @@ async function markOrderPaid(
   }
   const paid = { ...order, paymentStatus: 'succeeded', paidAt: now() };
   await queueMails(trx, [orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }), shopOrderNotificationMail(paid, lines, input.contactTo)]);
-  // Asked for at checkout: the invoice is issued now, in this transaction, and mailed with its PDF.
-  if (order.invoiceBuyer) {
-    // Never at the payment's expense: one that cannot be issued (the shop's details unset) waits on the order's page.
-    await issueInvoice(trx, { orderId: order.id, buyer: order.invoiceBuyer, seller: input.seller ?? null, by: { customer: order.userId } });
-  }
   if (order.visitorId) {
     // The analytics of a shopper who consented; recorded here, where the payment is certain, not by the browser.
     const event = { path: '/checkout', visitorId: order.visitorId, userId: order.userId };

@@ -8,7 +8,8 @@ import { refundStockShortOrders } from '~/modules/fulfilment/index.server';
 import { refreshAgingStock, releaseExpiredReservations } from '~/modules/stock/index.server';
 import { notifyRestocked } from '~/modules/alerts/index.server';
 import { recordSaleMoments, releaseExpiredCodeUses } from '~/modules/promotions/index.server';
-import { type PaymentServices, settleDuePayments } from './checkout.server';
+import { type PaymentServices, issueRequestedInvoices, settleDuePayments } from './checkout.server';
+import { correctRefundedInvoices } from '~/modules/invoices/index.server';
 
 export const SWEEP_INTERVAL_MS = 30_000;
 
@@ -32,7 +33,10 @@ export async function sweepPayments(services: PaymentServices, now = new Date())
     markCatalogChanged();
   }
   const refunded = await refundStockShortOrders(services);
+  // Invoices asked for at checkout that could not be issued with their payment, and refunds' corrections.
+  const invoiced = await issueRequestedInvoices(services);
+  const corrected = await correctRefundedInvoices(services.db, { log: services.log });
   const notified = services.publicUrl ? await notifyRestocked(services.db, { publicUrl: services.publicUrl, log: services.log }) : 0;
-  if (refunded > 0 || notified > 0) services.kickMail();
+  if (refunded > 0 || notified > 0 || invoiced > 0 || corrected > 0) services.kickMail();
   return { released, refunded, notified, settled };
 }

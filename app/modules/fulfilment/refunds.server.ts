@@ -11,9 +11,9 @@ import { type Executor, inTransaction, now } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { queueMail } from '~/modules/mail/index.server';
-import { findOrderRecord, getOrderRecordLines, orderLabel } from '~/modules/orders/index.server';
-import { type VatPart, refundVat } from '~/modules/tax/index.server';
-import { issueCorrections } from '~/modules/invoices/index.server';
+import { findOrderRecord, getOrderRecordLines, orderLabel, vatPartsOf } from '~/modules/orders/index.server';
+import { type VatPart, refundVat, sumByRate } from '~/modules/tax/index.server';
+import { correctRefundedInvoices } from '~/modules/invoices/index.server';
 import { type PaymentProvider, PaymentUnavailableError, type ProviderRefund } from '~/modules/payments/index.server';
 import { getWithdrawal, withdrawalRefundMail } from '~/modules/withdrawals/index.server';
 import { returnToStock } from '~/modules/stock/index.server';
@@ -123,9 +123,14 @@ export async function cancelOrder(services: RefundServices, actor: Actor, id: st
         : cancellationMail(record, refunded, { publicUrl: services.publicUrl }),
     );
     return { ok: true, refundedCents: refunded } as const;
-  }).finally(() => {
-    if (stockShown) markCatalogChanged();
-  });
+  })
+    .then(async (outcome) => {
+      if (outcome.ok) await correctAfterRefund(services, id);
+      return outcome;
+    })
+    .finally(() => {
+      if (stockShown) markCatalogChanged();
+    });
 }
 
 /** What sold out under an order paid too late, as its timeline recorded it. */
@@ -190,8 +195,7 @@ export async function recordRefundEvent(
   } else {
     await trx.updateTable('refunds').set({ status: 'succeeded', confirmed_at: at }).where('order_id', '=', orderId).where('status', '=', 'pending').execute();
   }
-  // Refunds confirmed now (pending until the provider said so) get their corrections.
-  await issueCorrections(trx, orderId);
+
   const known = await trx
     .selectFrom('refunds')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('n'))
@@ -244,9 +248,24 @@ export async function listRefunds(db: Executor, orderId: string) {
  */
 async function refundTax(trx: Executor, orderId: string, amountCents: number, positions?: readonly number[]): Promise<VatPart[]> {
   const [order, lines] = await Promise.all([findOrderRecord(trx, orderId), getOrderRecordLines(trx, orderId)]);
-  const returned = positions ? lines.filter((l) => positions.includes(l.position)) : lines;
-  const parts = [...returned.flatMap((l) => (l.vat ? [l.vat] : [])), ...(positions ? [] : (order?.deliveryVat ?? []))];
-  return refundVat(parts.length > 0 ? parts : lines.flatMap((l) => (l.vat ? [l.vat] : [])), amountCents);
+  if (positions) {
+    const returned = lines.filter((l) => positions.includes(l.position)).flatMap((l) => (l.vat ? [l.vat] : []));
+    if (returned.length > 0) return refundVat(returned, amountCents);
+  }
+  // What is left of the order's charge per rate after its earlier refunds: a second refund (a cancellation after a
+  // withdrawal of the 19% line) is spread over what remains, and the last one returns exactly the rest.
+  const charged = sumByRate([...lines.flatMap((l) => (l.vat ? [l.vat] : [])), ...(order?.deliveryVat ?? [])]);
+  const earlier = await trx.selectFrom('refunds').select('tax').where('order_id', '=', orderId).where('status', '<>', 'failed').execute();
+  const refunded = sumByRate(earlier.flatMap((r) => vatPartsOf(r.tax)));
+  const left = charged
+    .map((part) => {
+      const back = refunded.find((r) => r.rateBp === part.rateBp);
+      const grossCents = Math.max(0, part.grossCents - (back?.grossCents ?? 0));
+      const vatCents = Math.max(0, Math.min(grossCents, part.vatCents - (back?.vatCents ?? 0)));
+      return { rateBp: part.rateBp, grossCents, netCents: grossCents - vatCents, vatCents };
+    })
+    .filter((part) => part.grossCents > 0);
+  return refundVat(left.length > 0 ? left : charged, amountCents);
 }
 
 async function insertRefund(
@@ -271,8 +290,11 @@ async function insertRefund(
     })
     .onConflict((oc) => oc.column('provider_refund_id').doNothing())
     .execute();
-  // An invoiced order's refund gets its correcting invoice in the same transaction.
-  if (refund.status === 'succeeded') await issueCorrections(trx, orderId);
+}
+
+/** An invoiced order's refunds get their correcting invoices once recorded (never at the refund's expense: the sweep retries). */
+async function correctAfterRefund(services: RefundServices, orderId: string): Promise<void> {
+  await correctRefundedInvoices(services.db, { orderId, log: services.log });
 }
 
 export type WithdrawalRefundOutcome =
@@ -356,7 +378,12 @@ export async function refundWithdrawal(
     const record = (await findOrderRecord(trx, orderId))!;
     await queueMail(trx, withdrawalRefundMail(withdrawal, record, refund?.amountCents ?? 0, { publicUrl: services.publicUrl }));
     return { ok: true, refundedCents: refund?.amountCents ?? 0 } as const;
-  }).finally(() => {
-    if (stockShown) markCatalogChanged();
-  });
+  })
+    .then(async (outcome) => {
+      if (outcome.ok) await correctAfterRefund(services, orderId);
+      return outcome;
+    })
+    .finally(() => {
+      if (stockShown) markCatalogChanged();
+    });
 }

@@ -4,6 +4,7 @@
  * (quick feedback) and on the server (always).
  */
 import { EU_COUNTRIES, isCountry } from '~/modules/delivery/countries';
+import { shopDayOf, startOfShopDay } from '~/lib/shop-days';
 
 export type InvoiceBuyer = {
   /** The company's (or the person's) name. */
@@ -117,9 +118,11 @@ export const buyerCountries = EU_COUNTRIES;
 
 /** When a customer may no longer ask for an invoice: after the third month following the month of delivery or payment (art. 106b ust. 3 of the Polish VAT act). */
 export function invoiceWindowEnds(deliveredOrPaidAt: string): Date {
-  const d = new Date(deliveredOrPaidAt);
-  // The first moment of the fourth month after: the window ends just before it (UTC; the shop's day is close enough and errs for the customer).
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 4, 1));
+  // The month in the shop's time zone (a delivery just after midnight on the 1st is that month's), and the first
+  // moment of the fourth month after it there: the window ends just before.
+  const [y, m] = shopDayOf(new Date(deliveredOrPaidAt), 'Europe/Warsaw').split('-').map(Number) as [number, number];
+  const end = new Date(Date.UTC(y, m - 1 + 4, 1));
+  return startOfShopDay(end.toISOString().slice(0, 10), 'Europe/Warsaw');
 }
 
 /** A stored buyer (an order's request at checkout); null for none or anything unreadable. */

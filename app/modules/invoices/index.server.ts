@@ -10,6 +10,7 @@ export {
   monthKsefXml,
   invoiceWindow,
   invoicesByOrder,
+  correctRefundedInvoices,
   issueCorrections,
   issueInvoice,
   listOrderInvoices,

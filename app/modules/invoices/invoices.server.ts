@@ -5,6 +5,7 @@
  * and stores a snapshot of everything it says; the PDF is rendered from that snapshot and kept as issued.
  */
 import type { Selectable } from 'kysely';
+import type { Logger } from 'pino';
 import { type Executor, inTransaction, now } from '~/db/database.server';
 import type { InvoicesTable } from '~/db/schema';
 import { newId } from '~/db/ids.server';
@@ -14,7 +15,7 @@ import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import { findOrderRecord, getOrderRecordLines, orderLabel, vatPartsOf } from '~/modules/orders/index.server';
 import { type VatPart, sumByRate } from '~/modules/tax/index.server';
 import { shopDayOf, startOfShopDay } from '~/lib/shop-days';
-import { type InvoiceBuyer, invoiceWindowEnds } from './buyer';
+import { type InvoiceBuyer, invoiceWindowEnds, normalizeTaxId } from './buyer';
 import { renderInvoicePdf } from './pdf.server';
 import { type KsefCorrection, ksefEligible, ksefXml } from './ksef';
 import { RATE_SCALE, currencySettings } from '~/modules/pricing/index.server';
@@ -22,7 +23,7 @@ import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 
 export type Seller = { name: string; address: string; taxId: string; email?: string };
 export type InvoiceLine = { name: string; sku: string | null; quantity: number; unitGrossCents: number; grossCents: number; netCents: number; vatCents: number; rateBp: number };
-export type InvoiceTotals = { byRate: VatPart[]; netCents: number; vatCents: number; grossCents: number };
+export type InvoiceTotals = { byRate: VatPart[]; netCents: number; vatCents: number; grossCents: number; /** PLN per unit of a foreign currency, fixed when issued (a correction keeps its invoice's). */ plnRate?: number };
 export type InvoicePayment = { provider: string; paidAt: string | null; reference: string | null };
 
 export type Invoice = {
@@ -32,6 +33,8 @@ export type Invoice = {
   kind: 'invoice' | 'correction';
   orderId: string;
   correctsNumber: string | null;
+  /** When the corrected invoice was issued (a correction's). */
+  correctsIssuedAt?: string | null;
   locale: Locale;
   currency: string;
   issuedAt: string;
@@ -49,7 +52,10 @@ const TIME_ZONE = 'Europe/Warsaw';
 /** The shop's details an invoice needs; null when one is not configured (SHOP_LEGAL_NAME, SHOP_ADDRESS, SHOP_TAX_ID). */
 export function sellerOf(config: { legalName?: string; address?: string; taxId?: string; email?: string }): Seller | null {
   if (!config.legalName || !config.address || !config.taxId) return null;
-  return { name: config.legalName, address: config.address, taxId: config.taxId.replace(/^PL/i, '').replace(/[\s-]/g, ''), email: config.email };
+  // The seller's NIP, as an invoice (and KSeF) must carry it: anything else issues no invoices.
+  const taxId = normalizeTaxId(config.taxId, 'PL');
+  if (!taxId.ok || !taxId.taxId) return null;
+  return { name: config.legalName, address: config.address, taxId: taxId.taxId, email: config.email };
 }
 
 /**
@@ -107,7 +113,7 @@ export async function issueInvoice(
       const name = order.delivery ? t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) }) : t('delivery.delivery');
       lines.push({ name, sku: null, quantity: 1, unitGrossCents: part.grossCents, grossCents: part.grossCents, netCents: part.netCents, vatCents: part.vatCents, rateBp: part.rateBp });
     }
-    const totals = totalsOf(lines);
+    const totals = { ...totalsOf(lines), ...(order.currency === 'PLN' ? {} : { plnRate: (await currencySettings(trx)).rate / RATE_SCALE }) };
     const year = Number(shopDayOf(at, TIME_ZONE).slice(0, 4));
     const { seq, number } = await nextInvoiceNumber(trx, INVOICE_SERIES.invoice, year);
     const invoice: Invoice = {
@@ -229,7 +235,7 @@ export async function issueCorrections(trx: Executor, orderId: string, at = new 
       vatCents: -p.vatCents,
       rateBp: p.rateBp,
     }));
-    const totals = totalsOf(lines);
+    const totals = { ...totalsOf(lines), ...(original.totals.plnRate ? { plnRate: original.totals.plnRate } : {}) };
     const year = Number(shopDayOf(at, TIME_ZONE).slice(0, 4));
     const { seq, number } = await nextInvoiceNumber(trx, INVOICE_SERIES.correction, year);
     const correction: Invoice = {
@@ -239,6 +245,7 @@ export async function issueCorrections(trx: Executor, orderId: string, at = new 
       series: INVOICE_SERIES.correction,
       kind: 'correction',
       correctsNumber: original.number,
+      correctsIssuedAt: original.issuedAt,
       issuedAt: at.toISOString(),
       saleDate: original.saleDate,
       lines,
@@ -287,6 +294,35 @@ export async function issueCorrections(trx: Executor, orderId: string, at = new 
   return issued;
 }
 
+/**
+ * Issues the corrections refunds call for — of one order, or of every invoiced order with a refund still without
+ * one (the sweep) — each order in its own transaction, after the refund was recorded: a failure is logged and
+ * tried again by the next sweep, never undoing a refund. Returns how many were issued.
+ */
+export async function correctRefundedInvoices(db: Executor, { orderId, log }: { orderId?: string; log?: Logger } = {}): Promise<number> {
+  const orders = orderId
+    ? [{ order_id: orderId }]
+    : await db
+        .selectFrom('refunds')
+        .innerJoin('invoices as original', (join) => join.onRef('original.order_id', '=', 'refunds.order_id').on('original.kind', '=', 'invoice'))
+        .leftJoin('invoices as correction', 'correction.refund_id', 'refunds.id')
+        .select('refunds.order_id')
+        .distinct()
+        .where('refunds.status', '=', 'succeeded')
+        .where('correction.id', 'is', null)
+        .limit(50)
+        .execute();
+  let issued = 0;
+  for (const { order_id } of orders) {
+    try {
+      issued += (await inTransaction(db, (trx) => issueCorrections(trx, order_id))).length;
+    } catch (error) {
+      log?.error({ err: error, orderId: order_id }, 'issuing a correcting invoice failed; the sweep tries again');
+    }
+  }
+  return issued;
+}
+
 export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
   const byRate = sumByRate(lines.map((l) => ({ rateBp: l.rateBp, grossCents: l.grossCents, netCents: l.netCents, vatCents: l.vatCents })));
   return {
@@ -303,8 +339,14 @@ export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
  */
 async function ksefOf(trx: Executor, invoice: Invoice, options: { taxCountry: string | null; createdAt: Date; correction?: KsefCorrection }): Promise<string | null> {
   if (!ksefEligible(invoice)) return null;
-  const plnRate = invoice.currency === 'PLN' ? 1 : (await currencySettings(trx)).rate / RATE_SCALE;
-  return ksefXml(invoice, { createdAt: options.createdAt, plnRate, taxCountry: options.taxCountry ?? undefined, correction: options.correction });
+  const plnRate = invoice.currency === 'PLN' ? 1 : (invoice.totals.plnRate ?? (await currencySettings(trx)).rate / RATE_SCALE);
+  try {
+    return ksefXml(invoice, { createdAt: options.createdAt, plnRate, taxCountry: options.taxCountry ?? undefined, correction: options.correction });
+  } catch {
+    // A document FA(3) cannot express (a Polish rate outside the act's, after an override): the invoice stands,
+    // without XML; the owner's page shows no KSeF file for it.
+    return null;
+  }
 }
 
 /** Renders the invoice's PDF from its snapshot and keeps it, once (a PDF already kept stays as it is): for invoices issued before PDFs were kept with them. */
@@ -317,7 +359,7 @@ async function storePdf(db: Executor, invoice: Invoice): Promise<Buffer> {
 
 type InvoiceRow = Pick<Selectable<InvoicesTable>, 'id' | 'number' | 'series' | 'kind' | 'order_id' | 'corrects_id' | 'locale' | 'currency' | 'issued_at' | 'sale_date' | 'seller' | 'buyer' | 'lines' | 'totals' | 'payment'>;
 
-function toInvoice(row: InvoiceRow, correctsNumber: string | null): Invoice {
+function toInvoice(row: InvoiceRow, correctsNumber: string | null, correctsIssuedAt: string | null = null): Invoice {
   return {
     id: row.id,
     number: row.number,
@@ -325,6 +367,7 @@ function toInvoice(row: InvoiceRow, correctsNumber: string | null): Invoice {
     kind: row.kind === 'correction' ? 'correction' : 'invoice',
     orderId: row.order_id,
     correctsNumber,
+    correctsIssuedAt,
     locale: isLocale(row.locale) ? row.locale : 'en',
     currency: row.currency,
     issuedAt: row.issued_at,
@@ -381,8 +424,8 @@ export async function getInvoice(db: Executor, invoiceId: string): Promise<Invoi
     .where('id', '=', invoiceId)
     .executeTakeFirst();
   if (!row) return null;
-  const corrects = row.corrects_id ? await db.selectFrom('invoices').select('number').where('id', '=', row.corrects_id).executeTakeFirst() : undefined;
-  return toInvoice(row, corrects?.number ?? null);
+  const corrects = row.corrects_id ? await db.selectFrom('invoices').select(['number', 'issued_at']).where('id', '=', row.corrects_id).executeTakeFirst() : undefined;
+  return toInvoice(row, corrects?.number ?? null, corrects?.issued_at ?? null);
 }
 
 /** An invoice's KSeF XML as issued, for the owner; null when it has none (a buyer without a Polish NIP). */

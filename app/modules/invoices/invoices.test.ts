@@ -58,8 +58,10 @@ describe('tax numbers', () => {
   });
 
   it('a customer may ask until the end of the third month after the month of delivery', () => {
-    expect(invoiceWindowEnds('2026-11-27T10:00:00.000Z').toISOString()).toBe('2027-03-01T00:00:00.000Z');
-    expect(invoiceWindowEnds('2026-01-31T23:00:00.000Z').toISOString()).toBe('2026-05-01T00:00:00.000Z');
+    // Delivered in November (Warsaw): until the end of February, Warsaw time (UTC+1 in winter).
+    expect(invoiceWindowEnds('2026-11-27T10:00:00.000Z').toISOString()).toBe('2027-02-28T23:00:00.000Z');
+    // 23:30 UTC on 31 January is 1 February in Warsaw: February's window, to the end of May (UTC+2 in summer).
+    expect(invoiceWindowEnds('2026-01-31T23:30:00.000Z').toISOString()).toBe('2026-05-31T22:00:00.000Z');
   });
 });
 
@@ -197,8 +199,9 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     expect(text).toContain('NIP: 7250018200');
     expect(text).toContain('Łódź');
     // 2 × 24.60 € = 49.20 € at 23%: 40.00 net + 9.20 VAT; below 50 € the courier costs 4.99 €: 4.06 + 0.93.
-    expect(text).toMatch(/Kawa Łagodna PL\s+2\s+40,00 €\s+23%\s+9,20 €\s+49,20 €/);
-    expect(text).toMatch(/Dostawa: Kurier\s+1\s+4,06 €\s+23%\s+0,93 €\s+4,99 €/);
+    expect(text).toMatch(/Kawa Łagodna PL\s+2 szt\.\s+24,60 €\s+40,00 €\s+23%\s+9,20 €\s+49,20 €/);
+    expect(text).toMatch(/Dostawa: Kurier\s+1 szt\.\s+4,99 €\s+4,06 €\s+23%\s+0,93 €\s+4,99 €/);
+    expect(text).toContain('Wystawiona także jako faktura ustrukturyzowana KSeF');
     expect(text).toMatch(/Razem\s+44,06 €\s+10,13 €\s+54,19 €/);
     expect(text).toContain('Do zapłaty: 0,00 €');
     // The buyer gets it by mail, in the order's language, the PDF attached.

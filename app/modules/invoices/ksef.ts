@@ -253,7 +253,8 @@ export function ksefXml(invoice: Invoice, options: KsefOptions = {}): string {
     close('FaWiersz');
   });
 
-  if (invoice.payment.paidAt) {
+  // A correction's money went back to the buyer: it states no payment by them.
+  if (invoice.payment.paidAt && invoice.kind !== 'correction') {
     open('Platnosc');
     el('Zaplacono', '1');
     el('DataZaplaty', dayOf(invoice.payment.paidAt));

@@ -5,11 +5,12 @@
  */
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import { formatPrice } from '~/lib/format';
+import { formatNumber, formatPrice } from '~/lib/format';
 import { countryName } from '~/modules/delivery/countries';
 import { getT } from '~/modules/i18n/index.server';
 import { formatRate } from '~/modules/tax/vat';
 import type { Invoice } from './invoices.server';
+import { ksefEligible } from './ksef';
 
 const require = createRequire(import.meta.url);
 const fonts = { regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf') };
@@ -41,7 +42,7 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
   doc.moveDown(0.3);
   doc.font('Sans').fontSize(9).fillColor(MUTED);
   doc.text(`${t('invoices.pdf.issued')}: ${day(invoice.issuedAt)}    ${t('invoices.pdf.saleDate')}: ${day(`${invoice.saleDate}T12:00:00Z`)}`);
-  if (invoice.correctsNumber) doc.text(t('invoices.pdf.corrects', { number: invoice.correctsNumber }));
+  if (invoice.correctsNumber) doc.text(t('invoices.pdf.corrects', { number: invoice.correctsNumber, date: invoice.correctsIssuedAt ? day(invoice.correctsIssuedAt) : '' }).trim());
 
   // Seller and buyer side by side.
   const top = doc.y + 16;
@@ -64,12 +65,13 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
   // The lines.
   const cols = [
     { key: 'no', w: 0.05, align: 'left' as const },
-    { key: 'name', w: 0.37, align: 'left' as const },
-    { key: 'quantity', w: 0.07, align: 'right' as const },
-    { key: 'net', w: 0.14, align: 'right' as const },
-    { key: 'rate', w: 0.09, align: 'right' as const },
-    { key: 'vat', w: 0.13, align: 'right' as const },
-    { key: 'gross', w: 0.15, align: 'right' as const },
+    { key: 'name', w: 0.27, align: 'left' as const },
+    { key: 'quantity', w: 0.08, align: 'right' as const },
+    { key: 'unitPrice', w: 0.12, align: 'right' as const },
+    { key: 'net', w: 0.12, align: 'right' as const },
+    { key: 'rate', w: 0.10, align: 'right' as const },
+    { key: 'vat', w: 0.12, align: 'right' as const },
+    { key: 'gross', w: 0.14, align: 'right' as const },
   ];
   let y = Math.max(sellerEnd, buyerEnd) + 24;
   const row = (cells: string[], bold = false) => {
@@ -89,18 +91,21 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
     doc.moveTo(left, y - 3).lineTo(left + width, y - 3).strokeColor(LINE).lineWidth(0.5).stroke();
   };
   row(cols.map((c) => t(`invoices.pdf.columns.${c.key}`)), true);
-  invoice.lines.forEach((line, i) =>
-    row([String(i + 1), line.sku ? `${line.name}\n${line.sku}` : line.name, String(line.quantity), money(line.netCents), formatRate(line.rateBp, invoice.locale), money(line.vatCents), money(line.grossCents)]),
-  );
+  invoice.lines.forEach((line, i) => {
+    // A code's share of the line is said under its name: unit price × quantity − discount = gross.
+    const discount = line.unitGrossCents * line.quantity - line.grossCents;
+    const name = [line.name, line.sku ?? '', discount > 0 ? t('invoices.pdf.discount', { amount: money(discount) }) : ''].filter(Boolean).join('\n');
+    row([String(i + 1), name, `${line.quantity} ${t('invoices.pdf.unit')}`, money(line.unitGrossCents), money(line.netCents), formatRate(line.rateBp, invoice.locale), money(line.vatCents), money(line.grossCents)]);
+  });
 
   // The VAT summary per rate, then the total.
   y += 8;
-  const summaryX = left + width * 0.42;
+  const summaryX = left + width * 0.28;
   const summary = (label: string, cells: string[], bold = false) => {
     doc.font(bold ? 'Sans-Bold' : 'Sans').fontSize(9).fillColor(ROAST);
-    doc.text(label, summaryX, y, { width: width * 0.16 - 6 });
-    let x = left + width * 0.56;
-    for (const [i, w] of [0.14, 0.09, 0.13, 0.15].entries()) {
+    doc.text(label, summaryX, y, { width: width * 0.24 - 6 });
+    let x = left + width * 0.52;
+    for (const [i, w] of [0.12, 0.1, 0.12, 0.14].entries()) {
       doc.text(cells[i] ?? '', x, y, { width: w * width - 6, align: 'right' });
       x += w * width;
     }
@@ -110,7 +115,13 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
   summary(t('invoices.pdf.total'), [money(invoice.totals.netCents), '', money(invoice.totals.vatCents), money(invoice.totals.grossCents)], true);
 
   y += 12;
-  doc.font('Sans-Bold').fontSize(11).fillColor(ROAST).text(`${t('invoices.pdf.toPay')}: ${money(invoice.kind === 'correction' ? invoice.totals.grossCents : 0)}`, left, y);
+  // A euro invoice under Polish VAT states its VAT in złoty too, at the rate it was issued with (art. 106e ust. 11).
+  if (invoice.currency !== 'PLN' && invoice.totals.plnRate && invoice.seller.taxId) {
+    const plnVat = Math.round(invoice.totals.vatCents * invoice.totals.plnRate);
+    doc.font('Sans').fontSize(9).fillColor(ROAST).text(t('invoices.pdf.vatInPln', { amount: formatPrice(plnVat, 'PLN', invoice.locale), rate: formatNumber(invoice.totals.plnRate, invoice.locale, { minimumFractionDigits: 4, maximumFractionDigits: 4 }) }), left, y);
+    y = doc.y + 8;
+  }
+  doc.font('Sans-Bold').fontSize(11).fillColor(ROAST).text(`${t('invoices.pdf.toPay')}: ${money(0)}`, left, y);
   doc.font('Sans').fontSize(9).fillColor(MUTED);
   const paid = invoice.payment.paidAt ? day(invoice.payment.paidAt) : '';
   doc.text(
@@ -120,6 +131,7 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
   );
   if (invoice.payment.reference) doc.text(`${t('invoices.pdf.reference')}: ${invoice.payment.reference}`);
   doc.text(t('invoices.pdf.order', { label: invoice.orderId.slice(-6).toUpperCase() }));
+  if (ksefEligible(invoice)) doc.moveDown(0.5).text(t('invoices.pdf.ksef'));
   doc.end();
   return done;
 }

@@ -29,6 +29,8 @@ export type CrossBorderSales = {
   share: number;
   warn: boolean;
   passed: boolean;
+  /** Past the threshold in the year before: destination VAT is due for the whole of this year too. */
+  passedLastYear: boolean;
 };
 
 const yearRange = (year: number, timeZone: string) => ({
@@ -37,6 +39,12 @@ const yearRange = (year: number, timeZone: string) => ({
 });
 
 export async function crossBorderSales(db: Executor, { year, timeZone }: { year: number; timeZone: string }): Promise<CrossBorderSales> {
+  const [now, before] = await Promise.all([yearSales(db, year, timeZone), yearSales(db, year - 1, timeZone)]);
+  const share = now.totalEurCents / OSS_THRESHOLD_EUR_CENTS;
+  return { year, ...now, thresholdCents: OSS_THRESHOLD_EUR_CENTS, share, warn: share >= OSS_WARN_SHARE || before.totalEurCents > OSS_THRESHOLD_EUR_CENTS, passed: share > 1, passedLastYear: before.totalEurCents > OSS_THRESHOLD_EUR_CENTS };
+}
+
+async function yearSales(db: Executor, year: number, timeZone: string): Promise<{ netCents: { EUR: number; PLN: number }; totalEurCents: number }> {
   const { start, end } = yearRange(year, timeZone);
   const orders = await db
     .selectFrom('orders')
@@ -59,9 +67,7 @@ export async function crossBorderSales(db: Executor, { year, timeZone }: { year:
     netCents[currency] += Number(o.total_cents) - Number(o.vat_cents) - (back.grossCents - back.vatCents);
   }
   const { rate } = await currencySettings(db);
-  const totalEurCents = netCents.EUR + Math.round((netCents.PLN * RATE_SCALE) / rate);
-  const share = totalEurCents / OSS_THRESHOLD_EUR_CENTS;
-  return { year, netCents, totalEurCents, thresholdCents: OSS_THRESHOLD_EUR_CENTS, share, warn: share >= OSS_WARN_SHARE, passed: share > 1 };
+  return { netCents, totalEurCents: netCents.EUR + Math.round((netCents.PLN * RATE_SCALE) / rate) };
 }
 
 /** What was refunded of each order (succeeded refunds): gross and VAT. */
@@ -118,8 +124,9 @@ export async function ossQuarter(db: Executor, { year, quarter, timeZone }: { ye
     .innerJoin('orders', 'orders.id', 'refunds.order_id')
     .select(['refunds.order_id', 'refunds.tax', 'orders.tax_country', 'orders.currency'])
     .where('refunds.status', '=', 'succeeded')
-    .where('refunds.created_at', '>=', start)
-    .where('refunds.created_at', '<', end)
+    // A refund belongs to the quarter the money went back in: when the provider confirmed it.
+    .where((eb) => eb(eb.fn.coalesce('refunds.confirmed_at', 'refunds.created_at'), '>=', start))
+    .where((eb) => eb(eb.fn.coalesce('refunds.confirmed_at', 'refunds.created_at'), '<', end))
     .where('orders.tax_country', 'is not', null)
     .where('orders.tax_country', '<>', HOME_COUNTRY)
     .execute();

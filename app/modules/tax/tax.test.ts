@@ -7,11 +7,12 @@ import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { listActivity } from '~/modules/activity/index.server';
 import { startPayment, payWithCard, type PaymentServices } from '~/modules/checkout/index.server';
-import { cancelOrder } from '~/modules/fulfilment/index.server';
+import { cancelOrder, recordRefundEvent } from '~/modules/fulfilment/index.server';
 import { getOrderForUser, getOrderRecordLines, findOrderRecord } from '~/modules/orders/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { address, courier, createCoffee, createUser, fillCart, pickup, storage } from '../../../tests/fixtures/shop';
 import { crossBorderSales, exportOssCsv, ossQuarter, quarterOf } from '~/modules/reports/index.server';
+import { type VatPart, sumByRate } from './vat';
 import { listTaxRates, orderTaxRates, saveOssSetting, saveTaxRates, taxSettings } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
@@ -173,6 +174,30 @@ describe.each(testDatabases())('VAT on %s', (_kind, open) => {
       expect(csv).toContain(`${year}-Q${quarter};Zwroty;DE;7;EUR;-`);
       // Refunded in full, it no longer counts towards the threshold.
       expect((await crossBorderSales(db, { year, timeZone: zone })).netCents.EUR).toBe(after.netCents.EUR);
+    } finally {
+      await saveOssSetting(db, owner, false);
+    }
+  });
+
+  it('refunds in steps return exactly the order’s VAT per rate in the end: each is spread over what is left', async () => {
+    await saveOssSetting(db, owner, true);
+    try {
+      const o = await paidOrder(
+        [
+          ['Steps Coffee', 3000, 1],
+          ['Steps Mug', 1000, 1, 'other'],
+        ],
+        germany,
+      );
+      const order = (await findOrderRecord(db, o.orderId))!;
+      const lines = await getOrderRecordLines(db, o.orderId);
+      const charged = sumByRate([...lines.map((l) => l.vat!), ...order.deliveryVat]);
+      // A refund made in the provider's dashboard (no lines named), then the cancellation of the rest.
+      await recordRefundEvent(db, { orderId: o.orderId, provider: provider.name, amountRefundedCents: 1001, refunds: [{ id: 're_steps_1', amountCents: 1001, status: 'succeeded' }] });
+      expect(await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).toMatchObject({ ok: true });
+      const refunds = await db.selectFrom('refunds').select(['amount_cents', 'tax']).where('order_id', '=', o.orderId).execute();
+      expect(refunds.reduce((sum, r) => sum + Number(r.amount_cents), 0)).toBe(order.totalCents);
+      expect(sumByRate(refunds.flatMap((r) => JSON.parse(r.tax!) as VatPart[]))).toEqual(charged);
     } finally {
       await saveOssSetting(db, owner, false);
     }
