@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { type DB, openDatabase } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { freshDatabase } from './checkout';
+import { issueInvoice, sellerOf } from '~/modules/invoices/index.server';
 import { percentile, startShop, stopShop } from './http';
 
 export type BackofficeRow = { database: string; page: string; p50: number; p95: number; max: number; bytes: number; problems: string };
@@ -70,7 +71,41 @@ async function measureShop(database: string, base: string, db: DB): Promise<Back
     }
     rows.push({ database, page, p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), bytes, problems: [...problems].join(', ') });
   }
+  rows.push(...(await invoiceFigures(database, base, db, cookie)));
   return rows;
+}
+
+/**
+ * Invoices under the same history: 20 issued one after another for paid orders (the issue renders and keeps the
+ * PDF, allocates the number and queues the mail, in this process against the shop's database), then each PDF
+ * downloaded as the owner, timed from request to the last byte.
+ */
+async function invoiceFigures(database: string, base: string, db: DB, cookie: string): Promise<BackofficeRow[]> {
+  const seller = sellerOf({ legalName: 'Kopi Palarnia sp. z o.o.', address: 'ul. Mokotowska 12, 00-640 Warszawa', taxId: '5260250274' });
+  const buyer = { name: 'Kawiarnia Żuraw sp. z o.o.', taxId: '7250018200', country: 'PL', address: 'ul. Piotrkowska 100', zipCode: '90-004', city: 'Łódź' };
+  const orders = await db.selectFrom('orders').select('id').where('payment_status', '=', 'succeeded').orderBy('created_at', 'desc').limit(ROUNDS + 1).execute();
+  const issueTimes: number[] = [];
+  const ids: string[] = [];
+  const problems = new Set<string>();
+  for (const [round, order] of orders.entries()) {
+    const t0 = performance.now();
+    const issued = await issueInvoice(db, { orderId: order.id, buyer, seller, by: { admin: { id: null, email: 'bench@kopi.test' } } });
+    if (round > 0) issueTimes.push(performance.now() - t0);
+    if (issued.ok) ids.push(issued.invoice.id);
+    else problems.add(issued.reason);
+  }
+  const downloadTimes: number[] = [];
+  let bytes = 0;
+  for (const [round, id] of ids.entries()) {
+    const t0 = performance.now();
+    const response = await fetch(`${base}/invoices/${id}`, { headers: { cookie }, redirect: 'manual' });
+    const body = await response.arrayBuffer();
+    if (round > 0) downloadTimes.push(performance.now() - t0);
+    bytes = body.byteLength;
+    if (response.status !== 200) problems.add(`${response.status}`);
+  }
+  const row = (page: string, times: number[], size: number): BackofficeRow => ({ database, page, p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), bytes: size, problems: [...problems].join(', ') });
+  return [row('issue an invoice (PDF rendered and kept)', issueTimes, bytes), row('/invoices/{id} (the PDF)', downloadTimes, bytes)];
 }
 
 /** Signs up an account over HTTP and makes it an admin in the database (as `kopi grant-admin` would). */
