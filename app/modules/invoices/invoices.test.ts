@@ -175,7 +175,7 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
       expect(xml).toContain(`<P_2>${document.number}</P_2>`);
       const file = path.join(os.tmpdir(), `kopi-${document.id}.xml`);
       writeFileSync(file, xml);
-      const schema = fileURLToPath(new URL('../../../../shared/ksef/', import.meta.url));
+      const schema = fileURLToPath(new URL('../../../vendor/ksef/', import.meta.url));
       execFileSync('xmllint', ['--nonet', '--noout', '--schema', path.join(schema, 'schemat_FA(3)_v1-0E.xsd'), file], { env: { ...process.env, XML_CATALOG_FILES: path.join(schema, 'catalog.xml') }, stdio: 'pipe' });
     }
     // A buyer without a Polish NIP has no KSeF document.

@@ -1,6 +1,6 @@
 /**
  * KSeF FA(3) XML: every kind of invoice the shop issues is validated against the Ministry of Finance's schema with
- * xmllint (offline, through the catalog in ../shared/ksef), and the figures that matter are read back. A missing
+ * xmllint (offline, through the catalog in vendor/ksef, a copy of ../shared/ksef), and the figures that matter are read back. A missing
  * xmllint or schema fails the tests: they never skip.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import type { InvoiceBuyer } from './buyer';
 import type { Invoice, InvoiceLine, Seller } from './invoices.server';
 import { ksefEligible, ksefXml } from './ksef';
 
-const KSEF_DIR = fileURLToPath(new URL('../../../../shared/ksef/', import.meta.url));
+const KSEF_DIR = fileURLToPath(new URL('../../../vendor/ksef/', import.meta.url));
 const SCHEMA = path.join(KSEF_DIR, 'schemat_FA(3)_v1-0E.xsd');
 const CATALOG = path.join(KSEF_DIR, 'catalog.xml');
 

@@ -1,7 +1,7 @@
 /**
  * An invoice as Poland's structured invoice, FA(3) (KSeF; namespace http://crd.gov.pl/wzor/2025/06/25/13775/),
  * from its stored snapshot. The output validates against the Ministry of Finance's schema (a copy and a catalog
- * for offline validation: ../shared/ksef/). Pure and deterministic given `createdAt`: no database, no clock.
+ * for offline validation: vendor/ksef/, a copy of ../shared/ksef/). Pure and deterministic given `createdAt`: no database, no clock.
  *
  * How the snapshot maps onto the schema:
  * - Podmiot1 is the seller (NIP, name, address split into two lines); Podmiot2 the buyer: a Polish NIP as NIP, an
