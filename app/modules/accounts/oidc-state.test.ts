@@ -23,7 +23,8 @@ describe('the OpenID Connect state cookie', () => {
     const [body, signature] = decodeURIComponent(signed).split('.');
     const forged = Buffer.from(JSON.stringify({ ...newOidcState(value), redirectTo: 'https://evil.example' })).toString('base64');
     expect(await cookie.parse(`${name}=${encodeURIComponent(`${forged}.${signature}`)}`)).toBeNull();
-    expect(await cookie.parse(`${name}=${encodeURIComponent(`${body}.x${signature.slice(1)}`)}`)).toBeNull();
+    // One character of the signature changed (to another one: a signature that starts with "x" happened once in 64 runs).
+    expect(await cookie.parse(`${name}=${encodeURIComponent(`${body}.${signature.startsWith('x') ? 'y' : 'x'}${signature.slice(1)}`)}`)).toBeNull();
     const other = createKopiCookies({ sessionSecrets: ['another-secret-of-at-least-32-characters'], secureCookies: true }).oidcState;
     expect(await other.parse(set)).toBeNull();
     for (const junk of [null, {}, 'x', { ...value }, { ...value, expiresAt: 'soon' }]) expect(isOidcState(junk)).toBe(false);
