@@ -267,6 +267,29 @@ function endpoints(productId: string): Endpoint[] {
       signedIn: 'sometimes',
     },
     {
+      name: 'POST /invoice/:orderId (a customer asking for an invoice: unknown orders, bad details)',
+      path: '/invoice/NoSuchOrderAtAll',
+      fields: {
+        invoiceName: (r) => r.pick(['Kawiarnia sp. z o.o.', '', 'x'.repeat(300)]),
+        invoiceTaxId: (r) => r.pick(['7250018200', '7250018201', 'DE123', '', 'PL 725-001-82-00']),
+        invoiceCountry: (r) => r.pick(['PL', 'DE', 'US', '', 'pl', '\u0000']),
+        invoiceAddress: () => 'ul. Piotrkowska 100',
+        invoiceZipCode: (r) => r.pick(['90-004', '', '<b>', 'x'.repeat(30)]),
+        invoiceCity: () => 'Łódź',
+      },
+      // No such order of this customer's (or none signed in): nothing may be issued whatever the details.
+      defects: [breakField('invoiceName'), breakField('invoiceTaxId'), breakField('invoiceCountry'), breakField('invoiceZipCode')],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /admin/orders/:id (an invoice for unknown orders, as an admin)',
+      path: '/admin/orders/NoSuchOrderAtAll',
+      fields: { intent: () => 'invoice', invoiceName: () => 'Café Berlin GmbH', invoiceTaxId: (r) => r.pick(['DE123456789', '7250018200', 'x']), invoiceCountry: (r) => r.pick(['DE', 'PL', 'XX']), invoiceAddress: () => 'Torstraße 1', invoiceZipCode: () => '10119', invoiceCity: () => 'Berlin' },
+      defects: [breakField('invoiceName'), breakField('invoiceTaxId'), breakField('invoiceCountry')],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
       name: 'POST /cart',
       path: '/cart',
       fields: {
@@ -618,7 +641,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff', '/admin/tax', '/admin/tax/oss-report', '/admin/tax/oss-report?year=2026&quarter=5', '/admin/tax/oss-report?year=%ff&quarter=1'];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff', '/admin/tax', '/admin/tax/oss-report', '/admin/tax/oss-report?year=2026&quarter=5', '/admin/tax/oss-report?year=%ff&quarter=1', '/invoice/x', '/pl/invoice/NoSuchOrderAtAll', '/invoices/x', '/invoices/%ff', '/admin/invoices/x/xml', '/admin/tax/ksef?month=2026-13', '/admin/tax/ksef?month=%ff'];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';

@@ -15,6 +15,7 @@ export function OrderInvoice({
   paid,
   errors,
   busy,
+  canIssue = true,
 }: {
   invoices: OrderInvoiceList;
   /** Pre-filled: what the customer gave at checkout, or the order's name and address. */
@@ -23,6 +24,8 @@ export function OrderInvoice({
   paid: boolean;
   errors?: { values: InvoiceBuyer; errors: BuyerErrors };
   busy: boolean;
+  /** False while the shop's legal details (SHOP_*) are not set: no invoice can be issued yet. */
+  canIssue?: boolean;
 }) {
   const { t, locale } = useI18n();
   const issued = invoices.some((i) => i.kind === 'invoice');
@@ -53,7 +56,13 @@ export function OrderInvoice({
           ))}
         </ul>
       )}
-      {!issued && paid && (
+      {!issued && paid && !canIssue && (
+        <p className="mt-3 text-sm text-muted" data-testid="invoice-seller-missing">
+          {requested && <span className="mb-1 block">{t('admin.invoices.requested')}</span>}
+          {t('admin.orders.errors.invoice_seller_missing')}
+        </p>
+      )}
+      {!issued && paid && canIssue && (
         <Form method="post" className="mt-3 grid gap-4">
           <input type="hidden" name="intent" value="invoice" />
           <p className="text-sm text-muted">{t(requested ? 'admin.invoices.requested' : 'admin.invoices.none')}</p>

@@ -62,6 +62,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     labelUnavailable: url.searchParams.get('label') === 'unavailable',
     invoices: await listOrderInvoices(app.db, order.id),
     invoiceRequested: order.invoiceBuyer !== null,
+    canIssueInvoice: sellerOf(app.config.seller) !== null,
     invoiceBuyer: order.invoiceBuyer ?? { name: order.shipping.fullName, taxId: '', country: order.delivery?.country || 'PL', address: order.shipping.address, zipCode: order.shipping.zipCode, city: order.shipping.city },
   };
 }
@@ -479,7 +480,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               </>
             )}
           </section>
-          <OrderInvoice invoices={loaderData.invoices} buyer={loaderData.invoiceBuyer} requested={loaderData.invoiceRequested} paid={order.paymentStatus === 'succeeded'} errors={result && !result.ok && result.invoice ? result.invoice : undefined} busy={busy} />
+          <OrderInvoice invoices={loaderData.invoices} buyer={loaderData.invoiceBuyer} requested={loaderData.invoiceRequested} paid={order.paymentStatus === 'succeeded'} errors={result && !result.ok && result.invoice ? result.invoice : undefined} busy={busy} canIssue={loaderData.canIssueInvoice} />
         </div>
       </div>
 
