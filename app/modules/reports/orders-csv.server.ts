@@ -12,18 +12,15 @@ import { orderLabel, vatPartsOf } from '~/modules/orders/index.server';
 import type { VatPart } from '~/modules/tax/index.server';
 import { type ShopDay, addDays, startOfShopDay } from '~/lib/shop-days';
 import { withdrawnLines } from './kept.server';
+import { csvFormat } from './csv-format';
 
-const formats: Record<Locale, { separator: string; decimal: string }> = {
-  en: { separator: ',', decimal: '.' },
-  pl: { separator: ';', decimal: ',' },
-};
 
 export async function exportOrdersCsv(
   db: Executor,
   { from, to, timeZone, locale }: { from: ShopDay; to: ShopDay; timeZone: string; locale: Locale },
 ): Promise<string> {
   const t = getT(locale);
-  const { separator, decimal } = formats[locale];
+  const { separator, money, rate } = csvFormat(locale);
   const start = startOfShopDay(from, timeZone).toISOString();
   const end = startOfShopDay(addDays(to, 1), timeZone).toISOString();
   const [rows, withdrawn] = await Promise.all([
@@ -70,7 +67,6 @@ export async function exportOrdersCsv(
   };
 
   const dateTime = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  const money = (cents: number) => `${Math.trunc(cents / 100)}${decimal}${String(Math.abs(cents % 100)).padStart(2, '0')}`;
   const cell = (value: string) => {
     // A leading = + - @ (or a tab / carriage return) makes a spreadsheet evaluate the cell: keep it text.
     const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
@@ -80,7 +76,6 @@ export async function exportOrdersCsv(
   // Its VAT as charged: net, rate and VAT beside the gross (empty on lines from before VAT was recorded).
   const header = ['order', 'date', 'customer', 'email', 'product', 'variant', 'sku', 'quantity', 'unitPrice', 'discount', 'net', 'vatRate', 'vat', 'lineTotal', 'currency', 'code', 'status'].map((key) => t(`admin.csv.${key}`));
   const lines = [header.map(cell).join(separator)];
-  const rate = (bp: number) => `${Math.trunc(bp / 100)}${bp % 100 ? `${decimal}${String(bp % 100).padStart(2, '0').replace(/0$/, '')}` : ''}`;
   const vatCells = (part: VatPart | null) => (part ? [money(part.netCents), rate(part.rateBp), money(part.vatCents)] : ['', '', '']);
   // The delivery's row, or one per rate when its goods had several (the delivery's VAT follows them).
   const deliveryRows = (row: (typeof rows)[number]) => {

@@ -18,6 +18,7 @@ import { vatPartsOf } from '~/modules/orders/index.server';
 import { RATE_SCALE, currencySettings } from '~/modules/pricing/index.server';
 import { HOME_COUNTRY, OSS_THRESHOLD_EUR_CENTS, OSS_WARN_SHARE, type VatPart, sumByRate } from '~/modules/tax/index.server';
 import { shopDayOf, startOfShopDay } from '~/lib/shop-days';
+import { csvFormat } from './csv-format';
 
 export type CrossBorderSales = {
   year: number;
@@ -160,15 +161,12 @@ async function linesOf(db: Executor, orderIds: string[]): Promise<Map<string, Va
   return out;
 }
 
-const formats: Record<Locale, { separator: string; decimal: string }> = { en: { separator: ',', decimal: '.' }, pl: { separator: ';', decimal: ',' } };
 
 /** The quarter's report as CSV for the accountant, in the owner's language (like the orders export). */
 export async function exportOssCsv(db: Executor, input: { year: number; quarter: number; timeZone: string; locale: Locale }): Promise<string> {
   const t = getT(input.locale);
-  const { separator, decimal } = formats[input.locale];
+  const { separator, money, rate } = csvFormat(input.locale);
   const rows = await ossQuarter(db, input);
-  const money = (cents: number) => `${cents < 0 ? '-' : ''}${Math.trunc(Math.abs(cents) / 100)}${decimal}${String(Math.abs(cents) % 100).padStart(2, '0')}`;
-  const rate = (bp: number) => `${Math.trunc(bp / 100)}${bp % 100 ? `${decimal}${String(bp % 100).padStart(2, '0').replace(/0$/, '')}` : ''}`;
   const header = ['period', 'kind', 'country', 'vatRate', 'currency', 'net', 'vat', 'orders'].map((key) => t(`admin.tax.csv.${key}`));
   const period = `${input.year}-Q${input.quarter}`;
   const lines = [header.join(separator), ...rows.map((r) => [period, t(`admin.tax.csv.kinds.${r.kind}`), r.country, rate(r.rateBp), r.currency, money(r.netCents), money(r.vatCents), String(r.orders)].join(separator))];
