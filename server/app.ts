@@ -16,6 +16,7 @@ import { seedDemoCatalogue } from '~/demo/seed.server';
 import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.server';
 import { pruneCartRequests } from '~/modules/cart/index.server';
 import { pruneRestockAlerts } from '~/modules/alerts/index.server';
+import { runDailyRetention } from '~/modules/privacy/index.server';
 import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';
 import { localePath } from '~/modules/i18n/paths';
 import { scaledLimits } from '~/modules/limits/index.server';
@@ -63,7 +64,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     options.logger ??
     pino({
       level: config.logLevel,
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      redact: LOG_REDACT,
       ...(config.env === 'development' ? { transport: { target: 'pino-pretty' } } : {}),
     });
 
@@ -79,9 +80,15 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const shipx = config.shipx ? createShipx(config.shipx, { log: logger }) : null;
   const transport = createMailTransport(config, logger);
   const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger, concurrency: config.mailConcurrency });
-  // Expired sessions, used reset links, old rate-limit records, day-old cart request keys and spent back-in-stock notices are removed hourly.
+  // Expired sessions, used reset links, old rate-limit records, day-old cart request keys and spent back-in-stock notices are removed hourly;
+  // the retention job (personal data past its period) runs once a day, on whichever node asks first that day.
   const prune = () =>
-    Promise.all([pruneAccountData(database.db), pruneCartRequests(database.db), pruneRestockAlerts(database.db)]).catch((error) => logger.warn({ err: error }, 'clean-up failed'));
+    Promise.all([
+      pruneAccountData(database.db),
+      pruneCartRequests(database.db),
+      pruneRestockAlerts(database.db),
+      runDailyRetention(database.db, config.retention, { log: logger }),
+    ]).catch((error) => logger.warn({ err: error }, 'clean-up failed'));
   const pruneTimer = setInterval(prune, 60 * 60 * 1000);
   pruneTimer.unref();
   void prune();
@@ -269,6 +276,8 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   });
 
   app.use('/api/events', rateLimit({ limit: 120, windowMs: 60_000 }));
+  // A visitor chooses once or twice; a script filling the consents table is cut off.
+  app.use('/api/consent', rateLimit({ limit: 20, windowMs: 60_000 }));
 
   const assetText = options.clientDir ? builtStylesheetReader(options.clientDir) : undefined;
   app.all('/{*splat}', async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -380,7 +389,24 @@ async function warmUpPages(base: string): Promise<void> {
 
 const isLoopback = (address: string | undefined) => address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 
-/** A URL as the logs keep it: a guest order's key (also inside an encoded `redirectTo`) replaced by "…". */
+/** Whatever a log line carries by mistake: no passwords, tokens, cookies or whole addresses (pino's redaction). */
+export const LOG_REDACT = {
+  paths: [
+    'req.headers.cookie',
+    'req.headers.authorization',
+    'res.headers["set-cookie"]',
+    ...['password', 'token', 'secret', 'email', 'to', 'to_address', 'replyTo'].flatMap((key) => [key, `*.${key}`]),
+  ],
+  censor: '[redacted]',
+};
+
+/**
+ * A URL as the logs keep it: no secrets and no one's address. A guest order's key, a reset or unsubscribe token,
+ * OpenID Connect's code and state, and a payment's client secret (also inside an encoded `redirectTo`) become "…";
+ * an email address keeps only its first letter and its domain ("o…@example.com").
+ */
 export function withoutSecrets(url: string): string {
-  return url.replace(/((?:^|[?&]|%3F|%26)key(?:=|%3D))[^&#%]*/gi, '$1…');
+  return url
+    .replace(/((?:^|[?&]|%3F|%26)(?:key|token|code|state|payment_intent_client_secret|session_id)(?:=|%3D))(?:[^&#%]|%(?!26|23)[0-9A-Fa-f]{2})*/gi, '$1…')
+    .replace(/([A-Za-z0-9])(?:[A-Za-z0-9._+~!$'*-]|%(?!40)[0-9A-Fa-f]{2})*(@|%40)([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g, '$1…$2$3');
 }

@@ -29,6 +29,11 @@ const envSchema = z
     MAIL_CONCURRENCY: z.coerce.number().int('must be a whole number').min(1).max(32).default(4),
     CONTACT_TO: z.string().default('shop@kopi.local'),
     STOCK_RESERVATION_MINUTES: z.coerce.number().int('must be a whole number').min(1).max(1440).default(15),
+    RETENTION_CART_DAYS: z.coerce.number().int('must be a whole number').min(7).max(730).default(60),
+    RETENTION_ANALYTICS_MONTHS: z.coerce.number().int('must be a whole number').min(1).max(25).default(13),
+    RETENTION_MESSAGE_DAYS: z.coerce.number().int('must be a whole number').min(30).max(1095).default(365),
+    RETENTION_MAIL_DAYS: z.coerce.number().int('must be a whole number').min(1).max(365).default(30),
+    RETENTION_TAX_YEARS: z.coerce.number().int('must be a whole number').min(5, 'must be at least 5: Polish tax law keeps records 5 years').max(10).default(5),
     PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_PUBLISHABLE_KEY: z.string().optional(),
@@ -117,6 +122,8 @@ export type Config = {
   contactTo: string;
   /** How long going to payment holds the order's coffee for it (docs/decisions/0020). */
   stockReservationMinutes: number;
+  /** How long personal data is kept (docs/decisions/0029); the daily retention job enforces it. */
+  retention: Retention;
   payments: {
     provider: 'test' | 'stripe';
     stripeSecretKey?: string;
@@ -140,6 +147,18 @@ export type Config = {
   seller: { legalName?: string; address?: string; taxId?: string; email?: string; phone?: string };
   /** The owner's own legal texts, {locale}/{page}.md; without a file the shipped template is used. */
   legalDir: string;
+};
+
+export type Retention = {
+  /** Guest carts untouched, and checkouts never paid, for this many days. */
+  cartDays: number;
+  analyticsMonths: number;
+  /** Contact messages this many days after they were handled. */
+  messageDays: number;
+  /** The text of mails this many days after they were sent. */
+  mailDays: number;
+  /** Orders and invoices: years after the end of the year the tax became due (OSS sales: at least 10). */
+  taxYears: number;
 };
 
 export class ConfigError extends Error {
@@ -179,6 +198,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
     mailConcurrency: env.MAIL_CONCURRENCY,
     contactTo: env.CONTACT_TO,
     stockReservationMinutes: env.STOCK_RESERVATION_MINUTES,
+    retention: {
+      cartDays: env.RETENTION_CART_DAYS,
+      analyticsMonths: env.RETENTION_ANALYTICS_MONTHS,
+      messageDays: env.RETENTION_MESSAGE_DAYS,
+      mailDays: env.RETENTION_MAIL_DAYS,
+      taxYears: env.RETENTION_TAX_YEARS,
+    },
     payments: {
       provider: env.PAYMENT_PROVIDER,
       stripeSecretKey: env.STRIPE_SECRET_KEY,

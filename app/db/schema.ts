@@ -53,6 +53,8 @@ export interface Database {
   tax_rates: TaxRatesTable;
   invoice_counters: InvoiceCountersTable;
   invoices: InvoicesTable;
+  consents: ConsentsTable;
+  job_runs: JobRunsTable;
 }
 
 export interface ProductsTable {
@@ -187,6 +189,8 @@ export interface StockAlertsTable {
   token: string;
   created_at: string;
   notified_at: string | null;
+  /** The account that asked while signed in (migration 0027). */
+  user_id: Generated<string | null>;
 }
 
 export interface ProductTranslationsTable {
@@ -276,6 +280,8 @@ export interface ContactMessagesTable {
   /** When an admin marked it handled (null: unread). */
   handled_at: string | null;
   handled_by: string | null;
+  /** The account that wrote while signed in (migration 0027). */
+  user_id: Generated<string | null>;
 }
 
 export interface MailOutboxTable {
@@ -322,6 +328,8 @@ export interface UsersTable {
   photo_url: string | null;
   created_at: string;
   updated_at: string;
+  /** When the customer's account was deleted: the row stays as an empty tombstone (migration 0027). */
+  deleted_at: Generated<string | null>;
 }
 
 export interface UserIdentitiesTable {
@@ -450,6 +458,8 @@ export interface OrdersTable {
   delivery_tax: string | null;
   /** JSON: the buyer's details when they asked for an invoice at checkout (migration 0026). */
   invoice_buyer: Generated<string | null>;
+  /** When everything about the customer the law does not need was removed (migration 0027). */
+  anonymised_at: Generated<string | null>;
 }
 
 export interface OrderLinesTable {
@@ -747,6 +757,29 @@ export interface InvoicesTable {
   pdf: string | null;
   ksef_xml: string | null;
   ksef_number: string | null;
+  /** When the invoice's retention ended and its documents and buyer were removed (migration 0027). */
+  purged_at: Generated<string | null>;
   created_by: string | null;
   created_at: string;
+}
+
+// --- privacy (migration 0027) ----------------------------------------------------------------------
+
+export interface ConsentsTable {
+  id: string;
+  visitor_id: string | null;
+  user_id: string | null;
+  /** 1 accepted statistics, 0 declined or withdrew. */
+  analytics: number;
+  version: string;
+  created_at: string;
+}
+
+export interface JobRunsTable {
+  name: string;
+  /** YYYY-MM-DD (UTC): the last day a node claimed the job. */
+  day: string;
+  started_at: string | null;
+  finished_at: string | null;
+  result: string | null;
 }

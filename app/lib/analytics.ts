@@ -3,12 +3,24 @@ import { useLocation } from 'react-router';
 
 /**
  * First-party analytics in the browser. Nothing is stored or sent until the visitor accepts cookies: the
- * choice lives in localStorage (`cookiesAccepted` = 'true' | 'false', as in the spec), and so does the
- * random visitor id, which exists only while consent is given. This file ships on every page: keep it tiny.
+ * choice lives in localStorage (`cookiesAccepted` = 'true' | 'false', as in the spec, with the banner's version
+ * under `cookiesVersion`), and so does the random visitor id, which exists only while consent is given. The
+ * server keeps each choice too (/api/consent), as proof of consent. This file ships on every page: keep it tiny.
  */
 export const CONSENT_KEY = 'cookiesAccepted';
+const VERSION_KEY = 'cookiesVersion';
 const VISITOR_KEY = 'kopiVisitor';
+const VISITOR_ID = /^[\w-]{16,64}$/;
 const ENDPOINT = '/api/events';
+const CONSENT_ENDPOINT = '/api/consent';
+
+/**
+ * The cookie banner's version, recorded with each choice. Change it when the banner's text or what it asks
+ * about changes: every choice made on an older version then counts as none, and the banner asks again.
+ */
+export const COOKIE_BANNER_VERSION = '2026-11-28';
+/** What a choice stored before versions were counts as: it was made on this version's text. Never change it. */
+const FIRST_BANNER_VERSION = '2026-11-28';
 
 /** localStorage, or null on the server or when the browser refuses it (privacy modes, sandboxed frames). */
 function store(): Storage | null {
@@ -19,11 +31,17 @@ function store(): Storage | null {
   }
 }
 
-/** The stored choice: true (accepted), false (declined) or null (not asked yet, or storage unavailable). */
+/**
+ * The stored choice: true (accepted), false (declined) or null (not asked yet, asked on an older banner, or
+ * storage unavailable).
+ */
 export function readConsent(): boolean | null {
   try {
-    const value = store()?.getItem(CONSENT_KEY);
-    return value === 'true' ? true : value === 'false' ? false : null;
+    const s = store();
+    const value = s?.getItem(CONSENT_KEY);
+    if (!s || (value !== 'true' && value !== 'false')) return null;
+    if ((s.getItem(VERSION_KEY) ?? FIRST_BANNER_VERSION) !== COOKIE_BANNER_VERSION) return null;
+    return value === 'true';
   } catch {
     return null;
   }
@@ -35,6 +53,7 @@ export function storeConsent(accepted: boolean): void {
     const s = store();
     if (!s) return;
     s.setItem(CONSENT_KEY, String(accepted));
+    s.setItem(VERSION_KEY, COOKIE_BANNER_VERSION);
     if (accepted) visitorId(s);
     else s.removeItem(VISITOR_KEY);
   } catch {
@@ -44,7 +63,7 @@ export function storeConsent(accepted: boolean): void {
 
 function visitorId(s: Storage): string {
   let id = s.getItem(VISITOR_KEY);
-  if (!id || !/^[\w-]{16,64}$/.test(id)) {
+  if (!id || !VISITOR_ID.test(id)) {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     // getRandomValues works on plain http:// too, unlike crypto.randomUUID.
     id = Array.from(crypto.getRandomValues(new Uint8Array(22)), (b) => alphabet[b & 63]).join('');
@@ -64,11 +83,30 @@ export function consentedVisitorId(): string | null {
 }
 
 /**
+ * The banner's answer: stored here and recorded on the server with the banner's version. An accept goes with
+ * the visitor id it creates; a decline or a withdrawal with the id the browser had until then, if any, so the
+ * server drops whatever is still sent with it, and the id is forgotten. Never throws.
+ */
+export function chooseCookies(accepted: boolean): void {
+  try {
+    const before = store()?.getItem(VISITOR_KEY) ?? null;
+    storeConsent(accepted);
+    const visitorId = accepted ? consentedVisitorId() : before && VISITOR_ID.test(before) ? before : null;
+    // Storage refused the choice: nothing will ever be sent, and an accept without an id proves nothing.
+    if (accepted && !visitorId) return;
+    const body = JSON.stringify({ analytics: accepted, version: COOKIE_BANNER_VERSION, visitorId });
+    fetch(CONSENT_ENDPOINT, { method: 'POST', body, headers: { 'content-type': 'application/json' }, keepalive: true }).catch(() => {});
+  } catch {
+    // The choice still holds in this browser; only its record is missing.
+  }
+}
+
+/**
  * Records an event, only with consent. Never throws and never blocks navigation: a beacon survives the page
  * unloading; where beacons are missing or refused, a keepalive fetch does the same.
  *
- * The cookie banner calls `storeConsent(choice)` and then `track('cookie_consent', { consent_given: true })`.
- * A decline is deliberately not recorded: without consent nothing about the visitor is sent, not even that.
+ * The cookie banner calls `chooseCookies(choice)` and then `track('cookie_consent', { consent_given: true })`.
+ * No event is sent for a decline: without consent, only the decline itself reaches the server (/api/consent).
  */
 export function track(name: string, props: Record<string, unknown> = {}): void {
   try {

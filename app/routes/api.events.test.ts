@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { routeArgs } from '~/http/test-args';
 import { countEvents } from '~/modules/analytics/index.server';
+import { recordConsent } from '~/modules/privacy/index.server';
 import { action } from './api.events';
 
 const visitorId = 'Qm9vbXRvd24tdmlzaXRvcg';
@@ -15,6 +16,7 @@ describe.each(testDatabases())('POST /api/events on %s', (_kind, open) => {
   afterAll(() => handle.close());
   beforeEach(async () => {
     await handle.db.deleteFrom('analytics_events').execute();
+    await handle.db.deleteFrom('consents').execute();
   });
 
   let shopper: { user: { id: string; email: string; displayName: string; isAdmin: boolean; photoUrl: string | null } | null } = { user: null };
@@ -77,6 +79,15 @@ describe.each(testDatabases())('POST /api/events on %s', (_kind, open) => {
     expect((await post(JSON.stringify({ ...pageView, userId: 'u-forged' }), 'application/json')).status).toBe(204);
     const rows = await handle.db.selectFrom('analytics_events').select('user_id').execute();
     expect(rows).toEqual([{ user_id: 'u-from-session' }]);
+  });
+
+  it('drops, with the same 204, the events of a visitor id whose latest choice withdrew consent', async () => {
+    const version = '2026-11-28';
+    await recordConsent(handle.db, { visitorId, userId: null, analytics: true, version, now: new Date(Date.now() - 60_000) });
+    await recordConsent(handle.db, { visitorId, userId: null, analytics: false, version });
+    const response = await post(JSON.stringify(pageView), 'application/json');
+    expect(response.status).toBe(204);
+    expect(await countEvents(handle.db)).toBe(0);
   });
 
   it('refuses an oversize body sent without a Content-Length', async () => {

@@ -41,9 +41,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values: Values = Object.fromEntries(contactFields.map((f) => [f, field(form, f)]));
   const parsed = parseContactForm(form);
   if (!parsed.ok) return data<ActionResult>({ status: 'invalid', fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+  const { locale, user } = context.get(shopperContext);
   const result = await submitContactMessage(
     app.db,
-    { input: parsed.data, locale: context.get(shopperContext).locale, contactTo: app.config.contactTo, ip: app.clientIp, log: app.log },
+    { input: parsed.data, locale, contactTo: app.config.contactTo, ip: app.clientIp, log: app.log, userId: user?.id ?? null },
     app.limits,
   );
   if (!result.ok && result.reason === 'rate_limited') return data<ActionResult>({ status: 'limited', values }, { status: 429 });

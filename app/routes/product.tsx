@@ -69,13 +69,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 /** "Notify me when it's back" on a sold-out variant: an email address and consent (rate-limited like the other public forms). */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const app = context.get(appContext);
-  const { locale } = context.get(shopperContext);
+  const { locale, user } = context.get(shopperContext);
   const form = await readForm(request);
   const email = field(form, 'email').slice(0, 254);
   if (field(form, 'intent') !== 'notify') return data<NotifyResult>({ notify: 'not_found', email }, { status: 400 });
   const parsed = parseAlertForm(form);
   if (!parsed.ok) return data<NotifyResult>({ notify: 'invalid', fieldErrors: parsed.fieldErrors, email }, { status: 400 });
-  const result = await subscribeToRestock(app.db, { input: parsed.data, productId: params.id, locale, ip: app.clientIp, publicUrl: app.config.publicUrl.href }, app.limits);
+  const result = await subscribeToRestock(app.db, { input: parsed.data, productId: params.id, locale, ip: app.clientIp, publicUrl: app.config.publicUrl.href, userId: user?.id ?? null }, app.limits);
   if (!result.ok) {
     const status = { not_found: 404, available: 409, rate_limited: 429 }[result.reason];
     return data<NotifyResult>({ notify: result.reason === 'rate_limited' ? 'limited' : result.reason, email }, { status });

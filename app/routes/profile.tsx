@@ -11,6 +11,8 @@ import { getMessages, getT } from '~/modules/i18n/index.server';
 import { listOrders } from '~/modules/orders/index.server';
 import { invoicesByOrder, sellerOf } from '~/modules/invoices/index.server';
 import { reviewedProductIds } from '~/modules/reviews/index.server';
+import { exportCustomerData } from '~/modules/privacy/index.server';
+import { YourData } from '~/components/privacy/your-data';
 import { ORDERS_PAGE_SIZE, reviewableProductIds } from '~/modules/orders/orders.types';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 import type { Route } from './+types/profile';
@@ -22,7 +24,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const shopper = context.get(shopperContext);
   const user = requireUser(shopper, url);
   const { locale } = shopper;
-  const tab = url.searchParams.get('tab') === 'orders' ? 'orders' : 'profile';
+  const asked = url.searchParams.get('tab');
+  const tab = asked === 'orders' || asked === 'data' ? asked : 'profile';
   const page = Math.min(Math.max(Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1, 1), 50);
   const orders = tab === 'orders' ? await listOrders(app.db, app.storage, user.id, { limit: page * ORDERS_PAGE_SIZE, offset: 0 }) : null;
   const reviewable = orders?.orders.flatMap(reviewableProductIds) ?? [];
@@ -30,10 +33,14 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const invoices = orders ? Object.fromEntries(await invoicesByOrder(app.db, orders.orders.map((o) => o.id))) : {};
   // Just made from a guest's order: said once, above the orders.
   const joined = tab === 'orders' && url.searchParams.get('joined') === 'yes';
+  // The data tab counts what the file would hold (the same reading, without the rate limit: nothing is handed out).
+  const summary = tab === 'data' ? (await exportCustomerData(app.db, { userId: user.id, email: user.email, byEmail: false })).summary : null;
   return {
     tab,
     page,
     joined,
+    summary,
+    limited: tab === 'data' && url.searchParams.get('limited') === 'yes',
     orders,
     reviewed,
     invoices,
@@ -42,7 +49,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     user: { displayName: user.displayName, email: user.email },
     profile: await getProfile(app.db, user.id),
     meta: { title: `${getT(locale)('profile.title')} · Kopi` },
-    messages: getMessages(locale, 'profile', 'orders', 'cart', 'reviews', 'delivery', 'invoices'),
+    messages: getMessages(locale, 'profile', 'orders', 'cart', 'reviews', 'delivery', 'invoices', 'privacy'),
   };
 }
 
@@ -79,6 +86,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       <nav aria-label={t('profile.tabsLabel')} className="mt-8 inline-flex gap-1 rounded-full bg-paper p-1 ring-1 ring-sand">
         <Link to={path('/profile')} className={tabClass(tab === 'profile')} aria-current={tab === 'profile' ? 'page' : undefined}>{t('profile.tabs.profile')}</Link>
         <Link to={path('/profile?tab=orders')} className={tabClass(tab === 'orders')} aria-current={tab === 'orders' ? 'page' : undefined}>{t('profile.tabs.orders')}</Link>
+        <Link to={path('/profile?tab=data')} className={tabClass(tab === 'data')} aria-current={tab === 'data' ? 'page' : undefined}>{t('privacy.tab')}</Link>
       </nav>
       {loaderData.joined && (
         <p role="status" className="mt-6 max-w-2xl rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20" data-testid="order-joined">
@@ -86,7 +94,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </p>
       )}
       <div className="mt-8">
-        {tab === 'profile' ? (
+        {tab === 'data' && loaderData.summary ? (
+          <YourData summary={loaderData.summary} limited={loaderData.limited} />
+        ) : tab === 'profile' ? (
           <ProfileForm profile={loaderData.profile} result={actionData as ActionResult | undefined} />
         ) : loaderData.orders && loaderData.orders.orders.length > 0 ? (
           <OrdersList orders={loaderData.orders.orders} hasMore={loaderData.orders.hasMore} page={loaderData.page} reviewed={loaderData.reviewed} invoices={loaderData.invoices} canAskInvoice={loaderData.invoicesAvailable} />

@@ -1,10 +1,12 @@
 import type { Page } from '@playwright/test';
+import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
 import { catalogue, productName } from '../fixtures/catalogue';
 import { t } from '../fixtures/i18n';
 import { expect, test } from './fixtures';
 import { addToCart, expectCartCount, productGrid, waitForHydration } from './helpers';
 
 const en = t('en');
+const pl = t('pl');
 
 // A first visit: nothing answered yet.
 test.use({ cookieConsent: null });
@@ -30,6 +32,27 @@ async function watchAnalytics(page: Page) {
     };
   });
   return watch;
+}
+
+type RecordedConsent = { body: { analytics: boolean; version: string; visitorId: string | null }; status: number };
+
+/**
+ * Watches the banner's choices sent to /api/consent, with the server's answers, from inside the page (the
+ * request is a keepalive fetch, which the browser may not report to Playwright the way it reports others).
+ */
+async function watchConsents(page: Page) {
+  const consents: RecordedConsent[] = [];
+  await page.exposeFunction('kopiRecordConsent', (body: string, status: number) => consents.push({ body: JSON.parse(body), status }));
+  await page.addInitScript(() => {
+    const send = window.fetch.bind(window);
+    const record = (window as unknown as { kopiRecordConsent: (body: string, status: number) => void }).kopiRecordConsent;
+    window.fetch = async (input, init) => {
+      const response = await send(input, init);
+      if (String(input).includes('/api/consent')) void record(String(init?.body), response.status);
+      return response;
+    };
+  });
+  return consents;
 }
 
 const banner = (page: Page) => page.getByRole('region', { name: en('cookies.label') });
@@ -150,4 +173,74 @@ test('on a tablet the banner sits above the product page’s buy bar; on a small
     await expect(region.getByRole('button', { name: t(locale)('cookies.accept') })).toBeInViewport({ ratio: 1 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   }
+});
+
+test('Accept is recorded on the server with the visitor id and the banner’s version', async ({ page }) => {
+  const consents = await watchConsents(page);
+  await page.goto('/about');
+  await waitForHydration(page);
+  await banner(page).getByRole('button', { name: en('cookies.accept') }).click();
+  await expect.poll(() => consents.length).toBe(1);
+  const visitorId = await page.evaluate(() => localStorage.getItem('kopiVisitor'));
+  expect(visitorId).toMatch(/^[\w-]{16,64}$/);
+  expect(consents[0]).toEqual({ status: 204, body: { analytics: true, version: COOKIE_BANNER_VERSION, visitorId } });
+  expect(await page.evaluate(() => localStorage.getItem('cookiesVersion'))).toBe(COOKIE_BANNER_VERSION);
+});
+
+test('in Polish, “Cookie settings” in the footer reopens the banner with the current choice; Decline is recorded and stops analytics at once', async ({ page, expectNoSeriousA11yViolations }) => {
+  const analytics = await watchAnalytics(page);
+  const consents = await watchConsents(page);
+  const region = page.getByRole('region', { name: pl('cookies.label') });
+  await page.goto('/pl');
+  await waitForHydration(page);
+  await region.getByRole('button', { name: pl('cookies.accept') }).click();
+  await expect.poll(() => consents.length).toBe(1);
+  const visitorId = await page.evaluate(() => localStorage.getItem('kopiVisitor'));
+  expect(consents[0]).toEqual({ status: 204, body: { analytics: true, version: COOKIE_BANNER_VERSION, visitorId } });
+  await expect(region).toBeHidden();
+  await expect.poll(() => analytics.requests, 'analytics run while accepted').toBeGreaterThan(0);
+
+  // Without JavaScript the link leads to the cookie policy; with it, it opens the banner and stays on the page.
+  const settings = page.getByRole('contentinfo').getByRole('link', { name: pl('footer.cookieSettings') });
+  await expect(settings).toHaveAttribute('href', '/pl/legal/cookies');
+  await settings.click();
+  await expect(region).toBeVisible();
+  await expect(page).toHaveURL(/\/pl$/);
+  await expect(region.getByText(pl('cookies.nowAccepted'))).toBeVisible();
+  await expect(region.getByRole('button', { name: pl('cookies.decline') }), 'focus moves to the banner').toBeFocused();
+  await expect(region.getByRole('button', { name: pl('cookies.accept') })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, { label: 'cookie settings reopened (pl)' });
+
+  // Escape closes it unchanged, with focus back on the link.
+  await page.keyboard.press('Escape');
+  await expect(region).toBeHidden();
+  await expect(settings).toBeFocused();
+  expect(await consent(page)).toBe('true');
+  expect(consents).toHaveLength(1);
+
+  // By keyboard this time; Decline withdraws consent with the visitor id it had.
+  await page.keyboard.press('Enter');
+  await expect(region).toBeVisible();
+  await region.getByRole('button', { name: pl('cookies.decline') }).click();
+  await expect(region).toBeHidden();
+  await expect.poll(() => consents.length).toBe(2);
+  expect(consents[1]).toEqual({ status: 204, body: { analytics: false, version: COOKIE_BANNER_VERSION, visitorId } });
+  expect(await consent(page)).toBe('false');
+  expect(await page.evaluate(() => localStorage.getItem('kopiVisitor')), 'the visitor id is forgotten').toBeNull();
+
+  const sent = { requests: analytics.requests, events: analytics.events.length };
+  await page.getByRole('banner').getByRole('link', { name: pl('nav.categories') }).click();
+  await expect(page).toHaveURL(/\/pl\/categories$/);
+  await page.getByRole('banner').getByRole('link', { name: pl('nav.contact') }).click();
+  await expect(page).toHaveURL(/\/pl\/contact$/);
+  await page.reload();
+  await waitForHydration(page);
+  await page.getByRole('banner').getByRole('link', { name: pl('nav.about') }).click();
+  await expect(page).toHaveURL(/\/pl\/about$/);
+  expect(analytics.requests, 'no analytics after the withdrawal').toBe(sent.requests);
+  expect(analytics.events).toHaveLength(sent.events);
+
+  // Reopened now, it shows the withdrawal.
+  await settings.click();
+  await expect(region.getByText(pl('cookies.nowDeclined'))).toBeVisible();
 });

@@ -1,4 +1,4 @@
-import { BadgePercent, Coins, History, Inbox, Landmark, LayoutDashboard, LayoutGrid, PackagePlus, ReceiptText, Star, Truck } from 'lucide-react';
+import { BadgePercent, Coins, History, Inbox, Landmark, LayoutDashboard, LayoutGrid, PackagePlus, ReceiptText, Star, Truck, UsersRound } from 'lucide-react';
 
 /**
  * The back office's pages, in the order its navigation shows them; `header`: also linked from the site header
@@ -9,6 +9,7 @@ export const adminLinks = [
   { to: '/admin/orders', key: 'manage.orders', Icon: ReceiptText, header: true, end: false },
   { to: '/admin/messages', key: 'manage.messages', Icon: Inbox, header: false, end: false },
   { to: '/admin/reviews', key: 'manage.reviews', Icon: Star, header: false, end: false },
+  { to: '/admin/customers', key: 'manage.customers', Icon: UsersRound, header: false, end: false },
   { to: '/admin/products', key: 'manage.products', Icon: LayoutGrid, header: false, end: false },
   { to: '/add-product', key: 'manage.addProduct', Icon: PackagePlus, header: true, end: false },
   { to: '/admin/delivery', key: 'manage.delivery', Icon: Truck, header: false, end: false },

@@ -49,7 +49,7 @@ export function ProductReviews({ rating, reviewCount, reviews }: { rating: numbe
               <article className="h-full rounded-3xl bg-paper p-6 ring-1 ring-sand" data-testid="review">
                 <header className="flex flex-wrap items-center gap-x-3 gap-y-2">
                   <Stars rating={review.rating} label={t('product.rating', { rating: formatNumber(review.rating, locale) })} />
-                  <p className="font-semibold text-roast">{review.authorName}</p>
+                  <p className="font-semibold text-roast">{review.authorName || t('reviews.deletedAuthor')}</p>
                   <p className="inline-flex items-center gap-1 rounded-full bg-leaf-light px-2.5 py-0.5 text-xs font-medium text-leaf-dark">
                     <BadgeCheck aria-hidden="true" className="h-3.5 w-3.5" />
                     {t('reviews.verified')}

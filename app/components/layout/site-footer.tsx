@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 import { legalPages, legalPath } from '~/modules/legal/pages';
+import { openCookieSettings } from './cookie-banner';
 import { Logo } from './logo';
 
 export function SiteFooter() {
@@ -45,6 +46,20 @@ export function SiteFooter() {
                 </Link>
               </li>
             ))}
+            <li>
+              {/* Without JavaScript there is no banner to open: the link leads to the cookie policy instead. */}
+              <a
+                href={path(legalPath('cookies'))}
+                className="hover:underline"
+                onClick={(event) => {
+                  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+                  event.preventDefault();
+                  openCookieSettings();
+                }}
+              >
+                {t('footer.cookieSettings')}
+              </a>
+            </li>
             <li>
               <Link to={path('/withdraw')} className="font-semibold underline underline-offset-4">
                 {t('legal.withdraw')}

@@ -25,6 +25,7 @@ import * as paymentMethods from './0023-payment-methods';
 import * as promotions from './0024-promotions';
 import * as tax from './0025-tax';
 import * as invoices from './0026-invoices';
+import * as privacy from './0027-privacy';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0024-promotions': promotions,
   '0025-tax': tax,
   '0026-invoices': invoices,
+  '0027-privacy': privacy,
 };

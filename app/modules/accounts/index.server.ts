@@ -26,6 +26,7 @@ export {
   deleteSession,
   deleteUserSessions,
   getSessionUser,
+  sessionStartedAt,
   type SessionLookup,
 } from './sessions.server';
 export { completeSignIn } from './sign-in.server';
@@ -34,6 +35,7 @@ export {
   MAX_LOGIN_SLOWDOWN_MS,
   findUserByEmail,
   getUser,
+  hasPassword,
   logIn,
   signUp,
   type LogInResult,

@@ -84,6 +84,13 @@ export async function getSessionUser(db: Executor, token: string | null, now = n
   return { user: toSessionUser(row), sessionId: id, refreshed, cartId: row.cart_id };
 }
 
+/** When this session was signed in (a fresh sign-in confirms what needs one), or null. */
+export async function sessionStartedAt(db: Executor, token: string | null): Promise<Date | null> {
+  if (!token || !tokenPattern.test(token)) return null;
+  const row = await db.selectFrom('sessions').select('created_at').where('id', '=', hashToken(token)).executeTakeFirst();
+  return row ? new Date(row.created_at) : null;
+}
+
 export async function deleteSession(db: Executor, token: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
 }

@@ -83,6 +83,12 @@ export async function logIn(
   return { ok: true, userId: user.id };
 }
 
+/** Whether the account signs in with a password (else only with an identity provider). */
+export async function hasPassword(db: Executor, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+  return Boolean(row?.password_hash);
+}
+
 export async function getUser(db: Executor, userId: string): Promise<SessionUser | null> {
   const row = await selectUser(db).where('id', '=', userId).executeTakeFirst();
   return row ? toSessionUser(row) : null;

@@ -38,7 +38,9 @@ export type ActivityAction =
   | 'code.deleted'
   | 'tax.changed'
   | 'invoice.issued'
-  | 'invoice.corrected';
+  | 'invoice.corrected'
+  | 'customer.exported'
+  | 'customer.deleted';
 
 export type ActivityEntry = {
   id: string;

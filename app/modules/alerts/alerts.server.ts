@@ -43,7 +43,7 @@ const unsubscribeUrl = (token: string, locale: Locale, publicUrl: string) => new
  */
 export async function subscribeToRestock(
   db: Executor,
-  { input, productId, locale, ip, publicUrl }: { input: AlertInput; productId?: string; locale: Locale; ip?: string | null; publicUrl: string },
+  { input, productId, locale, ip, publicUrl, userId = null }: { input: AlertInput; productId?: string; locale: Locale; ip?: string | null; publicUrl: string; userId?: string | null },
   limits: Pick<Limits, 'stockAlert'> = LIMITS,
 ): Promise<SubscribeResult> {
   const about = await describe(db, input.variantId, locale, publicUrl);
@@ -61,7 +61,7 @@ export async function subscribeToRestock(
       if (existing.notified_at) await trx.updateTable('stock_alerts').set({ notified_at: null, locale }).where('id', '=', existing.id).execute();
       return;
     }
-    await trx.insertInto('stock_alerts').values({ id: newId(), variant_id: about.variant.id, email: input.email, locale, token, created_at: now(), notified_at: null }).execute();
+    await trx.insertInto('stock_alerts').values({ id: newId(), variant_id: about.variant.id, email: input.email, locale, token, created_at: now(), notified_at: null, user_id: userId }).execute();
     await queueMail(trx, confirmationMail(input.email, about.name, about.url, unsubscribeUrl(token, locale, publicUrl), locale));
   });
   return { ok: true };

@@ -24,6 +24,7 @@ import {
   type NewOrderLine,
 } from '~/modules/orders/index.server';
 import { recordEvent } from '~/modules/analytics/index.server';
+import { analyticsAllowed } from '~/modules/privacy/index.server';
 import { recordActivity } from '~/modules/activity/index.server';
 import { lineName } from '~/modules/catalog/variants';
 import { type RefundEventOutcome, recordRefundEvent, refundStockShortOrders } from '~/modules/fulfilment/index.server';
@@ -420,8 +421,9 @@ async function markOrderPaid(
   }
   const paid = { ...order, paymentStatus: 'succeeded', paidAt: now() };
   await queueMails(trx, [orderConfirmationMail(paid, lines, { publicUrl: input.publicUrl }), shopOrderNotificationMail(paid, lines, input.contactTo)]);
-  if (order.visitorId) {
-    // The analytics of a shopper who consented; recorded here, where the payment is certain, not by the browser.
+  // The analytics of a shopper who consented (and did not withdraw since); recorded here, where the payment is
+  // certain, not by the browser.
+  if (order.visitorId && (await analyticsAllowed(trx, order.visitorId))) {
     const event = { path: '/checkout', visitorId: order.visitorId, userId: order.userId };
     await recordEvent(trx, { ...event, name: 'checkout_completed', props: { transaction_id: order.id } });
     await recordEvent(trx, {

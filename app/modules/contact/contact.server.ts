@@ -18,7 +18,7 @@ const languageNames: Record<Locale, string> = { en: 'English', pl: 'Polish' };
  */
 export async function submitContactMessage(
   db: DB,
-  { input, locale, contactTo, ip, log }: { input: Contact; locale: Locale; contactTo: string; ip?: string | null; log?: Logger },
+  { input, locale, contactTo, ip, log, userId = null }: { input: Contact; locale: Locale; contactTo: string; ip?: string | null; log?: Logger; userId?: string | null },
   limits: Pick<Limits, 'contact'> = LIMITS,
 ): Promise<SubmitContactResult> {
   const rule = limits.contact;
@@ -36,6 +36,7 @@ export async function submitContactMessage(
           message: input.message,
           locale,
           created_at: now(),
+          user_id: userId,
         })
         .execute();
       await queueMail(trx, contactMail(input, locale, contactTo));

@@ -30,13 +30,15 @@ import plWithdrawal from './locales/pl/withdrawal.json';
 import plReviews from './locales/pl/reviews.json';
 import enInvoices from './locales/en/invoices.json';
 import plInvoices from './locales/pl/invoices.json';
+import enPrivacy from './locales/en/privacy.json';
+import plPrivacy from './locales/pl/privacy.json';
 import { type Locale, type Messages, createT, defaultLocale, isLocale, mergeBundles } from './translate';
 
 export { createT, defaultLocale, isLocale, locales, type Locale, type Messages, type T } from './translate';
 
 const catalogues = {
-  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders, admin: enAdmin, withdrawal: enWithdrawal, reviews: enReviews, delivery: enDelivery, invoices: enInvoices },
-  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders, admin: plAdmin, withdrawal: plWithdrawal, reviews: plReviews, delivery: plDelivery, invoices: plInvoices },
+  en: { common: enCommon, home: enHome, product: enProduct, cart: enCart, contact: enContact, about: enAbout, categories: enCategories, auth: enAuth, profile: enProfile, checkout: enCheckout, orders: enOrders, admin: enAdmin, withdrawal: enWithdrawal, reviews: enReviews, delivery: enDelivery, invoices: enInvoices, privacy: enPrivacy },
+  pl: { common: plCommon, home: plHome, product: plProduct, cart: plCart, contact: plContact, about: plAbout, categories: plCategories, auth: plAuth, profile: plProfile, checkout: plCheckout, orders: plOrders, admin: plAdmin, withdrawal: plWithdrawal, reviews: plReviews, delivery: plDelivery, invoices: plInvoices, privacy: plPrivacy },
 } as const satisfies Record<Locale, Record<string, Messages>>;
 
 export type Namespace = keyof (typeof catalogues)['en'];

@@ -30,6 +30,22 @@ describe('legal documents', () => {
     expect(own).toMatchObject({ title: 'Privacy policy', fromOwner: true, blocks: [{ kind: 'paragraph', content: [{ kind: 'text', text: 'No heading, just Kopi SA.' }] }] });
   });
 
+  it('states the retention periods as configured, in both languages', async () => {
+    const text = JSON.stringify(await legalDocument(config({ RETENTION_CART_DAYS: '45', RETENTION_TAX_YEARS: '6' }), 'privacy', 'en'));
+    expect(text).toContain('6 years after the end of the year of the sale');
+    expect(text).toContain('guest carts: 45 days');
+    expect(text).toContain('their text 30 days after sending');
+    expect(text).not.toContain('{{');
+    const pl = JSON.stringify(await legalDocument(config(), 'privacy', 'pl'));
+    expect(pl).toContain('5 lat od końca roku sprzedaży');
+    expect(pl).toContain('13 mies.');
+  });
+
+  it('refuses retention periods below what the law needs', () => {
+    expect(() => config({ RETENTION_TAX_YEARS: '4' })).toThrow(/RETENTION_TAX_YEARS/);
+    expect(() => config({ RETENTION_CART_DAYS: 'soon' })).toThrow(/RETENTION_CART_DAYS/);
+  });
+
   it('LEGAL_DIR moves the owner’s folder; by default it is DATA_DIR/legal', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kopi-legal-'));
     expect(loadConfig({ DATA_DIR: dataDir }, { readDotEnv: false }).legalDir).toBe(path.join(dataDir, 'legal'));

@@ -13,7 +13,7 @@ export type LegalDocument = { title: string; blocks: Block[]; fromOwner: boolean
 
 /**
  * A legal page in a language: the owner's file `{LEGAL_DIR}/{locale}/{page}.md` when there is one, else
- * Kopi's template. `{{legalName}}`, `{{address}}`, `{{taxId}}`, `{{email}}`, `{{phone}}` and `{{shopUrl}}`
+ * Kopi's template. `{{legalName}}`, `{{address}}`, `{{taxId}}`, `{{email}}`, `{{phone}}`, `{{shopUrl}}` and the retention periods (`{{taxYears}}` …)
  * are filled in from the configuration (SHOP_LEGAL_NAME …) in both; a detail that is not configured
  * reads "(not set: SHOP_…)", so a missing one is visible rather than invented.
  */
@@ -51,7 +51,10 @@ function fillIn(source: string, config: Config, locale: Locale): string {
   const linked = source.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (link, label: string, href: string) =>
     [...href.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].some((m) => unset(m[1]!)) ? label : link,
   );
+  // The retention periods as configured (RETENTION_*), always set.
+  const periods: Record<string, number> = { ...config.retention };
   return linked.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
+    if (name in periods) return String(periods[name]);
     const entry = values[name];
     if (!entry) return whole;
     return entry[0] ?? t('legal.notSet', { variable: entry[1] });

@@ -7,7 +7,7 @@ import { newId } from '~/db/ids.server';
  * attempt is recorded BEFORE the work it guards (a password check, a mail) and counted together with the
  * earlier ones, so a burst of parallel requests cannot all slip through before the first is written.
  */
-export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal' | 'stockAlert' | 'discountCode';
+export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal' | 'stockAlert' | 'discountCode' | 'dataExport';
 
 /** A counted scope; without `limit` it is only counted (the login's per-email slow-down). */
 export type Scope = { key: string; limit?: number };
@@ -37,6 +37,7 @@ export type Scope = { key: string; limit?: number };
  *   shop-wide ceiling for logins: it would let anyone lock every customer out.
  * discountCode: 10 codes tried per cart and 30 per address in 15 minutes (a code that applies is forgotten): a
  *   code cannot be found by trying them, and a shopper mistyping one is never stopped;
+ * dataExport: 5 downloads of one's data per account an hour (each reads everything the shop holds about them);
  * RATE_LIMIT_FACTOR scales every count, the shop-wide ceilings too.
  */
 export const LIMITS = {
@@ -47,6 +48,7 @@ export const LIMITS = {
   withdrawal: { perEmail: 10, perAddress: 50, windowMs: 10 * 60_000 },
   stockAlert: { perEmail: 5, perAddress: 20, shopWide: 200, windowMs: 10 * 60_000 },
   discountCode: { perCart: 10, perAddress: 30, windowMs: 15 * 60_000 },
+  dataExport: { perAccount: 5, windowMs: 60 * 60_000 },
 } as const;
 export type Limits = { [K in keyof typeof LIMITS]: { [F in keyof (typeof LIMITS)[K]]: number } };
 
@@ -62,6 +64,7 @@ export function scaledLimits(factor: number): Limits {
     withdrawal: scale(LIMITS.withdrawal),
     stockAlert: scale(LIMITS.stockAlert),
     discountCode: scale(LIMITS.discountCode),
+    dataExport: scale(LIMITS.dataExport),
   };
 }
 

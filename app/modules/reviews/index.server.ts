@@ -2,6 +2,7 @@
 export {
   countRecentReviews,
   deleteOwnReview,
+  forgetReviewAuthor,
   reviewableOrderWith,
   getOwnReview,
   hideReview,

@@ -105,6 +105,24 @@ export async function deleteOwnReview(db: DB, userId: string, productId: string)
   return deleted;
 }
 
+/**
+ * A deleted customer's reviews: kept and signed "A customer" (an empty author, shown in the reader's language), or
+ * removed with every coffee's figures recounted. In the deletion's transaction.
+ */
+export async function forgetReviewAuthor(trx: Executor, userId: string, { remove }: { remove: boolean }): Promise<number> {
+  const products = await trx.selectFrom('reviews').select('product_id').where('user_id', '=', userId).execute();
+  if (products.length === 0) return 0;
+  if (!remove) {
+    await trx.updateTable('reviews').set({ author_name: '' }).where('user_id', '=', userId).execute();
+    await bumpStoredCatalogVersion(trx);
+    return products.length;
+  }
+  for (const { product_id } of products) await lockProduct(trx, product_id);
+  await trx.deleteFrom('reviews').where('user_id', '=', userId).execute();
+  for (const { product_id } of products) await refreshRating(trx, product_id);
+  return products.length;
+}
+
 /** A coffee's published reviews, newest first, a page at a time. */
 export async function listProductReviews(db: Executor, productId: string, page = 1): Promise<Paged<PublicReview>> {
   const published = db.selectFrom('reviews').where('product_id', '=', productId).where('hidden_at', 'is', null);

@@ -199,6 +199,7 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
     if (entry.subjectType === 'delivery' && entry.action === 'delivery.changed') return '/admin/delivery';
     if (entry.subjectType === 'currency') return '/admin/currencies';
     if (entry.subjectType === 'tax') return '/admin/tax';
+    if (entry.subjectType === 'customer' && entry.subjectLabel) return `/admin/customers?q=${encodeURIComponent(entry.subjectLabel)}`;
     if (entry.subjectType === 'review') return entry.action === 'review.hidden' ? '/admin/reviews?show=hidden' : '/admin/reviews';
     return null;
   };
@@ -224,13 +225,13 @@ export default function AdminActivityPage({ loaderData }: Route.ComponentProps) 
               {entries.map((entry) => {
                 const link = subjectLink(entry);
                 // The shop-wide delivery settings have no name of their own: the part of the page they are on.
-                const label = entry.subjectLabel || (entry.subjectType === 'delivery' ? t(entry.details.what === 'checkout' ? 'admin.delivery.checkout' : 'admin.delivery.parcels') : '');
+                const label = entry.subjectLabel || (entry.subjectType === 'delivery' ? t(entry.details.what === 'checkout' ? 'admin.delivery.checkout' : 'admin.delivery.parcels') : entry.subjectType === 'customer' ? t('admin.activity.deletedCustomer') : '');
                 const subject = link ? <Link to={link} className="font-semibold text-leaf hover:underline">{label}</Link> : <strong>{label}</strong>;
                 const [before, after] = t(`admin.activity.actions.${actionKey(entry.action)}`, { subject: '\u0000' }).split('\u0000');
                 return (
                   <tr key={entry.id} data-testid="activity-row" className="align-top">
                     <td className="px-4 py-3 whitespace-nowrap text-roast-600"><time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt, locale)}</time></td>
-                    <td className="px-4 py-3 break-all">{entry.actorEmail}</td>
+                    <td className="px-4 py-3 break-all">{entry.actorEmail === 'customer' ? t('admin.activity.customerActor') : entry.actorEmail}</td>
                     <td className="px-4 py-3">{before}{subject}{after}</td>
                     <td className="px-4 py-3 text-roast-600">
                       <ul className="grid gap-0.5">{describe(entry, t, locale).map((line) => <li key={line}>{line}</li>)}</ul>

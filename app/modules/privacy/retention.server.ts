@@ -1,0 +1,158 @@
+/**
+ * The retention job (docs/decisions/0029): once a day, on one node, removes what the shop no longer needs —
+ * expired sessions and reset links, abandoned guest carts and checkouts never paid, analytics events and the
+ * consents behind them past their months, handled messages past their days, the text of sent mail after its
+ * days (and the rest of its record after a year), and strips orders and invoices past their tax retention.
+ *
+ * One node a day: a node claims the day by moving `job_runs.day` forward in one guarded update; the others see
+ * the day taken and do nothing. A run that dies half-way is simply the next day's work: every step is idempotent.
+ */
+import type { Logger } from 'pino';
+import type { Retention } from '~/config/env.server';
+import { type DB, type Executor, inTransaction } from '~/db/database.server';
+import { pruneAccountData } from '~/modules/accounts/index.server';
+import { anonymiseOrders } from './erase.server';
+import { MAIL_LOG_DAYS, OSS_YEARS, daysBefore, monthsBefore, taxCutoff } from './periods';
+
+export const RETENTION_JOB = 'retention';
+
+export type RetentionReport = {
+  sessions: number;
+  resetTokens: number;
+  carts: number;
+  unpaidOrders: number;
+  analyticsEvents: number;
+  consents: number;
+  messages: number;
+  mailBodies: number;
+  mailRecords: number;
+  orders: number;
+  invoices: number;
+};
+
+/** Runs the job if no node has run it today (UTC); null when another node has. */
+export async function runDailyRetention(db: DB, retention: Retention, { now = new Date(), log }: { now?: Date; log?: Logger } = {}): Promise<RetentionReport | null> {
+  if (!(await claimDay(db, RETENTION_JOB, now))) return null;
+  const report = await applyRetention(db, retention, now);
+  await db.updateTable('job_runs').set({ finished_at: new Date().toISOString(), result: JSON.stringify(report) }).where('name', '=', RETENTION_JOB).execute();
+  log?.info({ retention: report }, 'retention job done');
+  return report;
+}
+
+/** True for the one caller that moves the job's day to today. */
+export async function claimDay(db: Executor, name: string, now: Date): Promise<boolean> {
+  const day = now.toISOString().slice(0, 10);
+  const started = new Date().toISOString();
+  // The first run ever: one node inserts the row (the others' inserts do nothing and then find the day taken).
+  await db.insertInto('job_runs').values({ name, day: '0000-00-00', started_at: null, finished_at: null, result: null }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  const claimed = await db.updateTable('job_runs').set({ day, started_at: started }).where('name', '=', name).where('day', '<', day).executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
+
+/** Every step, at `now`. Safe to run twice: the second finds nothing left to do. */
+export async function applyRetention(db: DB, retention: Retention, now: Date): Promise<RetentionReport> {
+  const at = now.toISOString();
+  const accounts = await pruneAccountData(db, now);
+
+  const cartsBefore = daysBefore(now, retention.cartDays).toISOString();
+  const carts = await db.deleteFrom('carts').where('user_id', 'is', null).where('updated_at', '<', cartsBefore).executeTakeFirst();
+  // A checkout never paid: nothing is owed, nothing to tax; who tried to buy is not kept.
+  const unpaid = await inSlices(
+    () =>
+      db
+        .selectFrom('orders')
+        .select('id')
+        .where('payment_status', '<>', 'succeeded')
+        .where('paid_at', 'is', null)
+        .where('created_at', '<', cartsBefore)
+        .where('anonymised_at', 'is', null)
+        .limit(SLICE)
+        .execute(),
+    (ids) => inTransaction(db, (trx) => anonymiseOrders(trx, ids, at)),
+  );
+
+  const eventsBefore = monthsBefore(now, retention.analyticsMonths).toISOString();
+  const events = await db.deleteFrom('analytics_events').where('created_at', '<', eventsBefore).executeTakeFirst();
+  // A choice is the proof behind a visitor's events: it goes once it is old and either replaced by a newer one or
+  // no event of that visitor is left to justify.
+  const consents = await db
+    .deleteFrom('consents')
+    .where('created_at', '<', eventsBefore)
+    .where((eb) =>
+      eb.or([
+        eb('visitor_id', 'is', null),
+        eb.exists(eb.selectFrom('consents as newer').select('newer.id').whereRef('newer.visitor_id', '=', 'consents.visitor_id').whereRef('newer.created_at', '>', 'consents.created_at')),
+        eb.not(eb.exists(eb.selectFrom('analytics_events').select('analytics_events.id').whereRef('analytics_events.visitor_id', '=', 'consents.visitor_id').where('analytics_events.created_at', '>=', eventsBefore))),
+      ]),
+    )
+    .executeTakeFirst();
+
+  const messages = await db.deleteFrom('contact_messages').where('handled_at', 'is not', null).where('handled_at', '<', daysBefore(now, retention.messageDays).toISOString()).executeTakeFirst();
+
+  const mailRecords = await db.deleteFrom('mail_outbox').where('status', '=', 'sent').where('sent_at', '<', daysBefore(now, MAIL_LOG_DAYS).toISOString()).executeTakeFirst();
+  const mailBodies = await db
+    .updateTable('mail_outbox')
+    .set({ text_body: '', html_body: null, attachments: null })
+    .where('status', '=', 'sent')
+    .where('sent_at', '<', daysBefore(now, retention.mailDays).toISOString())
+    .where((eb) => eb.or([eb('text_body', '<>', ''), eb('html_body', 'is not', null), eb('attachments', 'is not', null)]))
+    .executeTakeFirst();
+
+  // Paid orders: the tax year's end plus its years (OSS sales: at least 10).
+  const taxBefore = taxCutoff(now, retention.taxYears).toISOString();
+  const ossBefore = taxCutoff(now, Math.max(retention.taxYears, OSS_YEARS)).toISOString();
+  const orders = await inSlices(
+    () =>
+      db
+        .selectFrom('orders')
+        .select('id')
+        .where('paid_at', 'is not', null)
+        .where('anonymised_at', 'is', null)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('paid_at', '<', taxBefore), eb.or([eb('tax_country', 'is', null), eb('tax_country', '=', 'PL')])]),
+            eb('paid_at', '<', ossBefore),
+          ]),
+        )
+        .limit(SLICE)
+        .execute(),
+    (ids) => inTransaction(db, (trx) => anonymiseOrders(trx, ids, at)),
+  );
+  // Invoices: issued in a year whose retention has ended lose their documents and buyer; number and amounts stay.
+  const invoices = await db
+    .updateTable('invoices')
+    .set({ pdf: null, ksef_xml: null, buyer: '{}', purged_at: at })
+    .where('purged_at', 'is', null)
+    .where('issued_at', '<', taxBefore)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.id', '=', 'invoices.order_id').where('orders.tax_country', '<>', 'PL').where('orders.paid_at', '>=', ossBefore))))
+    .executeTakeFirst();
+
+  return {
+    sessions: accounts.sessions,
+    resetTokens: accounts.resetTokens,
+    carts: Number(carts.numDeletedRows),
+    unpaidOrders: unpaid,
+    analyticsEvents: Number(events.numDeletedRows),
+    consents: Number(consents.numDeletedRows),
+    messages: Number(messages.numDeletedRows),
+    mailBodies: Number(mailBodies.numUpdatedRows),
+    mailRecords: Number(mailRecords.numDeletedRows),
+    orders,
+    invoices: Number(invoices.numUpdatedRows),
+  };
+}
+
+const SLICE = 500;
+
+/** Takes ids a slice at a time until none are left (each slice its own transaction: no long lock on a big day). */
+async function inSlices(next: () => Promise<{ id: string }[]>, work: (ids: string[]) => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ids = (await next()).map((row) => row.id);
+    if (ids.length === 0) return total;
+    const done = await work(ids);
+    total += done;
+    // Nothing changed although rows were found: stop rather than loop (another node took them meanwhile).
+    if (done === 0) return total;
+  }
+}

@@ -1,0 +1,171 @@
+import { AlertTriangle, Download } from 'lucide-react';
+import { Form, Link, data, useNavigation } from 'react-router';
+import { type AppContext, appContext } from '~/context';
+import { field, readForm } from '~/http/body.server';
+import { requireUser, shopperContext } from '~/http/shopper.server';
+import { hasPassword, logIn, oidcEnabled, sessionStartedAt } from '~/modules/accounts/index.server';
+import { getMessages, getT } from '~/modules/i18n/index.server';
+import { useLocalePath, useT } from '~/modules/i18n/react';
+import { DELETE_REAUTH_MS, deleteAccount } from '~/modules/privacy/index.server';
+import type { Route } from './+types/profile-delete';
+
+/**
+ * Deleting one's account (/profile/delete): what goes and what the law keeps, the reviews' fate, and a confirmation
+ * — the password, or for an account that only signs in with Google a sign-in of the last 10 minutes — plus a tick.
+ * Done: every device is signed out (this one too) and the page says so.
+ */
+type Problem = 'password' | 'confirm' | 'reviews' | 'reauth' | 'openOrders' | 'admin' | 'limited' | 'gone';
+type Result = { status: 'deleted' } | { status: 'refused'; problems: Problem[] };
+
+async function confirmation(app: AppContext, token: string | null, userId: string) {
+  const password = await hasPassword(app.db, userId);
+  const startedAt = await sessionStartedAt(app.db, token);
+  const fresh = startedAt !== null && Date.now() - startedAt.getTime() < DELETE_REAUTH_MS;
+  return { password, fresh };
+}
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const shopper = context.get(shopperContext);
+  const user = requireUser(shopper, url);
+  const { password, fresh } = await confirmation(app, shopper.sessionToken, user.id);
+  return {
+    password,
+    fresh,
+    google: oidcEnabled(app.config),
+    meta: { title: `${getT(shopper.locale)('privacy.delete.title')} · Kopi` },
+    messages: getMessages(shopper.locale, 'privacy', 'profile'),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
+  const shopper = context.get(shopperContext);
+  if (!shopper.user) {
+    // Signed out meanwhile — on another device, or by a deletion that already happened.
+    return data<Result>({ status: 'refused', problems: ['gone'] }, { status: 409 });
+  }
+  const user = requireUser(shopper, url);
+  const form = await readForm(request);
+  const problems: Problem[] = [];
+  const reviews = field(form, 'reviews');
+  if (reviews !== 'keep' && reviews !== 'remove') problems.push('reviews');
+  if (field(form, 'confirm') !== 'yes') problems.push('confirm');
+  const { password, fresh } = await confirmation(app, shopper.sessionToken, user.id);
+  if (password) {
+    const given = form.get('password');
+    if (typeof given !== 'string' || given.length === 0 || given.length > 1024) problems.push('password');
+    else if (problems.length === 0) {
+      const checked = await logIn(app.db, { email: user.email, password: given, ip: app.clientIp }, { limits: app.limits });
+      if (!checked.ok && checked.reason === 'rate_limited') problems.push('limited');
+      else if (!checked.ok || checked.userId !== user.id) problems.push('password');
+    }
+  } else if (!fresh) problems.push('reauth');
+  if (problems.length > 0) return data<Result>({ status: 'refused', problems }, { status: problems.includes('limited') ? 429 : 400 });
+
+  const outcome = await deleteAccount(app.db, { userId: user.id, reviews: reviews as 'keep' | 'remove', locale: shopper.locale });
+  if (!outcome.ok) {
+    const problem = ({ not_found: 'gone', admin: 'admin', open_orders: 'openOrders' } as const)[outcome.reason];
+    return data<Result>({ status: 'refused', problems: [problem] }, { status: 409 });
+  }
+  app.kickMail();
+  // The sessions are gone in the database; this browser forgets its cookies too (the cart was the account's).
+  shopper.cookies.clear('session');
+  shopper.cookies.clear('cart');
+  return data<Result>({ status: 'deleted' });
+}
+
+export default function DeleteAccountPage({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const path = useLocalePath();
+  const busy = useNavigation().state === 'submitting';
+  const result = actionData as Result | undefined;
+  if (result?.status === 'deleted') {
+    return (
+      <div className="container-page max-w-2xl py-14">
+        <h1 className="text-4xl font-semibold" data-testid="account-deleted">{t('privacy.delete.done')}</h1>
+        <p className="mt-4 text-lg text-muted" role="status">{t('privacy.delete.doneText')}</p>
+        <a href={path('/')} className="btn-primary mt-8 inline-block px-8 py-3">{t('privacy.delete.home')}</a>
+      </div>
+    );
+  }
+  const problems = result?.status === 'refused' ? result.problems : [];
+  const has = (problem: Problem) => problems.includes(problem);
+  const general = problems.filter((p) => p !== 'password' && p !== 'confirm' && p !== 'reviews');
+  return (
+    <div className="container-page max-w-3xl py-10 md:py-14">
+      <h1 className="text-4xl font-semibold md:text-5xl">{t('privacy.delete.title')}</h1>
+      <p className="mt-3 text-lg text-muted">{t('privacy.delete.intro')}</p>
+      <Form method="post" action="/profile/data" reloadDocument className="mt-4">
+        <button type="submit" className="inline-flex items-center gap-2 font-semibold text-leaf underline underline-offset-4">
+          <Download aria-hidden="true" className="h-4 w-4" />
+          {t('privacy.delete.download')}
+        </button>
+      </Form>
+      <div className="mt-8 grid gap-4 md:grid-cols-2">
+        <p className="rounded-3xl bg-paper p-6 text-sm leading-relaxed ring-1 ring-sand">{t('privacy.delete.goes')}</p>
+        <p className="rounded-3xl bg-paper p-6 text-sm leading-relaxed ring-1 ring-sand">{t('privacy.delete.stays')}</p>
+      </div>
+      {general.length > 0 && (
+        <div role="alert" className="mt-8 flex gap-3 rounded-2xl bg-cherry-light px-5 py-4 text-cherry">
+          <AlertTriangle aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
+          <div>{general.map((p) => <p key={p}>{t(`privacy.delete.errors.${p}`)}</p>)}</div>
+        </div>
+      )}
+      <Form method="post" noValidate className="mt-8 grid gap-6 rounded-3xl bg-paper p-6 ring-1 ring-sand md:p-8">
+        <fieldset aria-describedby={has('reviews') ? 'reviews-error' : undefined}>
+          <legend className="font-serif text-xl font-semibold">{t('privacy.delete.reviews')}</legend>
+          <div className="mt-3 grid gap-2 sm:grid-cols-2">
+            {(['keep', 'remove'] as const).map((choice) => (
+              <label key={choice} className="flex cursor-pointer items-center gap-3 rounded-2xl border border-sand-dark bg-cream/40 px-4 py-3 text-sm font-medium has-[:checked]:border-leaf has-[:checked]:bg-leaf-light">
+                <input type="radio" name="reviews" value={choice} defaultChecked={choice === 'keep'} className="h-4 w-4 accent-leaf" />
+                {t(choice === 'keep' ? 'privacy.delete.reviewsKeep' : 'privacy.delete.reviewsRemove')}
+              </label>
+            ))}
+          </div>
+          {has('reviews') && <p id="reviews-error" className="mt-2 text-sm text-cherry">{t('privacy.delete.errors.reviews')}</p>}
+        </fieldset>
+        {loaderData.password ? (
+          <div>
+            <label htmlFor="delete-password" className="field-label">{t('privacy.delete.password')}</label>
+            <p id="delete-password-hint" className="text-sm text-muted">{t('privacy.delete.passwordHint')}</p>
+            <input
+              id="delete-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={1024}
+              aria-invalid={has('password') || undefined}
+              aria-describedby={has('password') ? 'delete-password-hint delete-password-error' : 'delete-password-hint'}
+              className="field-input mt-2 max-w-sm"
+            />
+            {has('password') && <p id="delete-password-error" className="field-error">{t('privacy.delete.errors.password')}</p>}
+          </div>
+        ) : loaderData.fresh ? (
+          <p className="rounded-2xl bg-leaf-light px-4 py-3 text-sm text-leaf-dark">{t('privacy.delete.reauthFresh')}</p>
+        ) : (
+          <div className="rounded-2xl bg-cream px-4 py-4 text-sm ring-1 ring-sand">
+            <p>{t('privacy.delete.reauth')}</p>
+            {loaderData.google && (
+              <a href={`/auth/google?redirectTo=${encodeURIComponent(path('/profile/delete'))}`} className="btn-outline mt-3 inline-block">{t('privacy.delete.reauthButton')}</a>
+            )}
+          </div>
+        )}
+        <div>
+          <label className="flex items-start gap-3 font-medium">
+            <input type="checkbox" name="confirm" value="yes" required aria-invalid={has('confirm') || undefined} aria-describedby={has('confirm') ? 'confirm-error' : undefined} className="mt-1 h-5 w-5 accent-cherry" />
+            {t('privacy.delete.confirm')}
+          </label>
+          {has('confirm') && <p id="confirm-error" className="mt-2 text-sm text-cherry">{t('privacy.delete.errors.confirm')}</p>}
+        </div>
+        <div className="flex flex-wrap items-center gap-4">
+          <button type="submit" className="btn-primary bg-cherry px-8 py-3 hover:bg-cherry/90" disabled={busy}>{t('privacy.delete.submit')}</button>
+          <Link to={path('/profile?tab=data')} className="font-semibold text-roast underline underline-offset-4">{t('privacy.delete.cancel')}</Link>
+        </div>
+      </Form>
+    </div>
+  );
+}
