@@ -538,6 +538,44 @@ function endpoints(productId: string): Endpoint[] {
       signedIn: 'sometimes',
     },
     {
+      name: 'POST /profile/delete (a customer deleting their account without the tick or a reviews choice)',
+      path: '/profile/delete',
+      // Refused before the password is checked (a checked one counts as a login attempt): nothing is written.
+      fields: { password: () => 'correct horse battery', confirm: () => 'yes', reviews: (r) => r.pick(['keep', 'remove']) },
+      defects: [breakField('confirm'), breakField('reviews')],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /admin/customers (deleting unknown accounts or erasing unknown addresses, as an admin)',
+      path: '/admin/customers',
+      fields: { intent: (r) => r.pick(['delete', 'erase']), userId: unknownId, email: (r) => r.pick(['nobody@example.com', 'NOBODY@example.com']), reviews: () => 'keep', confirm: () => 'yes' },
+      defects: [breakField('confirm'), breakField('reviews'), breakField('intent'), (f, r) => void (f.userId = unknownId(r))],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
+      name: 'POST /admin/customers (as a customer)',
+      path: '/admin/customers',
+      fields: { intent: () => 'delete', userId: () => 'someone', reviews: () => 'keep', confirm: () => 'yes' },
+      defects: [breakField('confirm'), (f) => void (f.intent = 'erase')],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /admin/customers/data (addresses that are none, as an admin)',
+      path: '/admin/customers/data',
+      fields: { email: () => 'ola@example.com', userId: () => '' },
+      defects: [breakField('email')],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
+      name: 'POST /admin/customers/data (as a customer)',
+      path: '/admin/customers/data',
+      fields: { email: () => 'ola@example.com' },
+      defects: [breakField('email'), (f) => void (f.userId = 'x')],
+      signedIn: 'sometimes',
+    },
+    {
       name: 'POST /admin/delivery (as a customer)',
       path: '/admin/delivery',
       fields: { intent: () => 'settings', packagingGrams: () => '0', homeCountry: () => 'DE' },
@@ -631,6 +669,33 @@ function generateEvent(r: Random): Generated {
   return { method: r.pick(methods), path: `/api/events${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
+function generateConsent(r: Random): Generated {
+  const visitorId = 'Qm9vbXRvd24tdmlzaXRvcg';
+  const choices: unknown[] = [
+    { analytics: true, version: '2026-11-28', visitorId: null },
+    { analytics: true, version: '2026-11-28' },
+    { analytics: 'yes', version: '2026-11-28', visitorId },
+    { analytics: false, version: '', visitorId },
+    { analytics: false, version: 'x'.repeat(100), visitorId },
+    { analytics: true, version: '2026-11-28', visitorId: 'short' },
+    { analytics: true, version: '2026 11 28', visitorId },
+    { analytics: false, version: '2026-11-28', visitorId: '\u0000'.repeat(20) },
+    { version: '2026-11-28', visitorId },
+    null,
+    [],
+    true,
+  ];
+  const headers: Record<string, string> = { 'content-type': r.pick(['application/json', 'text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', '', 'multipart/form-data']) };
+  const kind = r.next();
+  const body =
+    kind < 0.6
+      ? Buffer.from(JSON.stringify(r.pick(choices)))
+      : kind < 0.8
+        ? Buffer.from(r.pick(['{', '{"analytics":', '\u0000', '', '{}', 'null', '[[[[[[[[[[[[[[']))
+        : Buffer.alloc(2 * 1024 + r.int(100_000), 'a');
+  return { method: r.pick(methods), path: `/api/consent${r.pick(oddQueries)}`, headers, body, signedIn: false };
+}
+
 function generateWebhook(r: Random): Generated {
   const signatures = ['', 't=1,v1=abc', `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`, 'garbage', 'v1=', 't=,v1=,v0='];
   const headers: Record<string, string> = { 'content-type': r.pick(['application/json', 'text/plain', '', 'application/x-www-form-urlencoded']) };
@@ -641,7 +706,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff', '/admin/tax', '/admin/tax/oss-report', '/admin/tax/oss-report?year=2026&quarter=5', '/admin/tax/oss-report?year=%ff&quarter=1', '/invoice/x', '/pl/invoice/NoSuchOrderAtAll', '/invoices/x', '/invoices/%ff', '/admin/invoices/x/xml', '/admin/tax/ksef?month=2026-13', '/admin/tax/ksef?month=%ff'];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff', '/admin/tax', '/admin/tax/oss-report', '/admin/tax/oss-report?year=2026&quarter=5', '/admin/tax/oss-report?year=%ff&quarter=1', '/invoice/x', '/pl/invoice/NoSuchOrderAtAll', '/invoices/x', '/invoices/%ff', '/admin/invoices/x/xml', '/admin/tax/ksef?month=2026-13', '/admin/tax/ksef?month=%ff', '/profile?tab=data', '/profile?tab=data&limited=yes', '/profile/data', '/profile/delete', '/pl/profile/delete', '/admin/customers', '/admin/customers?q=%ff', '/admin/customers?q=ola%40', '/admin/customers?q=nobody@example.com&delete=guest%3Anobody@example.com', '/admin/customers/data', '/api/consent'];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';
@@ -747,6 +812,10 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
 
   it(`POST /api/events: ${PER_ENDPOINT} malformed events, all below 500, nothing recorded`, async () => {
     await run(shop, (r) => generateEvent(r), 'POST /api/events');
+  });
+
+  it(`POST /api/consent: ${PER_ENDPOINT} malformed choices, all below 500, nothing recorded`, async () => {
+    await run(shop, (r) => generateConsent(r), 'POST /api/consent');
   });
 
   it(`POST /webhooks/stripe: ${PER_ENDPOINT} forged or malformed webhooks, all below 500, nothing written`, async () => {

@@ -1,12 +1,14 @@
 import { AlertTriangle, Download } from 'lucide-react';
 import { Form, Link, data, useNavigation } from 'react-router';
 import { type AppContext, appContext } from '~/context';
-import { field, readForm } from '~/http/body.server';
+import { readForm } from '~/http/body.server';
 import { requireUser, shopperContext } from '~/http/shopper.server';
 import { hasPassword, logIn, oidcEnabled, sessionStartedAt } from '~/modules/accounts/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 import { DELETE_REAUTH_MS, deleteAccount } from '~/modules/privacy/index.server';
+import { type DeletionFieldErrors, parseDeletionForm } from '~/modules/privacy/deletion-form';
+import { useClientValidation } from '~/lib/use-client-validation';
 import type { Route } from './+types/profile-delete';
 
 /**
@@ -14,8 +16,8 @@ import type { Route } from './+types/profile-delete';
  * — the password, or for an account that only signs in with Google a sign-in of the last 10 minutes — plus a tick.
  * Done: every device is signed out (this one too) and the page says so.
  */
-type Problem = 'password' | 'confirm' | 'reviews' | 'reauth' | 'openOrders' | 'admin' | 'limited' | 'gone';
-type Result = { status: 'deleted' } | { status: 'refused'; problems: Problem[] };
+type Problem = 'reauth' | 'openOrders' | 'admin' | 'limited' | 'gone';
+type Result = { status: 'deleted' } | { status: 'refused'; problems: Problem[]; fieldErrors: DeletionFieldErrors };
 
 async function confirmation(app: AppContext, token: string | null, userId: string) {
   const password = await hasPassword(app.db, userId);
@@ -45,30 +47,24 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const shopper = context.get(shopperContext);
   if (!shopper.user) {
     // Signed out meanwhile — on another device, or by a deletion that already happened.
-    return data<Result>({ status: 'refused', problems: ['gone'] }, { status: 409 });
+    return data<Result>({ status: 'refused', problems: ['gone'], fieldErrors: {} }, { status: 409 });
   }
   const user = requireUser(shopper, url);
   const form = await readForm(request);
-  const problems: Problem[] = [];
-  const reviews = field(form, 'reviews');
-  if (reviews !== 'keep' && reviews !== 'remove') problems.push('reviews');
-  if (field(form, 'confirm') !== 'yes') problems.push('confirm');
   const { password, fresh } = await confirmation(app, shopper.sessionToken, user.id);
+  const parsed = parseDeletionForm(form, { needsPassword: password });
+  if (!parsed.ok) return data<Result>({ status: 'refused', problems: [], fieldErrors: parsed.fieldErrors }, { status: 400 });
   if (password) {
-    const given = form.get('password');
-    if (typeof given !== 'string' || given.length === 0 || given.length > 1024) problems.push('password');
-    else if (problems.length === 0) {
-      const checked = await logIn(app.db, { email: user.email, password: given, ip: app.clientIp }, { limits: app.limits });
-      if (!checked.ok && checked.reason === 'rate_limited') problems.push('limited');
-      else if (!checked.ok || checked.userId !== user.id) problems.push('password');
-    }
-  } else if (!fresh) problems.push('reauth');
-  if (problems.length > 0) return data<Result>({ status: 'refused', problems }, { status: problems.includes('limited') ? 429 : 400 });
+    // Counted as a login attempt: the password cannot be guessed here either.
+    const checked = await logIn(app.db, { email: user.email, password: parsed.password, ip: app.clientIp }, { limits: app.limits });
+    if (!checked.ok && checked.reason === 'rate_limited') return data<Result>({ status: 'refused', problems: ['limited'], fieldErrors: {} }, { status: 429 });
+    if (!checked.ok || checked.userId !== user.id) return data<Result>({ status: 'refused', problems: [], fieldErrors: { password: 'privacy.delete.errors.password' } }, { status: 400 });
+  } else if (!fresh) return data<Result>({ status: 'refused', problems: ['reauth'], fieldErrors: {} }, { status: 400 });
 
-  const outcome = await deleteAccount(app.db, { userId: user.id, reviews: reviews as 'keep' | 'remove', locale: shopper.locale });
+  const outcome = await deleteAccount(app.db, { userId: user.id, reviews: parsed.reviews, locale: shopper.locale });
   if (!outcome.ok) {
     const problem = ({ not_found: 'gone', admin: 'admin', open_orders: 'openOrders' } as const)[outcome.reason];
-    return data<Result>({ status: 'refused', problems: [problem] }, { status: 409 });
+    return data<Result>({ status: 'refused', problems: [problem], fieldErrors: {} }, { status: 409 });
   }
   app.kickMail();
   // The sessions are gone in the database; this browser forgets its cookies too (the cart was the account's).
@@ -91,9 +87,9 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
       </div>
     );
   }
-  const problems = result?.status === 'refused' ? result.problems : [];
-  const has = (problem: Problem) => problems.includes(problem);
-  const general = problems.filter((p) => p !== 'password' && p !== 'confirm' && p !== 'reviews');
+  const general = result?.status === 'refused' ? result.problems : [];
+  const validation = useClientValidation((form: FormData) => parseDeletionForm(form, { needsPassword: loaderData.password }));
+  const errors: DeletionFieldErrors = validation.errors ?? (result?.status === 'refused' ? result.fieldErrors : {});
   return (
     <div className="container-page max-w-3xl py-10 md:py-14">
       <h1 className="text-4xl font-semibold md:text-5xl">{t('privacy.delete.title')}</h1>
@@ -114,8 +110,8 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
           <div>{general.map((p) => <p key={p}>{t(`privacy.delete.errors.${p}`)}</p>)}</div>
         </div>
       )}
-      <Form method="post" noValidate className="mt-8 grid gap-6 rounded-3xl bg-paper p-6 ring-1 ring-sand md:p-8">
-        <fieldset aria-describedby={has('reviews') ? 'reviews-error' : undefined}>
+      <Form method="post" noValidate onSubmit={validation.onSubmit} className="mt-8 grid gap-6 rounded-3xl bg-paper p-6 ring-1 ring-sand md:p-8">
+        <fieldset aria-describedby={errors.reviews ? 'reviews-error' : undefined}>
           <legend className="font-serif text-xl font-semibold">{t('privacy.delete.reviews')}</legend>
           <div className="mt-3 grid gap-2 sm:grid-cols-2">
             {(['keep', 'remove'] as const).map((choice) => (
@@ -125,7 +121,7 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
               </label>
             ))}
           </div>
-          {has('reviews') && <p id="reviews-error" className="mt-2 text-sm text-cherry">{t('privacy.delete.errors.reviews')}</p>}
+          {errors.reviews && <p id="reviews-error" className="field-error">{t(errors.reviews)}</p>}
         </fieldset>
         {loaderData.password ? (
           <div>
@@ -138,11 +134,11 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
               autoComplete="current-password"
               required
               maxLength={1024}
-              aria-invalid={has('password') || undefined}
-              aria-describedby={has('password') ? 'delete-password-hint delete-password-error' : 'delete-password-hint'}
+              aria-invalid={errors.password ? true : undefined}
+              aria-describedby={errors.password ? 'delete-password-error delete-password-hint' : 'delete-password-hint'}
               className="field-input mt-2 max-w-sm"
             />
-            {has('password') && <p id="delete-password-error" className="field-error">{t('privacy.delete.errors.password')}</p>}
+            {errors.password && <p id="delete-password-error" className="field-error">{t(errors.password)}</p>}
           </div>
         ) : loaderData.fresh ? (
           <p className="rounded-2xl bg-leaf-light px-4 py-3 text-sm text-leaf-dark">{t('privacy.delete.reauthFresh')}</p>
@@ -156,10 +152,10 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
         )}
         <div>
           <label className="flex items-start gap-3 font-medium">
-            <input type="checkbox" name="confirm" value="yes" required aria-invalid={has('confirm') || undefined} aria-describedby={has('confirm') ? 'confirm-error' : undefined} className="mt-1 h-5 w-5 accent-cherry" />
+            <input type="checkbox" name="confirm" value="yes" required aria-invalid={errors.confirm ? true : undefined} aria-describedby={errors.confirm ? 'confirm-error' : undefined} className="mt-1 h-5 w-5 accent-cherry" />
             {t('privacy.delete.confirm')}
           </label>
-          {has('confirm') && <p id="confirm-error" className="mt-2 text-sm text-cherry">{t('privacy.delete.errors.confirm')}</p>}
+          {errors.confirm && <p id="confirm-error" className="field-error">{t(errors.confirm)}</p>}
         </div>
         <div className="flex flex-wrap items-center gap-4">
           <button type="submit" className="btn-primary bg-cherry px-8 py-3 hover:bg-cherry/90" disabled={busy}>{t('privacy.delete.submit')}</button>

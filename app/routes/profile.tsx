@@ -78,12 +78,12 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const t = useT();
   const { tab, user } = loaderData;
   const tabClass = (on: boolean) =>
-    `rounded-full px-5 py-2.5 text-sm font-semibold transition-colors ${on ? 'bg-roast text-cream' : 'text-roast hover:bg-roast/5'}`;
+    `shrink-0 rounded-full px-3 py-2.5 text-sm whitespace-nowrap sm:px-5 font-semibold transition-colors ${on ? 'bg-roast text-cream' : 'text-roast hover:bg-roast/5'}`;
   return (
     <div className="container-page py-10 md:py-14">
       <h1 className="text-4xl font-semibold md:text-5xl">{t('profile.title')}</h1>
       <p className="mt-2 text-muted">{t('profile.signedInAs', { name: user.displayName || user.email, email: user.email })}</p>
-      <nav aria-label={t('profile.tabsLabel')} className="mt-8 inline-flex gap-1 rounded-full bg-paper p-1 ring-1 ring-sand">
+      <nav aria-label={t('profile.tabsLabel')} className="mt-8 inline-flex max-w-full gap-0.5 overflow-x-auto rounded-full bg-paper p-1 ring-1 ring-sand sm:gap-1">
         <Link to={path('/profile')} className={tabClass(tab === 'profile')} aria-current={tab === 'profile' ? 'page' : undefined}>{t('profile.tabs.profile')}</Link>
         <Link to={path('/profile?tab=orders')} className={tabClass(tab === 'orders')} aria-current={tab === 'orders' ? 'page' : undefined}>{t('profile.tabs.orders')}</Link>
         <Link to={path('/profile?tab=data')} className={tabClass(tab === 'data')} aria-current={tab === 'data' ? 'page' : undefined}>{t('privacy.tab')}</Link>
