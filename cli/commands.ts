@@ -128,7 +128,8 @@ export async function run(argv: string[], out: Output = console): Promise<number
     (code === 0 ? out.log : out.error)(message);
     return code;
   }
-  const database = openDatabase(config.database);
+  // A shop starting for the first time holds the database while it seeds the demo: the command waits its turn.
+  const database = openDatabase(config.database, { busyTimeoutMs: 120_000 });
   try {
     await migrateToLatest(database.db);
     const { code, message } = await task.work({ db: database.db, kind: database.kind, config });

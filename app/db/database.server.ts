@@ -19,7 +19,8 @@ export type DatabaseHandle = { db: DB; kind: DatabaseKind; close: () => Promise<
 // PostgreSQL returns bigint (count(*)) as a string by default; our counts fit in a JS number.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-export function openDatabase(database: Config['database']): DatabaseHandle {
+/** `busyTimeoutMs`: how long SQLite waits for another process's write (the `kopi` command waits out a first start's seeding). */
+export function openDatabase(database: Config['database'], { busyTimeoutMs = 5000 }: { busyTimeoutMs?: number } = {}): DatabaseHandle {
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -27,7 +28,8 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
   }
   if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new NodeSqliteDatabase(database.file);
-  sqlite.exec('pragma journal_mode = WAL; pragma synchronous = NORMAL; pragma foreign_keys = ON; pragma busy_timeout = 5000');
+  sqlite.exec('pragma journal_mode = WAL; pragma synchronous = NORMAL; pragma foreign_keys = ON');
+  sqlite.exec(`pragma busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, kind: 'sqlite', close: () => db.destroy() };
 }

@@ -26,7 +26,10 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
-    const { statement, reader } = this.#prepared(sql);
+    // A transaction takes the write lock when it begins, not at its first write: in WAL mode a transaction that
+    // read and then finds another process (the `kopi` command, a migration) wrote meanwhile fails at once with
+    // SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out. Beginning immediate, it waits its turn instead.
+    const { statement, reader } = this.#prepared(sql === 'begin' ? 'begin immediate' : sql);
     return {
       reader,
       all: (parameters: Parameters) => statement.all(...(parameters as never[])),

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { consentChoiceSchema } from '~/modules/privacy/consent.schema';
-import { COOKIE_BANNER_VERSION, CONSENT_KEY, chooseCookies, readConsent, track } from './analytics';
+import { COOKIE_BANNER_VERSION, CONSENT_KEY, chooseCookies, readConsent, recordChoiceForCustomer, track } from './analytics';
 
 /** A Map-backed localStorage, enough for these tests (Vitest runs them in Node, with no DOM). */
 class MemoryStorage {
@@ -49,6 +49,17 @@ describe('the cookie banner’s choice in the browser', () => {
     chooseCookies(false);
     expect(posts[2].body).toEqual({ analytics: false, version: COOKIE_BANNER_VERSION, visitorId: null });
     for (const { body } of posts) expect(consentChoiceSchema.safeParse(body).success).toBe(true);
+  });
+
+  it('records the standing choice again after a sign-in (for the customer), and nothing when there is none', () => {
+    recordChoiceForCustomer();
+    expect(posts).toEqual([]);
+    chooseCookies(true);
+    recordChoiceForCustomer();
+    expect(posts[1].body).toEqual({ analytics: true, version: COOKIE_BANNER_VERSION, visitorId: storage.getItem('kopiVisitor') });
+    chooseCookies(false);
+    recordChoiceForCustomer();
+    expect(posts[3].body).toEqual({ analytics: false, version: COOKIE_BANNER_VERSION, visitorId: null });
   });
 
   it('counts a choice made on an older banner as none (the banner asks again, nothing is sent meanwhile)', () => {

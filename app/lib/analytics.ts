@@ -92,12 +92,27 @@ export function chooseCookies(accepted: boolean): void {
     const before = store()?.getItem(VISITOR_KEY) ?? null;
     storeConsent(accepted);
     const visitorId = accepted ? consentedVisitorId() : before && VISITOR_ID.test(before) ? before : null;
-    // Storage refused the choice: nothing will ever be sent, and an accept without an id proves nothing.
-    if (accepted && !visitorId) return;
-    const body = JSON.stringify({ analytics: accepted, version: COOKIE_BANNER_VERSION, visitorId });
-    fetch(CONSENT_ENDPOINT, { method: 'POST', body, headers: { 'content-type': 'application/json' }, keepalive: true }).catch(() => {});
+    recordChoice(accepted, visitorId);
   } catch {
     // The choice still holds in this browser; only its record is missing.
+  }
+}
+
+/** Sends a choice to the server's record (with the signed-in customer, if any). */
+function recordChoice(accepted: boolean, visitorId: string | null): void {
+  // Storage refused the choice: nothing will ever be sent, and an accept without an id proves nothing.
+  if (accepted && !visitorId) return;
+  const body = JSON.stringify({ analytics: accepted, version: COOKIE_BANNER_VERSION, visitorId });
+  fetch(CONSENT_ENDPOINT, { method: 'POST', body, headers: { 'content-type': 'application/json' }, keepalive: true }).catch(() => {});
+}
+
+/** After signing in or up: the browser's standing choice is recorded again, now for the customer too. */
+export function recordChoiceForCustomer(): void {
+  try {
+    const choice = readConsent();
+    if (choice !== null) recordChoice(choice, choice ? consentedVisitorId() : null);
+  } catch {
+    // Only the record is missing; the choice holds.
   }
 }
 
@@ -142,6 +157,7 @@ export function usePendingServerEvent(): void {
       // React Router's createCookie writes base64 of the UTF-8 JSON, URI-encoded.
       const bytes = Uint8Array.from(atob(decodeURIComponent(match[1])), (c) => c.charCodeAt(0));
       const { name, props } = JSON.parse(new TextDecoder().decode(bytes)) as { name: string; props?: Record<string, unknown> };
+      if (name === 'login' || name === 'sign_up') recordChoiceForCustomer();
       track(name, props);
     } catch {
       // A malformed cookie is simply dropped.
