@@ -32,7 +32,7 @@ const envSchema = z
     RETENTION_CART_DAYS: z.coerce.number().int('must be a whole number').min(7).max(730).default(60),
     RETENTION_ANALYTICS_MONTHS: z.coerce.number().int('must be a whole number').min(1).max(25).default(13),
     RETENTION_MESSAGE_DAYS: z.coerce.number().int('must be a whole number').min(30).max(1095).default(365),
-    RETENTION_MAIL_DAYS: z.coerce.number().int('must be a whole number').min(1).max(365).default(30),
+    RETENTION_MAIL_DAYS: z.coerce.number().int('must be a whole number').min(7).max(365).default(30),
     RETENTION_TAX_YEARS: z.coerce.number().int('must be a whole number').min(5, 'must be at least 5: Polish tax law keeps records 5 years').max(10).default(5),
     PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
     STRIPE_SECRET_KEY: z.string().optional(),

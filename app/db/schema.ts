@@ -460,6 +460,8 @@ export interface OrdersTable {
   invoice_buyer: Generated<string | null>;
   /** When everything about the customer the law does not need was removed (migration 0027). */
   anonymised_at: Generated<string | null>;
+  /** deletion | retention */
+  anonymised_by: Generated<string | null>;
 }
 
 export interface OrderLinesTable {

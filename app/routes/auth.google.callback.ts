@@ -26,6 +26,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         nonce: state.nonce,
         codeVerifier: state.codeVerifier,
         redirectUri: new URL('/auth/google/callback', app.config.publicUrl).href,
+        reauth: state.reauth === true,
         log: app.log,
       })
     : ({ ok: false, reason: 'failed' } as const);

@@ -14,9 +14,11 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const shopper = context.get(shopperContext);
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '/');
   const popup = url.searchParams.get('popup') === '1';
+  // Asked to confirm who the customer is (before deleting the account): the provider asks them to sign in again.
+  const reauth = url.searchParams.get('reauth') === '1';
   try {
-    const start = await startOidcSignIn(app.config, callbackUrl(app.config.publicUrl));
-    shopper.cookies.set('oidcState', newOidcState({ state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, redirectTo, popup }));
+    const start = await startOidcSignIn(app.config, callbackUrl(app.config.publicUrl), { reauth });
+    shopper.cookies.set('oidcState', newOidcState({ state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, redirectTo, popup, reauth }));
     return redirect(start.url);
   } catch (error) {
     app.log.error({ err: error }, 'OpenID Connect sign-in could not start');

@@ -9,6 +9,7 @@ import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { routeArgs } from '~/http/test-args';
 import { createSession, getSessionUser, hasPassword, signUp } from '~/modules/accounts/index.server';
 import { scaledLimits } from '~/modules/limits/index.server';
+import { DEFAULT_RETENTION } from '~/modules/privacy/index.server';
 import { action, loader } from './profile-delete';
 
 const password = 'correct horse battery';
@@ -46,7 +47,7 @@ describe.each(testDatabases())('the account deletion page on %s', (_kind, open) 
       ? new Request('http://localhost/profile/delete', { method: 'POST', body: new URLSearchParams(fields) })
       : new Request('http://localhost/profile/delete');
     const args = routeArgs(request, {
-      app: { db: handle.db, log, limits: scaledLimits(1), clientIp: '127.0.0.1', kickMail: () => {}, config: { oidc: { issuer: 'http://127.0.0.1:1' } } as never },
+      app: { db: handle.db, log, limits: scaledLimits(1), clientIp: '127.0.0.1', kickMail: () => {}, config: { oidc: { issuer: 'http://127.0.0.1:1' }, retention: DEFAULT_RETENTION } as never },
       shopper: { user: who.user, sessionToken: who.token },
     });
     return { args, cookies: args.context };

@@ -1,5 +1,5 @@
 import { AlertTriangle, Download } from 'lucide-react';
-import { Form, Link, data, useNavigation } from 'react-router';
+import { Form, Link, type ShouldRevalidateFunction, data, useNavigation } from 'react-router';
 import { type AppContext, appContext } from '~/context';
 import { readForm } from '~/http/body.server';
 import { requireUser, shopperContext } from '~/http/shopper.server';
@@ -35,10 +35,15 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     password,
     fresh,
     google: oidcEnabled(app.config),
+    taxYears: app.config.retention.taxYears,
     meta: { title: `${getT(shopper.locale)('privacy.delete.title')} · Kopi` },
     messages: getMessages(shopper.locale, 'privacy', 'profile'),
   };
 }
+
+/** Once deleted, the page says so: its loader (which needs a signed-in customer) is not run again. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  (actionResult as Result | undefined)?.status === 'deleted' ? false : defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
@@ -61,7 +66,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     if (!checked.ok || checked.userId !== user.id) return data<Result>({ status: 'refused', problems: [], fieldErrors: { password: 'privacy.delete.errors.password' } }, { status: 400 });
   } else if (!fresh) return data<Result>({ status: 'refused', problems: ['reauth'], fieldErrors: {} }, { status: 400 });
 
-  const outcome = await deleteAccount(app.db, { userId: user.id, reviews: parsed.reviews, locale: shopper.locale });
+  const outcome = await deleteAccount(app.db, { userId: user.id, reviews: parsed.reviews, locale: shopper.locale, taxYears: app.config.retention.taxYears });
   if (!outcome.ok) {
     const problem = ({ not_found: 'gone', admin: 'admin', open_orders: 'openOrders' } as const)[outcome.reason];
     return data<Result>({ status: 'refused', problems: [problem], fieldErrors: {} }, { status: 409 });
@@ -78,6 +83,7 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
   const path = useLocalePath();
   const busy = useNavigation().state === 'submitting';
   const result = actionData as Result | undefined;
+  const validation = useClientValidation((form: FormData) => parseDeletionForm(form, { needsPassword: loaderData.password }));
   if (result?.status === 'deleted') {
     return (
       <div className="container-page max-w-2xl py-14">
@@ -88,7 +94,6 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
     );
   }
   const general = result?.status === 'refused' ? result.problems : [];
-  const validation = useClientValidation((form: FormData) => parseDeletionForm(form, { needsPassword: loaderData.password }));
   const errors: DeletionFieldErrors = validation.errors ?? (result?.status === 'refused' ? result.fieldErrors : {});
   return (
     <div className="container-page max-w-3xl py-10 md:py-14">
@@ -102,7 +107,7 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
       </Form>
       <div className="mt-8 grid gap-4 md:grid-cols-2">
         <p className="rounded-3xl bg-paper p-6 text-sm leading-relaxed ring-1 ring-sand">{t('privacy.delete.goes')}</p>
-        <p className="rounded-3xl bg-paper p-6 text-sm leading-relaxed ring-1 ring-sand">{t('privacy.delete.stays')}</p>
+        <p className="rounded-3xl bg-paper p-6 text-sm leading-relaxed ring-1 ring-sand">{t('privacy.delete.stays', { years: loaderData.taxYears })}</p>
       </div>
       {general.length > 0 && (
         <div role="alert" className="mt-8 flex gap-3 rounded-2xl bg-cherry-light px-5 py-4 text-cherry">
@@ -146,7 +151,7 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
           <div className="rounded-2xl bg-cream px-4 py-4 text-sm ring-1 ring-sand">
             <p>{t('privacy.delete.reauth')}</p>
             {loaderData.google && (
-              <a href={`/auth/google?redirectTo=${encodeURIComponent(path('/profile/delete'))}`} className="btn-outline mt-3 inline-block">{t('privacy.delete.reauthButton')}</a>
+              <a href={`/auth/google?reauth=1&redirectTo=${encodeURIComponent(path('/profile/delete'))}`} className="btn-outline mt-3 inline-block">{t('privacy.delete.reauthButton')}</a>
             )}
           </div>
         )}

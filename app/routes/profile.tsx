@@ -11,7 +11,7 @@ import { getMessages, getT } from '~/modules/i18n/index.server';
 import { listOrders } from '~/modules/orders/index.server';
 import { invoicesByOrder, sellerOf } from '~/modules/invoices/index.server';
 import { reviewedProductIds } from '~/modules/reviews/index.server';
-import { exportCustomerData } from '~/modules/privacy/index.server';
+import { countCustomerData } from '~/modules/privacy/index.server';
 import { YourData } from '~/components/privacy/your-data';
 import { ORDERS_PAGE_SIZE, reviewableProductIds } from '~/modules/orders/orders.types';
 import { useLocalePath, useT } from '~/modules/i18n/react';
@@ -33,14 +33,15 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const invoices = orders ? Object.fromEntries(await invoicesByOrder(app.db, orders.orders.map((o) => o.id))) : {};
   // Just made from a guest's order: said once, above the orders.
   const joined = tab === 'orders' && url.searchParams.get('joined') === 'yes';
-  // The data tab counts what the file would hold (the same reading, without the rate limit: nothing is handed out).
-  const summary = tab === 'data' ? (await exportCustomerData(app.db, { userId: user.id, email: user.email, byEmail: false })).summary : null;
+  // The data tab counts what the file would hold.
+  const summary = tab === 'data' ? await countCustomerData(app.db, user.id) : null;
   return {
     tab,
     page,
     joined,
     summary,
     limited: tab === 'data' && url.searchParams.get('limited') === 'yes',
+    taxYears: app.config.retention.taxYears,
     orders,
     reviewed,
     invoices,
@@ -95,7 +96,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       )}
       <div className="mt-8">
         {tab === 'data' && loaderData.summary ? (
-          <YourData summary={loaderData.summary} limited={loaderData.limited} />
+          <YourData summary={loaderData.summary} limited={loaderData.limited} taxYears={loaderData.taxYears} />
         ) : tab === 'profile' ? (
           <ProfileForm profile={loaderData.profile} result={actionData as ActionResult | undefined} />
         ) : loaderData.orders && loaderData.orders.orders.length > 0 ? (

@@ -8,7 +8,7 @@ export type DataSummary = Record<string, number>;
 const KINDS = ['orders', 'invoices', 'reviews', 'withdrawals', 'messages', 'backInStock', 'cart', 'sessions', 'consents', 'analyticsEvents', 'mails'] as const;
 
 /** The profile's "Your data" tab: what the shop keeps, the download, and the way to delete the account. */
-export function YourData({ summary, limited }: { summary: DataSummary; limited: boolean }) {
+export function YourData({ summary, limited, taxYears }: { summary: DataSummary; limited: boolean; taxYears: number }) {
   const t = useT();
   const path = useLocalePath();
   return (
@@ -31,7 +31,7 @@ export function YourData({ summary, limited }: { summary: DataSummary; limited: 
             {t('privacy.data.download')}
           </button>
         </Form>
-        <p className="mt-4 text-sm text-muted">{t('privacy.data.note')}</p>
+        <p className="mt-4 text-sm text-muted">{t('privacy.data.note', { years: taxYears })}</p>
       </section>
       <section aria-labelledby="delete-account" className="content-start rounded-3xl bg-paper p-6 ring-1 ring-sand md:p-8">
         <h2 id="delete-account" className="font-serif text-2xl font-semibold">{t('privacy.data.deleteTitle')}</h2>

@@ -6,7 +6,8 @@
  */
 export const OIDC_STATE_TTL_MS = 10 * 60_000;
 
-export type OidcState = { state: string; nonce: string; codeVerifier: string; redirectTo: string; popup: boolean; expiresAt: number };
+/** `reauth`: a sign-in asked for to confirm who the customer is (the provider asks for the password again). */
+export type OidcState = { state: string; nonce: string; codeVerifier: string; redirectTo: string; popup: boolean; reauth?: boolean; expiresAt: number };
 
 export function newOidcState(value: Omit<OidcState, 'expiresAt'>, now = new Date()): OidcState {
   return { ...value, expiresAt: now.getTime() + OIDC_STATE_TTL_MS };
@@ -23,6 +24,7 @@ export function isOidcState(value: unknown, now = new Date()): value is OidcStat
     typeof v.codeVerifier === 'string' &&
     typeof v.redirectTo === 'string' &&
     typeof v.popup === 'boolean' &&
+    (v.reauth === undefined || typeof v.reauth === 'boolean') &&
     typeof v.expiresAt === 'number' &&
     v.expiresAt > now.getTime()
   );

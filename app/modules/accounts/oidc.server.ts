@@ -22,7 +22,15 @@ export const OIDC_SCOPE = 'openid email profile';
 export const oidcEnabled = (config: OidcConfig): boolean => Boolean(config.oidc.clientId);
 
 /** The provider's sign-in page URL, plus the secrets the callback must check (keep them in the sealed cookie). */
-export async function startOidcSignIn(config: OidcConfig, redirectUri: string): Promise<StartedOidcSignIn> {
+/** How old a sign-in asked for with `reauth` may be when the provider answers (it was asked for one of age 0). */
+export const REAUTH_MAX_AGE_S = 300;
+
+/**
+ * `reauth`: the customer confirms who they are (before deleting the account): the provider asks them to sign in
+ * again rather than offering the account already signed in (`prompt=login`, `max_age=0`), and the ID token must
+ * say so (`auth_time`, checked in `finishOidcSignIn`).
+ */
+export async function startOidcSignIn(config: OidcConfig, redirectUri: string, { reauth = false }: { reauth?: boolean } = {}): Promise<StartedOidcSignIn> {
   const configuration = await discover(config);
   const codeVerifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
@@ -35,7 +43,7 @@ export async function startOidcSignIn(config: OidcConfig, redirectUri: string): 
     code_challenge_method: 'S256',
     state,
     nonce,
-    prompt: 'select_account',
+    ...(reauth ? { prompt: 'login', max_age: '0' } : { prompt: 'select_account' }),
   });
   return { url: url.href, state, nonce, codeVerifier };
 }
@@ -50,7 +58,7 @@ export async function startOidcSignIn(config: OidcConfig, redirectUri: string): 
 export async function finishOidcSignIn(
   db: Executor,
   config: OidcConfig,
-  input: { currentUrl: URL; state: string; nonce: string; codeVerifier: string; redirectUri: string; log?: Pick<Logger, 'warn'> },
+  input: { currentUrl: URL; state: string; nonce: string; codeVerifier: string; redirectUri: string; reauth?: boolean; log?: Pick<Logger, 'warn'> },
 ): Promise<FinishOidcSignInResult> {
   const { log } = input;
   const error = input.currentUrl.searchParams.get('error');
@@ -71,6 +79,7 @@ export async function finishOidcSignIn(
       expectedState: input.state,
       expectedNonce: input.nonce,
       idTokenExpected: true,
+      ...(input.reauth ? { maxAge: REAUTH_MAX_AGE_S } : {}),
     });
     const idClaims = tokens.claims();
     if (!idClaims) throw new Error('no ID token');

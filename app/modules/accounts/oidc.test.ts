@@ -120,9 +120,9 @@ async function authorize(url: string): Promise<URL> {
 }
 
 /** A full round trip: start, sign in at the provider as `accountId` (or refuse), come back. */
-async function signInAs(accountId: string | 'deny', at: TestProvider['config'] = config) {
+async function signInAs(accountId: string | 'deny', at: TestProvider['config'] = config, { reauth = false } = {}) {
   nextInteraction = accountId === 'deny' ? 'deny' : { accountId };
-  const started = await startOidcSignIn(at, redirectUri);
+  const started = await startOidcSignIn(at, redirectUri, { reauth });
   const currentUrl = await authorize(started.url);
   return { started, currentUrl };
 }
@@ -176,7 +176,7 @@ describe.each(testDatabases())('OpenID Connect sign-in on %s', (_kind, open) => 
   });
   afterAll(() => handle.close());
 
-  const finish = (flow: Awaited<ReturnType<typeof signInAs>>, overrides: Partial<{ state: string; nonce: string; codeVerifier: string }> = {}, log?: { warn: (...args: unknown[]) => void }) =>
+  const finish = (flow: Awaited<ReturnType<typeof signInAs>>, overrides: Partial<{ state: string; nonce: string; codeVerifier: string; reauth: boolean }> = {}, log?: { warn: (...args: unknown[]) => void }) =>
     finishOidcSignIn(db, config, {
       currentUrl: flow.currentUrl,
       state: flow.started.state,
@@ -214,6 +214,18 @@ describe.each(testDatabases())('OpenID Connect sign-in on %s', (_kind, open) => 
     const { sessionToken } = await completeSignIn(db, { userId: first.userId, previousSessionToken: null, guestCartId: null });
     expect((await getSessionUser(db, sessionToken))?.user.id).toBe(first.userId);
     expect(await logIn(db, { email: accounts.get(id)!.email!, password: 'anything at all', ip: null })).toMatchObject({ ok: false });
+  });
+
+  it('to confirm who it is (before deleting the account), asks the provider for a fresh sign-in and checks the token says so', async () => {
+    const id = account();
+    const first = await finish(await signInAs(id));
+    if (!first.ok) throw new Error(first.reason);
+    const again = await signInAs(id, config, { reauth: true });
+    expect(seenParams.at(-1)).toMatchObject({ prompt: 'login' });
+    expect(new URL(again.started.url).searchParams.get('max_age')).toBe('0');
+    expect(await finish(again, { reauth: true })).toEqual({ ok: true, userId: first.userId, created: false });
+    // An ordinary sign-in (no auth_time asked for) does not count as one.
+    expect(await finish(await signInAs(id), { reauth: true })).toEqual({ ok: false, reason: 'failed' });
   });
 
   it('links a verified email to the existing password account instead of creating another', async () => {

@@ -61,7 +61,7 @@ describe.each(testDatabases())('submitContactMessage on %s', (_kind, open) => {
     if (!result.ok) return;
 
     const stored = await handle.db.selectFrom('contact_messages').selectAll().execute();
-    expect(stored).toEqual([{ id: result.id, ...input, locale: 'pl', created_at: expect.any(String), handled_at: null, handled_by: null }]);
+    expect(stored).toEqual([{ id: result.id, ...input, locale: 'pl', created_at: expect.any(String), handled_at: null, handled_by: null, user_id: null }]);
 
     const outbox = await handle.db.selectFrom('mail_outbox').selectAll().execute();
     expect(outbox).toHaveLength(1);

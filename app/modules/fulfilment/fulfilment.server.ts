@@ -23,12 +23,16 @@ import { type Withdrawal, listWithdrawals } from '~/modules/withdrawals/index.se
 export const OWNER_ORDERS_PAGE_SIZE = 20;
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
+const removedBy = (value: string | null) => (value === 'deletion' || value === 'retention' ? value : null);
+
 export type OwnerOrderRow = {
   id: string;
   label: string;
   createdAt: string;
   customerName: string;
   customerEmail: string;
+  /** Why the customer's details are gone, if they are (docs/decisions/0029). */
+  removed: 'deletion' | 'retention' | null;
   totalCents: number;
   currency: Currency;
   shippingStatus: string;
@@ -65,6 +69,7 @@ export async function listOwnerOrders(
         'orders.created_at',
         'orders.shipping_full_name',
         'orders.user_email',
+        'orders.anonymised_by',
         'orders.total_cents',
         'orders.currency',
         'orders.shipping_status',
@@ -93,6 +98,7 @@ export async function listOwnerOrders(
       createdAt: r.created_at,
       customerName: r.shipping_full_name,
       customerEmail: r.user_email,
+      removed: removedBy(r.anonymised_by),
       totalCents: r.total_cents,
       currency: orderCurrency(r.currency),
       shippingStatus: r.shipping_status,
@@ -129,7 +135,7 @@ export type OwnerOrder = {
   label: string;
   locale: string;
   /** Who ordered; `guest`: without an account (the owner accepts guests). */
-  customer: { name: string; email: string; guest: boolean };
+  customer: { name: string; email: string; guest: boolean; removed: 'deletion' | 'retention' | null };
   shipping: { fullName: string; address: string; city: string; zipCode: string };
   /** How it goes: the method, its price and, for a locker, its code and address (null for orders from before). */
   delivery: OrderDelivery | null;
@@ -236,7 +242,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     id,
     label: orderLabel(id),
     locale: record.locale,
-    customer: { name: record.shipping.fullName, email: record.userEmail, guest: record.userId === null },
+    customer: { name: record.shipping.fullName, email: record.userEmail, guest: record.userId === null, removed: record.removed },
     shipping: record.shipping,
     delivery: record.delivery,
     currency: record.currency,

@@ -400,17 +400,18 @@ export async function listOrderInvoices(
 
 /**
  * An invoice's PDF as issued, for the owner (`{ admin: true }`) or the customer whose order it is; null for
- * anything else. One whose PDF was never kept (the process stopped right after issuing) is rendered and kept now.
+ * anything else, and for one purged at the end of its retention. One whose PDF was never kept (the process stopped right after issuing) is rendered and kept now.
  */
 export async function invoicePdf(db: Executor, invoiceId: string, who: { admin: true } | { userId: string }): Promise<{ number: string; pdf: Buffer } | null> {
   if (!idPattern.test(invoiceId)) return null;
   const row = await db
     .selectFrom('invoices')
     .innerJoin('orders', 'orders.id', 'invoices.order_id')
-    .select(['invoices.id', 'invoices.number', 'invoices.pdf', 'invoices.corrects_id', 'orders.user_id'])
+    .select(['invoices.id', 'invoices.number', 'invoices.pdf', 'invoices.corrects_id', 'invoices.purged_at', 'orders.user_id'])
     .where('invoices.id', '=', invoiceId)
     .executeTakeFirst();
-  if (!row || ('userId' in who && row.user_id !== who.userId)) return null;
+  // Past its retention the document is gone for good (docs/decisions/0029): never rebuilt from what is left.
+  if (!row || row.purged_at !== null || ('userId' in who && row.user_id !== who.userId)) return null;
   if (row.pdf) return { number: row.number, pdf: Buffer.from(row.pdf, 'base64') };
   const invoice = await getInvoice(db, invoiceId);
   return invoice ? { number: row.number, pdf: await storePdf(db, invoice) } : null;
@@ -451,7 +452,7 @@ export const invoiceFileName = (number: string) => `${number.replace(/\//g, '-')
 export async function invoicesByOrder(db: Executor, orderIds: string[]): Promise<Map<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction' }>>> {
   const out = new Map<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction' }>>();
   if (orderIds.length === 0) return out;
-  const rows = await db.selectFrom('invoices').select(['id', 'number', 'kind', 'order_id']).where('order_id', 'in', orderIds).orderBy('issued_at').orderBy('seq').execute();
+  const rows = await db.selectFrom('invoices').select(['id', 'number', 'kind', 'order_id']).where('order_id', 'in', orderIds).where('purged_at', 'is', null).orderBy('issued_at').orderBy('seq').execute();
   for (const r of rows) out.set(r.order_id, [...(out.get(r.order_id) ?? []), { id: r.id, number: r.number, kind: r.kind === 'correction' ? 'correction' : 'invoice' }]);
   return out;
 }

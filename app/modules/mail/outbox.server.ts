@@ -38,24 +38,31 @@ export async function queueMail(db: Executor, mail: OutgoingMail): Promise<strin
   return id;
 }
 
-/** Several mails queued in one statement (an order's confirmation and the shop's notice); their ids in order. */
+/**
+ * Several mails queued in one statement (an order's confirmation and the shop's notice); their ids in order. A
+ * mail with nobody to go to (the order of a customer whose details were removed) is not queued: it could never be
+ * delivered, and would be retried for ever. Its id is ''.
+ */
 export async function queueMails(db: Executor, mails: readonly OutgoingMail[]): Promise<string[]> {
-  if (mails.length === 0) return [];
   const at = nowIso();
-  const rows = mails.map((mail) => ({
-    id: newId(),
+  const ids = mails.map((mail) => (mail.to.trim() === '' ? '' : newId()));
+  const rows = mails.flatMap((mail, i) => (ids[i] === '' ? [] : [{ ...row(mail, at), id: ids[i]! }]));
+  if (rows.length > 0) await db.insertInto('mail_outbox').values(rows).execute();
+  return ids;
+}
+
+function row(mail: OutgoingMail, at: string) {
+  return {
     to_address: mail.to,
     subject: mail.subject,
     text_body: mail.text,
     html_body: mail.html ?? null,
-    reply_to: mail.replyTo ?? null,
+    reply_to: mail.replyTo || null,
     attachments: mail.attachments && mail.attachments.length > 0 ? JSON.stringify(mail.attachments) : null,
     status: 'queued',
     next_attempt_at: at,
     created_at: at,
-  }));
-  await db.insertInto('mail_outbox').values(rows).execute();
-  return rows.map((row) => row.id);
+  };
 }
 
 /** A row's attachments ([] for none or anything unreadable). */

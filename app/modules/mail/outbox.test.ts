@@ -3,7 +3,7 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { LEASE_MS, claimDueMail, deliverDueMail, messageIdFor, queueMail, retryDelayMs, startMailWorker } from './outbox.server';
+import { LEASE_MS, claimDueMail, deliverDueMail, messageIdFor, queueMail, queueMails, retryDelayMs, startMailWorker } from './outbox.server';
 import { createMailTransport, type MailTransport } from './transport.server';
 
 const log = pino({ level: 'silent' });
@@ -75,6 +75,16 @@ describe.each(testDatabases())('mail outbox on %s', (_kind, open) => {
   });
 
   const outbox = () => handle.db.selectFrom('mail_outbox').selectAll().execute();
+
+  it('does not queue a mail with nobody to go to (an order whose customer was removed), nor an empty reply-to', async () => {
+    const ids = await queueMails(handle.db, [
+      { to: '', subject: 'Your refund', text: 'Refunded.' },
+      { to: 'owner@kopi.test', subject: 'Refund of a deleted customer’s order', text: 'Refunded.', replyTo: '' },
+    ]);
+    expect(ids[0]).toBe('');
+    const rows = await outbox();
+    expect(rows).toMatchObject([{ id: ids[1], to_address: 'owner@kopi.test', reply_to: null }]);
+  });
 
   it('queues a message and delivers it over SMTP with the right headers and body', async () => {
     const id = await queueMail(handle.db, {

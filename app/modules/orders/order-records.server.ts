@@ -14,6 +14,8 @@ export type OrderRecord = {
   /** The customer's account; null for a guest's order. */
   userId: string | null;
   userEmail: string;
+  /** Why the customer's details are gone, if they are (docs/decisions/0029). */
+  removed: 'deletion' | 'retention' | null;
   /** A guest's order: the key in the link its mails carry (/order/{id}?key=…). */
   guestKey: string | null;
   locale: string;
@@ -70,6 +72,7 @@ const toRecord = (row: Row): OrderRecord => ({
   id: row.id,
   userId: row.user_id,
   userEmail: row.user_email,
+  removed: row.anonymised_by === 'deletion' || row.anonymised_by === 'retention' ? row.anonymised_by : null,
   guestKey: row.guest_key,
   locale: row.locale,
   cartId: row.cart_id,

@@ -14,14 +14,17 @@ import { getT, type Locale } from '~/modules/i18n/index.server';
 import { htmlMail } from '~/modules/mail/plain-mail';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 import { forgetReviewAuthor } from '~/modules/reviews/index.server';
-import { anonymiseOrders, forgetMailTo } from './erase.server';
+import { DEFAULT_RETENTION } from './periods';
+import { anonymiseOrders, forgetInActivity, forgetMailTo, forgetSentMailText } from './erase.server';
 
 export type DeleteAccountInput = {
   userId: string;
   /** Keep the reviews signed "A customer" (the default) or remove them. */
   reviews: 'keep' | 'remove';
-  /** The confirmation mail's language. */
+  /** The confirmation mail's language (when the owner deletes, the customer's last order's, if any). */
   locale: Locale;
+  /** RETENTION_TAX_YEARS, said in the confirmation (Kopi's default if not given). */
+  taxYears?: number;
   /** The owner acting on a request by mail; absent when the customer deletes their own account. */
   owner?: Actor;
   now?: Date;
@@ -49,6 +52,9 @@ export async function deleteAccount(db: DB, input: DeleteAccountInput): Promise<
     if (!user || user.deleted_at !== null) return { ok: false, reason: 'not_found' };
     if (Number(user.is_admin) === 1) return { ok: false, reason: 'admin' };
     if (await hasOpenOrders(trx, input.userId)) return { ok: false, reason: 'open_orders' };
+    // The owner has checked who asks: what the same person ordered or wrote as a guest goes too.
+    const guestOrders = input.owner ? await guestOrdersOf(trx, user.email) : [];
+    if (guestOrders.some(isOpen)) return { ok: false, reason: 'open_orders' };
 
     // Guarded: of two deletions at once, one finds the account already gone and changes nothing.
     const gone = await trx
@@ -72,11 +78,18 @@ export async function deleteAccount(db: DB, input: DeleteAccountInput): Promise<
     const reviews = await forgetReviewAuthor(trx, id, { remove: input.reviews === 'remove' });
     const orderIds = (await trx.selectFrom('orders').select('id').where('user_id', '=', id).execute()).map((o) => o.id);
     await trx.updateTable('orders').set({ cart_id: null }).where('user_id', '=', id).execute();
-    await anonymiseOrders(trx, orderIds, at);
-    await forgetMailTo(trx, user.email);
+    await anonymiseOrders(trx, orderIds, at, 'deletion');
+    // The owner has checked who asks: every mail about the address goes. The customer alone: sent mail's text.
+    if (input.owner) {
+      await anonymiseOrders(trx, guestOrders.map((o) => o.id), at, 'deletion');
+      await forgetKeptUnder(trx, user.email);
+      await forgetMailTo(trx, user.email);
+      await forgetInActivity(trx, user.email);
+    } else await forgetSentMailText(trx, user.email);
     // Earlier entries about this customer (their data downloaded) keep what was done, not to whom.
     await trx.updateTable('activity_log').set({ subject_label: '' }).where('subject_type', '=', 'customer').where('subject_id', '=', id).execute();
-    await queueMail(trx, deletedMail(user.email, input.locale, 'account'));
+    const language = input.owner ? await lastOrderLocale(trx, id, input.locale) : input.locale;
+    await queueMail(trx, deletedMail(user.email, language, input.taxYears ?? DEFAULT_RETENTION.taxYears, 'account'));
     await recordActivity(trx, input.owner ?? SELF, {
       action: 'customer.deleted',
       subjectType: 'customer',
@@ -112,10 +125,10 @@ export async function hasOpenOrders(db: Executor, userId: string): Promise<boole
   return row !== undefined;
 }
 
-function deletedMail(to: string, locale: Locale, who: 'account' | 'guest' = 'account'): OutgoingMail {
+function deletedMail(to: string, locale: Locale, taxYears: number, who: 'account' | 'guest'): OutgoingMail {
   const t = getT(locale);
   const guest = who === 'guest';
-  const lines = [t('privacy.mail.deletedGreeting'), t(guest ? 'privacy.mail.erasedBody' : 'privacy.mail.deletedBody'), t('privacy.mail.deletedKept'), t('privacy.mail.signature')];
+  const lines = [t('privacy.mail.deletedGreeting'), t(guest ? 'privacy.mail.erasedBody' : 'privacy.mail.deletedBody'), t('privacy.mail.deletedKept', { years: String(taxYears) }), t('privacy.mail.signature')];
   return { to, subject: t(guest ? 'privacy.mail.erasedSubject' : 'privacy.mail.deletedSubject'), text: lines.join('\n\n'), html: htmlMail(locale, lines) };
 }
 
@@ -126,28 +139,52 @@ export type EraseGuestOutcome = { ok: true; orders: number } | { ok: false; reas
  * (without an account) keep only what tax law needs, their messages, back-in-stock requests and mail go, and a
  * last mail confirms it. An address with an account is deleted as an account instead.
  */
-export async function eraseGuest(db: DB, input: { email: string; owner: Actor; locale: Locale; now?: Date }): Promise<EraseGuestOutcome> {
+export async function eraseGuest(db: DB, input: { email: string; owner: Actor; locale: Locale; taxYears?: number; now?: Date }): Promise<EraseGuestOutcome> {
   const email = input.email.trim().toLowerCase();
   const at = (input.now ?? new Date()).toISOString();
+  // A whole address only: an empty or partial one would match what other erasures left behind.
+  if (!/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(email)) return { ok: false, reason: 'not_found' };
   return inTransaction(db, async (trx): Promise<EraseGuestOutcome> => {
     const account = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
     if (account) return { ok: false, reason: 'has_account' };
-    const orders = await trx
-      .selectFrom('orders')
-      .select(['id', 'payment_status', 'shipping_status', 'refunded_cents', 'total_cents'])
-      .where('user_id', 'is', null)
-      .where(sql<string>`lower(user_email)`, '=', email)
-      .execute();
-    const open = orders.some((o) => o.payment_status === 'succeeded' && ['processing', 'shipped'].includes(o.shipping_status) && Number(o.refunded_cents) < Number(o.total_cents));
-    if (open) return { ok: false, reason: 'open_orders' };
-    const messages = await trx.deleteFrom('contact_messages').where(sql<string>`lower(email)`, '=', email).executeTakeFirst();
-    const alerts = await trx.deleteFrom('stock_alerts').where(sql<string>`lower(email)`, '=', email).executeTakeFirst();
-    const mails = await forgetMailTo(trx, email);
-    if (orders.length === 0 && Number(messages.numDeletedRows) === 0 && Number(alerts.numDeletedRows) === 0 && mails === 0) return { ok: false, reason: 'not_found' };
-    await anonymiseOrders(trx, orders.map((o) => o.id), at);
-    await queueMail(trx, deletedMail(email, input.locale, 'guest'));
-    await trx.updateTable('activity_log').set({ subject_label: '' }).where('subject_type', '=', 'customer').where('subject_label', '=', email).execute();
+    const orders = await guestOrdersOf(trx, email);
+    if (orders.some(isOpen)) return { ok: false, reason: 'open_orders' };
+    const kept = await forgetKeptUnder(trx, email);
+    // Nothing kept under the address: nothing to confirm either (its mail, if any, goes with its own period).
+    if (orders.length === 0 && kept === 0) return { ok: false, reason: 'not_found' };
+    await forgetMailTo(trx, email);
+    await anonymiseOrders(trx, orders.map((o) => o.id), at, 'deletion');
+    const last = orders.length > 0 ? await trx.selectFrom('orders').select('locale').where('id', 'in', orders.map((o) => o.id)).orderBy('created_at', 'desc').executeTakeFirst() : undefined;
+    await queueMail(trx, deletedMail(email, last?.locale === 'pl' || last?.locale === 'en' ? last.locale : input.locale, input.taxYears ?? DEFAULT_RETENTION.taxYears, 'guest'));
+    await forgetInActivity(trx, email);
     await recordActivity(trx, input.owner, { action: 'customer.deleted', subjectType: 'customer', subjectId: null, subjectLabel: '', details: { orders: orders.length, guest: true } });
     return { ok: true, orders: orders.length };
   });
+}
+
+/** Orders placed without an account under an address (any case). */
+async function guestOrdersOf(trx: Executor, email: string) {
+  return trx
+    .selectFrom('orders')
+    .select(['id', 'payment_status', 'shipping_status', 'refunded_cents', 'total_cents'])
+    .where('user_id', 'is', null)
+    .where(sql<string>`lower(user_email)`, '=', email.trim().toLowerCase())
+    .execute();
+}
+
+const isOpen = (o: { payment_status: string; shipping_status: string; refunded_cents: number; total_cents: number }) =>
+  o.payment_status === 'succeeded' && (o.shipping_status === 'processing' || o.shipping_status === 'shipped') && Number(o.refunded_cents) < Number(o.total_cents);
+
+/** Messages and back-in-stock requests kept under an address; how many went. */
+async function forgetKeptUnder(trx: Executor, email: string): Promise<number> {
+  const address = email.trim().toLowerCase();
+  const messages = await trx.deleteFrom('contact_messages').where(sql<string>`lower(email)`, '=', address).executeTakeFirst();
+  const alerts = await trx.deleteFrom('stock_alerts').where(sql<string>`lower(email)`, '=', address).executeTakeFirst();
+  return Number(messages.numDeletedRows) + Number(alerts.numDeletedRows);
+}
+
+/** The language of the customer's last order, else `fallback`. */
+async function lastOrderLocale(trx: Executor, userId: string, fallback: Locale): Promise<Locale> {
+  const row = await trx.selectFrom('orders').select('locale').where('user_id', '=', userId).orderBy('created_at', 'desc').executeTakeFirst();
+  return row?.locale === 'pl' || row?.locale === 'en' ? row.locale : fallback;
 }

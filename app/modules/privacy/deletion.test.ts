@@ -20,7 +20,7 @@ import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.
 import { saveReview } from '~/modules/reviews/index.server';
 import { findOwnOrderForWithdrawal, requestWithdrawal } from '~/modules/withdrawals/index.server';
 import { address, createCoffee, fillCart, freeCourier } from '../../../tests/fixtures/shop';
-import { deleteAccount, recordConsent } from './index.server';
+import { deleteAccount, eraseGuest, recordConsent } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
 const password = 'correct horse battery';
@@ -124,6 +124,13 @@ describe.each(testDatabases())('deleting an account on %s', (_kind, open) => {
       .where((eb) => eb(eb.fn('lower', ['to_address']), '=', email.toLowerCase()))
       .orderBy('created_at')
       .execute();
+  const sentTo = (email: string) =>
+    db
+      .selectFrom('mail_outbox')
+      .select(['text_body', 'html_body', 'attachments'])
+      .where('status', '=', 'sent')
+      .where((eb) => eb(eb.fn('lower', ['to_address']), '=', email.toLowerCase()))
+      .execute();
   const orderTotals = async () => {
     const row = await db
       .selectFrom('orders')
@@ -218,6 +225,7 @@ describe.each(testDatabases())('deleting an account on %s', (_kind, open) => {
       payment_client_secret: null,
       cart_id: null,
       anonymised_at: at,
+      anonymised_by: 'deletion',
     });
     expect(await db.selectFrom('order_lines').selectAll().where('order_id', '=', ola.orderId).orderBy('position').execute()).toEqual(linesBefore);
     expect(await db.selectFrom('refunds').selectAll().where('order_id', '=', ola.orderId).execute()).toEqual(refundsBefore);
@@ -230,8 +238,13 @@ describe.each(testDatabases())('deleting an account on %s', (_kind, open) => {
     // The dashboard's figures are the same.
     expect(await orderTotals()).toEqual(totalsBefore);
 
-    // Mail to the address is gone but for the confirmation of the deletion.
-    expect(await mailsTo(ola.email)).toEqual([{ subject: CONFIRMATION, status: 'queued' }]);
+    // Mail already sent to the address loses its text; mail still queued goes out (sign-up proves no address, so
+    // it may be someone else's); the confirmation of the deletion is queued once.
+    expect((await mailsTo(ola.email)).filter((m) => m.subject === CONFIRMATION)).toEqual([{ subject: CONFIRMATION, status: 'queued' }]);
+    const sent = await sentTo(ola.email);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent).toEqual(sent.map(() => ({ text_body: '', html_body: null, attachments: null })));
+    expect((await mailsTo(ola.email)).some((m) => m.status === 'queued' && m.subject !== CONFIRMATION)).toBe(true);
     const logged = await listActivity(db, { subjectType: 'customer', subjectId: ola.userId });
     expect(logged).toMatchObject([{ action: 'customer.deleted', actorEmail: 'customer', subjectLabel: '', details: { orders: 1, reviews: 'keep' } }]);
 
@@ -254,7 +267,7 @@ describe.each(testDatabases())('deleting an account on %s', (_kind, open) => {
     expect(await db.selectFrom('reviews').select(['user_id', 'author_name']).where('product_id', '=', coffee).execute()).toEqual([{ user_id: ewa.userId, author_name: 'Ewa L.' }]);
     expect(await figures(coffee)).toEqual({ rating: 2, reviewCount: 1 });
     // The confirmation in the customer's language.
-    expect(await mailsTo(piotr.email)).toEqual([{ subject: 'Twoje konto w Kopi zostało usunięte', status: 'queued' }]);
+    expect((await mailsTo(piotr.email)).filter((m) => m.subject.startsWith('Twoje konto'))).toEqual([{ subject: 'Twoje konto w Kopi zostało usunięte', status: 'queued' }]);
     expect((await listActivity(db, { subjectType: 'customer', subjectId: piotr.userId }))[0]).toMatchObject({ action: 'customer.deleted', details: { orders: 1, reviews: 'remove' } });
   });
 
@@ -287,6 +300,60 @@ describe.each(testDatabases())('deleting an account on %s', (_kind, open) => {
     expect(await deleteAccount(db, { userId: 'no-such-account', reviews: 'keep', locale: 'en' })).toEqual({ ok: false, reason: 'not_found' });
   });
 
+  it('by the owner (who checked who asks): mail about the address and what was kept under it as a guest go too', async () => {
+    const jan = await customerWithHistory('Jan Owner-Asked');
+    const guestOrder = newId();
+    await db
+      .insertInto('orders')
+      .values({ id: guestOrder, user_id: null, user_email: jan.email.toUpperCase(), locale: 'pl', cart_id: null, total_cents: 1400, currency: 'EUR', payment_provider: 'test', payment_intent_id: null, payment_client_secret: null, cart_fingerprint: 'x', payment_status: 'failed', shipping_status: 'processing', shipping_full_name: 'Jan Guest', shipping_address: 'ul. Długa 1', shipping_city: 'Poznań', shipping_zip_code: '60-001', created_at: new Date().toISOString(), paid_at: null, visitor_id: null })
+      .execute();
+    await db.insertInto('activity_log').values({ id: newId(), actor_id: null, actor_email: owner.email, action: 'message.deleted', subject_type: 'message', subject_id: null, subject_label: 'Hello', details: JSON.stringify({ from: jan.email }), created_at: new Date().toISOString() }).execute();
+
+    expect(await deleteAccount(db, { userId: jan.userId, reviews: 'keep', locale: 'en', owner })).toMatchObject({ ok: true });
+    // Every mail about the address is gone; the confirmation goes in the language of the customer's last order (English).
+    expect(await mailsTo(jan.email)).toEqual([{ subject: CONFIRMATION, status: 'queued' }]);
+    expect(await db.selectFrom('mail_outbox').select('id').where((eb) => eb(eb.fn('lower', ['reply_to']), '=', jan.email.toLowerCase())).execute()).toEqual([]);
+    // What the same person wrote or ordered without signing in goes too.
+    expect(await db.selectFrom('contact_messages').select('id').where('email', '=', jan.email).execute()).toEqual([]);
+    expect(await db.selectFrom('orders').select(['user_email', 'shipping_full_name', 'anonymised_by']).where('id', '=', guestOrder).executeTakeFirstOrThrow()).toEqual({ user_email: '', shipping_full_name: '', anonymised_by: 'deletion' });
+    // The owner's log keeps what was done, not to whom.
+    const log = await db.selectFrom('activity_log').select(['details', 'subject_label']).execute();
+    expect(JSON.stringify(log).toLowerCase()).not.toContain(jan.email.toLowerCase());
+    expect(await listActivity(db, { subjectType: 'customer', subjectId: jan.userId })).toMatchObject([{ action: 'customer.deleted', actorEmail: owner.email }]);
+  });
+
+  it('a guest’s request by mail: the owner erases what is kept under the address, not while a parcel is on its way', async () => {
+    const address = uniqueEmail('guest');
+    const order = async (status: { payment: string; shipping: string }) => {
+      const id = newId();
+      await db
+        .insertInto('orders')
+        .values({ id, user_id: null, user_email: address, locale: 'pl', cart_id: null, total_cents: 1400, currency: 'EUR', payment_provider: 'test', payment_intent_id: null, payment_client_secret: null, cart_fingerprint: id, payment_status: status.payment, shipping_status: status.shipping, shipping_full_name: 'Ewa Gość', shipping_address: 'ul. Długa 1', shipping_city: 'Poznań', shipping_zip_code: '60-001', created_at: new Date().toISOString(), paid_at: status.payment === 'succeeded' ? new Date().toISOString() : null, visitor_id: null, guest_key: newId() })
+        .execute();
+      return id;
+    };
+    const delivered = await order({ payment: 'succeeded', shipping: 'delivered' });
+    const onItsWay = await order({ payment: 'succeeded', shipping: 'shipped' });
+    expect(await submitContactMessage(db, { input: { name: 'Ewa', email: address, subject: 'Gift', message: 'Gift wrap?' }, locale: 'pl', contactTo: 'shop@kopi.test' })).toMatchObject({ ok: true });
+
+    expect(await eraseGuest(db, { email: '', owner, locale: 'en' })).toEqual({ ok: false, reason: 'not_found' });
+    expect(await eraseGuest(db, { email: 'nobody.at.all@example.test', owner, locale: 'en' })).toEqual({ ok: false, reason: 'not_found' });
+    const someone = await account('Has Account');
+    expect(await eraseGuest(db, { email: someone.email, owner, locale: 'en' })).toEqual({ ok: false, reason: 'has_account' });
+    expect(await eraseGuest(db, { email: address, owner, locale: 'en' })).toEqual({ ok: false, reason: 'open_orders' });
+    expect(await db.selectFrom('orders').select('user_email').where('id', '=', delivered).executeTakeFirstOrThrow()).toEqual({ user_email: address });
+
+    await db.updateTable('orders').set({ shipping_status: 'delivered' }).where('id', '=', onItsWay).execute();
+    expect(await eraseGuest(db, { email: ` ${address.toUpperCase()} `, owner, locale: 'en' })).toEqual({ ok: true, orders: 2 });
+    const rows = await db.selectFrom('orders').select(['user_email', 'shipping_full_name', 'shipping_address', 'guest_key', 'total_cents', 'anonymised_by']).where('id', 'in', [delivered, onItsWay]).execute();
+    expect(rows).toEqual([0, 1].map(() => ({ user_email: '', shipping_full_name: '', shipping_address: '', guest_key: null, total_cents: 1400, anonymised_by: 'deletion' })));
+    expect(await db.selectFrom('contact_messages').select('id').where('email', '=', address).execute()).toEqual([]);
+    // The shop's copy of the message (answering to the guest) is gone; the guest is told, in the language they ordered in.
+    expect(await db.selectFrom('mail_outbox').select('id').where('reply_to', '=', address).execute()).toEqual([]);
+    expect(await mailsTo(address)).toEqual([{ subject: 'Twoje dane w Kopi zostały usunięte', status: 'queued' }]);
+    expect(await eraseGuest(db, { email: address, owner, locale: 'en' })).toEqual({ ok: false, reason: 'not_found' });
+  });
+
   it('two deletions at once: one deletes, the other finds the account gone and changes nothing', async () => {
     const marta = await customerWithHistory('Marta Kowal');
     const totalsBefore = await orderTotals();
@@ -294,7 +361,7 @@ describe.each(testDatabases())('deleting an account on %s', (_kind, open) => {
     expect(outcomes.filter((o) => o.ok)).toEqual([{ ok: true, orders: 1, reviews: 1 }]);
     expect(outcomes.filter((o) => !o.ok)).toEqual([{ ok: false, reason: 'not_found' }]);
     // One confirmation, one log entry.
-    expect(await mailsTo(marta.email)).toEqual([{ subject: CONFIRMATION, status: 'queued' }]);
+    expect((await mailsTo(marta.email)).filter((m) => m.subject === CONFIRMATION)).toEqual([{ subject: CONFIRMATION, status: 'queued' }]);
     expect((await listActivity(db, { subjectType: 'customer', subjectId: marta.userId })).map((e) => e.action)).toEqual(['customer.deleted']);
     expect(await db.selectFrom('users').select(['email', 'deleted_at']).where('id', '=', marta.userId).executeTakeFirstOrThrow()).toMatchObject({ email: `deleted:${marta.userId}`, deleted_at: expect.any(String) });
     expect(await orderTotals()).toEqual(totalsBefore);

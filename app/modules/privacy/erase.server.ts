@@ -4,11 +4,15 @@
  * its lines, amounts, VAT, dates, the country of delivery and of taxation, its payment and refunds. An invoice is
  * a legal document of its own and stays whole until its retention ends.
  */
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Executor } from '~/db/database.server';
+import type { Database } from '~/db/schema';
+
+/** Why an order lost its customer: they (or the owner for them) asked, or its retention period ended. */
+export type AnonymisedBy = 'deletion' | 'retention';
 
 /** Strips the person from orders (any state); returns how many were changed. Idempotent. */
-export async function anonymiseOrders(trx: Executor, orderIds: string[], at: string): Promise<number> {
+export async function anonymiseOrders(trx: Executor, orderIds: string[], at: string, by: AnonymisedBy): Promise<number> {
   if (orderIds.length === 0) return 0;
   let changed = 0;
   // In slices: a long customer's history, or the retention job's day, stays within the databases' parameter limits.
@@ -31,6 +35,7 @@ export async function anonymiseOrders(trx: Executor, orderIds: string[], at: str
         invoice_buyer: null,
         payment_client_secret: null,
         anonymised_at: at,
+        anonymised_by: by,
       })
       .where('id', 'in', ids)
       .where('anonymised_at', 'is', null)
@@ -46,11 +51,54 @@ export async function anonymiseOrders(trx: Executor, orderIds: string[], at: str
   return changed;
 }
 
+const about = (email: string) => (eb: ExpressionBuilder<Database, 'mail_outbox'>) => {
+  const address = email.trim().toLowerCase();
+  // To the person, or the shop's own notice of their order or message (which answers to them).
+  return eb.or([eb(sql<string>`lower(to_address)`, '=', address), eb(sql<string>`lower(reply_to)`, '=', address)]);
+};
+
 /**
- * Mail to an address: queued or sent, its text is about the person (orders, addresses, links with keys). The
- * deletion's own confirmation is queued after this.
+ * Mail about an address, queued or sent: its text is about the person (orders, addresses, links with keys). Only
+ * where the owner has checked who asks: sign-up does not prove an address, and whoever opened an account with
+ * someone else's must not cancel that person's mail. The deletion's own confirmation is queued after this.
  */
 export async function forgetMailTo(trx: Executor, email: string): Promise<number> {
-  const result = await trx.deleteFrom('mail_outbox').where(sql<string>`lower(to_address)`, '=', email.trim().toLowerCase()).executeTakeFirst();
+  const result = await trx.deleteFrom('mail_outbox').where(about(email)).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * A customer deleting their own account: the text of mail already sent about their address goes (what was
+ * delivered stays delivered); mail still queued is left to go out, as it may be someone else's under that address.
+ */
+export async function forgetSentMailText(trx: Executor, email: string): Promise<number> {
+  const result = await trx
+    .updateTable('mail_outbox')
+    .set({ text_body: '', html_body: null, attachments: null })
+    .where('status', '=', 'sent')
+    .where(about(email))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The owner's activity log keeps what was done, not to whom: an address in an entry's label or details (a deleted
+ * message's sender, a data request) becomes "…". Only where the owner has checked who asks.
+ */
+export async function forgetInActivity(trx: Executor, email: string): Promise<number> {
+  const address = email.trim().toLowerCase();
+  if (!address) return 0;
+  const pattern = likePattern(address);
+  const rows = await trx
+    .selectFrom('activity_log')
+    .select(['id', 'subject_label', 'details'])
+    .where((eb) => eb.or([eb(sql<string>`lower(subject_label)`, 'like', sql<string>`${pattern} escape '\\'`), eb(sql<string>`lower(details)`, 'like', sql<string>`${pattern} escape '\\'`)]))
+    .execute();
+  const scrub = (text: string) => text.replace(new RegExp(address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '…');
+  for (const row of rows) {
+    await trx.updateTable('activity_log').set({ subject_label: row.subject_label.trim().toLowerCase() === address ? '' : scrub(row.subject_label), details: scrub(row.details) }).where('id', '=', row.id).execute();
+  }
+  return rows.length;
 }

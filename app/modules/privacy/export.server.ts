@@ -158,7 +158,7 @@ export async function exportCustomerData(db: Executor, subject: ExportSubject, n
   return { ...data, summary: summarise(data) };
 }
 
-type Summary = Record<'orders' | 'invoices' | 'reviews' | 'messages' | 'withdrawals' | 'backInStock' | 'consents' | 'analyticsEvents' | 'mails' | 'sessions' | 'cart', number>;
+export type Summary = Record<'orders' | 'invoices' | 'reviews' | 'messages' | 'withdrawals' | 'backInStock' | 'consents' | 'analyticsEvents' | 'mails' | 'sessions' | 'cart', number>;
 
 /** How many of each kind: the readable summary shown beside the download, and kept in the file. */
 function summarise(data: { [K in keyof Summary]: unknown[] }): Summary {
@@ -167,3 +167,25 @@ function summarise(data: { [K in keyof Summary]: unknown[] }): Summary {
 
 /** The download's file name: kopi-data-2026-11-28.json */
 export const exportFileName = (now = new Date()) => `kopi-data-${now.toISOString().slice(0, 10)}.json`;
+
+/**
+ * How many of each kind a customer's own download holds, by counting (the profile's data tab shows these on
+ * every visit; the download itself is counted against the limit).
+ */
+export async function countCustomerData(db: Executor, userId: string): Promise<Summary> {
+  const count = async (query: { executeTakeFirstOrThrow: () => Promise<{ n: number | string | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
+  const ofOrders = db.selectFrom('orders').select('id').where('user_id', '=', userId);
+  const [orders, invoices, reviews, messages, withdrawals, backInStock, consents, analyticsEvents, sessions, cart] = await Promise.all([
+    count(db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId)),
+    count(db.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('order_id', 'in', ofOrders)),
+    count(db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId)),
+    count(db.selectFrom('contact_messages').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId)),
+    count(db.selectFrom('withdrawals').select((eb) => eb.fn.countAll<number>().as('n')).where('order_id', 'in', ofOrders)),
+    count(db.selectFrom('stock_alerts').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId)),
+    count(db.selectFrom('consents').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId)),
+    count(db.selectFrom('analytics_events').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId)),
+    count(db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId)),
+    count(db.selectFrom('cart_lines').innerJoin('carts', 'carts.id', 'cart_lines.cart_id').select((eb) => eb.fn.countAll<number>().as('n')).where('carts.user_id', '=', userId)),
+  ]);
+  return { orders, invoices, reviews, messages, withdrawals, backInStock, consents, analyticsEvents, mails: 0, sessions, cart };
+}

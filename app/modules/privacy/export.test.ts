@@ -21,7 +21,7 @@ import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.
 import { saveReview } from '~/modules/reviews/index.server';
 import { findOwnOrderForWithdrawal, requestWithdrawal } from '~/modules/withdrawals/index.server';
 import { address, createCoffee, fillCart, freeCourier } from '../../../tests/fixtures/shop';
-import { type CustomerData, customerDataRequest, exportCustomerData, ownerDataRequest, recordConsent } from './index.server';
+import { type CustomerData, customerDataRequest, exportCustomerData, ownerDataRequest, recordConsent, countCustomerData } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
 const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
@@ -214,6 +214,8 @@ describe.each(testDatabases())('exporting a customer’s data on %s', (_kind, op
 
     expect(data.summary).toEqual({ orders: 1, invoices: 2, reviews: 1, messages: 1, withdrawals: 1, backInStock: 1, consents: 1, analyticsEvents: 2, mails: 0, sessions: 2, cart: 1 });
     expect(data.summary).toEqual(counted(data));
+    // The profile's data tab counts the same without reading it all.
+    expect(await countCustomerData(db, ola.userId)).toEqual(data.summary);
 
     const text = JSON.stringify(data);
     for (const absent of [guestOrder, 'Written without signing in', 'Guest Buyer', other.userId, other.email, other.orderId]) expect(text).not.toContain(absent);

@@ -1,6 +1,6 @@
 /** Customers' control of their data (docs/decisions/0029): the module's public server API. */
 export { DELETE_REAUTH_MS, deleteAccount, eraseGuest, hasOpenOrders, type DeleteAccountOutcome, type EraseGuestOutcome } from './deletion.server';
-export { exportCustomerData, exportFileName, type CustomerData } from './export.server';
+export { countCustomerData, exportCustomerData, exportFileName, type CustomerData } from './export.server';
 export { findCustomers, type CustomerMatch } from './customers.server';
 export { RETENTION_JOB, applyRetention, claimDay, runDailyRetention, type RetentionReport } from './retention.server';
 export { DEFAULT_RETENTION } from './periods';

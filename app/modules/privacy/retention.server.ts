@@ -68,21 +68,40 @@ export async function applyRetention(db: DB, retention: Retention, now: Date): P
         .where('anonymised_at', 'is', null)
         .limit(SLICE)
         .execute(),
-    (ids) => inTransaction(db, (trx) => anonymiseOrders(trx, ids, at)),
+    (ids) => inTransaction(db, (trx) => anonymiseOrders(trx, ids, at, 'retention')),
   );
 
   const eventsBefore = monthsBefore(now, retention.analyticsMonths).toISOString();
   const events = await db.deleteFrom('analytics_events').where('created_at', '<', eventsBefore).executeTakeFirst();
-  // A choice is the proof behind a visitor's events: it goes once it is old and either replaced by a newer one or
-  // no event of that visitor is left to justify.
+  // A choice is the proof behind the events that followed it (until the visitor's next choice): it goes once it
+  // is old and no event it covers is left — events themselves go at the same age.
   const consents = await db
     .deleteFrom('consents')
     .where('created_at', '<', eventsBefore)
     .where((eb) =>
       eb.or([
         eb('visitor_id', 'is', null),
-        eb.exists(eb.selectFrom('consents as newer').select('newer.id').whereRef('newer.visitor_id', '=', 'consents.visitor_id').whereRef('newer.created_at', '>', 'consents.created_at')),
-        eb.not(eb.exists(eb.selectFrom('analytics_events').select('analytics_events.id').whereRef('analytics_events.visitor_id', '=', 'consents.visitor_id').where('analytics_events.created_at', '>=', eventsBefore))),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('analytics_events')
+              .select('analytics_events.id')
+              .whereRef('analytics_events.visitor_id', '=', 'consents.visitor_id')
+              .whereRef('analytics_events.created_at', '>=', 'consents.created_at')
+              .where((inner) =>
+                inner.not(
+                  inner.exists(
+                    inner
+                      .selectFrom('consents as newer')
+                      .select('newer.id')
+                      .whereRef('newer.visitor_id', '=', 'consents.visitor_id')
+                      .whereRef('newer.created_at', '>', 'consents.created_at')
+                      .whereRef('newer.created_at', '<=', 'analytics_events.created_at'),
+                  ),
+                ),
+              ),
+          ),
+        ),
       ]),
     )
     .executeTakeFirst();
@@ -92,10 +111,10 @@ export async function applyRetention(db: DB, retention: Retention, now: Date): P
   const mailRecords = await db.deleteFrom('mail_outbox').where('status', '=', 'sent').where('sent_at', '<', daysBefore(now, MAIL_LOG_DAYS).toISOString()).executeTakeFirst();
   const mailBodies = await db
     .updateTable('mail_outbox')
-    .set({ text_body: '', html_body: null, attachments: null })
+    .set({ text_body: '', html_body: null, attachments: null, reply_to: null })
     .where('status', '=', 'sent')
     .where('sent_at', '<', daysBefore(now, retention.mailDays).toISOString())
-    .where((eb) => eb.or([eb('text_body', '<>', ''), eb('html_body', 'is not', null), eb('attachments', 'is not', null)]))
+    .where((eb) => eb.or([eb('text_body', '<>', ''), eb('html_body', 'is not', null), eb('attachments', 'is not', null), eb('reply_to', 'is not', null)]))
     .executeTakeFirst();
 
   // Paid orders: the tax year's end plus its years (OSS sales: at least 10).
@@ -116,16 +135,18 @@ export async function applyRetention(db: DB, retention: Retention, now: Date): P
         )
         .limit(SLICE)
         .execute(),
-    (ids) => inTransaction(db, (trx) => anonymiseOrders(trx, ids, at)),
+    (ids) => inTransaction(db, (trx) => anonymiseOrders(trx, ids, at, 'retention')),
   );
   // Invoices: issued in a year whose retention has ended lose their documents and buyer; number and amounts stay.
   const invoices = await db
     .updateTable('invoices')
     .set({ pdf: null, ksef_xml: null, buyer: '{}', purged_at: at })
+    .returning('order_id')
     .where('purged_at', 'is', null)
     .where('issued_at', '<', taxBefore)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.id', '=', 'invoices.order_id').where('orders.tax_country', '<>', 'PL').where('orders.paid_at', '>=', ossBefore))))
-    .executeTakeFirst();
+    .execute();
+  await forgetInvoiceBuyers(db, [...new Set(invoices.map((i) => i.order_id))]);
 
   return {
     sessions: accounts.sessions,
@@ -138,11 +159,30 @@ export async function applyRetention(db: DB, retention: Retention, now: Date): P
     mailBodies: Number(mailBodies.numUpdatedRows),
     mailRecords: Number(mailRecords.numDeletedRows),
     orders,
-    invoices: Number(invoices.numUpdatedRows),
+    invoices: invoices.length,
   };
 }
 
 const SLICE = 500;
+
+/** The activity log's entries of purged invoices keep their numbers, not their buyers' names and tax numbers. */
+async function forgetInvoiceBuyers(db: Executor, orderIds: string[]): Promise<void> {
+  for (let i = 0; i < orderIds.length; i += SLICE) {
+    const entries = await db
+      .selectFrom('activity_log')
+      .select(['id', 'details'])
+      .where('subject_type', '=', 'order')
+      .where('subject_id', 'in', orderIds.slice(i, i + SLICE))
+      .where('action', 'in', ['invoice.issued', 'invoice.corrected'])
+      .execute();
+    for (const entry of entries) {
+      const details = JSON.parse(entry.details) as Record<string, unknown>;
+      delete details.buyer;
+      delete details.taxId;
+      await db.updateTable('activity_log').set({ details: JSON.stringify(details) }).where('id', '=', entry.id).execute();
+    }
+  }
+}
 
 /** Takes ids a slice at a time until none are left (each slice its own transaction: no long lock on a big day). */
 async function inSlices(next: () => Promise<{ id: string }[]>, work: (ids: string[]) => Promise<number>): Promise<number> {

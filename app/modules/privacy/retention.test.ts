@@ -197,6 +197,7 @@ describe.each(testDatabases())('the retention job on %s', (_kind, open) => {
     ...(o.guest ? { guest_key: null } : {}),
     ...(o.shipped ? { tracking_number: null } : {}),
     anonymised_at: AT,
+    anonymised_by: 'retention',
   });
   const purged = { pdf: null, ksef_xml: null, buyer: '{}', purged_at: AT };
 

@@ -53,7 +53,7 @@ export type PublicReview = {
   repliedAt: string | null;
 };
 export type OwnReview = PublicReview & { hiddenReason: HideReason | null };
-export type OwnerReview = OwnReview & { productName: string; authorEmail: string; orderId: string; hiddenAt: string | null };
+export type OwnerReview = OwnReview & { productName: string; /** Null once the customer deleted their account. */ authorEmail: string | null; orderId: string; hiddenAt: string | null };
 export type Paged<T> = { items: T[]; total: number; page: number; pages: number };
 
 export const ownerReviewFilters = ['all', 'unanswered', 'hidden'] as const;

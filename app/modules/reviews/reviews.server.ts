@@ -156,14 +156,14 @@ export async function listOwnerReviews(db: Executor, { filter = 'all', page = 1 
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
   const rows = await base
     .selectAll('reviews')
-    .select(['users.email as author_email', 'product_translations.name as product_name'])
+    .select(['users.email as author_email', 'users.deleted_at as author_deleted_at', 'product_translations.name as product_name'])
     .orderBy('reviews.created_at', 'desc')
     .orderBy('reviews.id')
     .limit(OWNER_PAGE_SIZE)
     .offset((current - 1) * OWNER_PAGE_SIZE)
     .execute();
   return {
-    items: rows.map((row) => ({ ...toOwnReview(row), productName: row.product_name ?? '', authorEmail: row.author_email, orderId: row.order_id, hiddenAt: row.hidden_at })),
+    items: rows.map((row) => ({ ...toOwnReview(row), productName: row.product_name ?? '', authorEmail: row.author_deleted_at ? null : row.author_email, orderId: row.order_id, hiddenAt: row.hidden_at })),
     total,
     page: current,
     pages,

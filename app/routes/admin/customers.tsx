@@ -27,7 +27,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
 
-type Result = { ok: true; done: 'deleted' | 'erased' } | { ok: false; problem: 'notFound' | 'admin' | 'openOrders' | 'confirm' | 'reviews' | 'hasAccount' };
+type Result = { ok: true; done: 'deleted' | 'erased' } | { ok: false; problem: 'notFound' | 'guestNotFound' | 'admin' | 'openOrders' | 'confirm' | 'reviews' | 'hasAccount' };
 
 /** Which card's confirmation is open: an account's id, or `guest:` and the address. */
 const cardKey = (match: CustomerMatch) => match.userId ?? `guest:${match.email}`;
@@ -40,9 +40,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = field(form, 'intent');
   if (intent === 'erase') {
     if (field(form, 'confirm') !== 'yes') return data<Result>({ ok: false, problem: 'confirm' }, { status: 400 });
-    const erased = await eraseGuest(app.db, { email: field(form, 'email'), owner, locale: shopper.locale });
+    const erased = await eraseGuest(app.db, { email: field(form, 'email'), owner, locale: shopper.locale, taxYears: app.config.retention.taxYears });
     if (!erased.ok) {
-      const problem = ({ not_found: 'notFound', open_orders: 'openOrders', has_account: 'hasAccount' } as const)[erased.reason];
+      const problem = ({ not_found: 'guestNotFound', open_orders: 'openOrders', has_account: 'hasAccount' } as const)[erased.reason];
       return data<Result>({ ok: false, problem }, { status: erased.reason === 'not_found' ? 404 : 409 });
     }
     app.kickMail();
@@ -55,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const userId = field(form, 'userId');
   if (!userId || userId === owner.id) return data<Result>({ ok: false, problem: userId ? 'admin' : 'notFound' }, { status: userId ? 409 : 400 });
   // The customer's language is not known once the account is gone; the confirmation goes in the owner's.
-  const outcome = await deleteAccount(app.db, { userId, reviews, locale: shopper.locale, owner });
+  const outcome = await deleteAccount(app.db, { userId, reviews, locale: shopper.locale, owner, taxYears: app.config.retention.taxYears });
   if (!outcome.ok) {
     const problem = ({ not_found: 'notFound', admin: 'admin', open_orders: 'openOrders' } as const)[outcome.reason];
     return data<Result>({ ok: false, problem }, { status: outcome.reason === 'not_found' ? 404 : 409 });

@@ -422,10 +422,10 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               {order.customer.name}
               {order.customer.guest && <span className="ml-2 rounded-full bg-sand px-2 py-0.5 text-xs font-semibold text-roast-800" data-testid="order-guest">{t('admin.orders.guest')}</span>}
             </p>
-            {order.customer.email ? (
-              <p><a href={`mailto:${order.customer.email}`} className="text-leaf underline underline-offset-4">{order.customer.email}</a></p>
+            {order.customer.removed ? (
+              <p className="font-medium text-muted" data-testid="order-deleted-customer">{t(order.customer.removed === 'deletion' ? 'admin.customers.deletedCustomer' : 'admin.customers.detailsRemoved')}</p>
             ) : (
-              <p className="font-medium text-muted" data-testid="order-deleted-customer">{t('admin.customers.deletedCustomer')}</p>
+              <p><a href={`mailto:${order.customer.email}`} className="text-leaf underline underline-offset-4">{order.customer.email}</a></p>
             )}
             <p className="mt-1 text-muted">{t('admin.orders.language')}: {t(`admin.orders.languages.${order.locale}`)}</p>
             <h3 className="mt-5 font-sans text-sm font-semibold">{t('admin.orders.shippingHeading')}</h3>

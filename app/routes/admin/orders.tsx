@@ -83,7 +83,7 @@ export default function AdminOrdersPage({ loaderData }: Route.ComponentProps) {
                   <td className="px-4 py-3 whitespace-nowrap text-roast-600"><time dateTime={order.createdAt}>{formatDate(order.createdAt, locale)}</time></td>
                   <td className="px-4 py-3">
                     <span className="font-medium">{order.customerName}</span>
-                    <span className="block text-xs text-muted">{order.customerEmail || t('admin.customers.deletedCustomer')}</span>
+                    <span className="block text-xs text-muted">{order.removed ? t(order.removed === 'deletion' ? 'admin.customers.deletedCustomer' : 'admin.customers.detailsRemoved') : order.customerEmail}</span>
                   </td>
                   <td className="px-4 py-3 text-right tabular-nums">{order.items}</td>
                   <td className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(order.totalCents, order.currency, locale)}</td>

@@ -124,7 +124,11 @@ function OwnerReviewCard({ review, isNew, error }: { review: OwnerReview; isNew:
           <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted">
             <span role="img" aria-label={t('product.rating', { rating: String(review.rating) })} className="stars h-3.5 w-[4.375rem]" style={{ '--fill': `${review.rating * 20}%` } as React.CSSProperties} />
             <span className="font-medium text-roast">{review.authorName || t('reviews.deletedAuthor')}</span>
-            <span className="break-all">· <a href={`mailto:${review.authorEmail}`} className="text-leaf underline underline-offset-4">{review.authorEmail}</a></span>
+            {review.authorEmail ? (
+              <span className="break-all">· <a href={`mailto:${review.authorEmail}`} className="text-leaf underline underline-offset-4">{review.authorEmail}</a></span>
+            ) : (
+              <span>· {t('admin.customers.deletedCustomer')}</span>
+            )}
             <span>· <Link to={`/admin/orders/${review.orderId}`} className="text-leaf underline underline-offset-4">{t('reviews.admin.order', { label: orderLabel(review.orderId) })}</Link></span>
             <span>· {t(`admin.orders.languages.${review.locale}`)}</span>
           </p>
