@@ -212,5 +212,10 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     expect(Buffer.from(attachment!.base64, 'base64').equals(file!.pdf)).toBe(true);
     // Kept as issued: the same bytes every time.
     expect((await invoicePdf(db, issued.invoice.id, { admin: true }))!.pdf.equals(file!.pdf)).toBe(true);
+    // Purged at the end of its retention (docs/decisions/0029): gone for good, never rebuilt from what is left.
+    await db.updateTable('invoices').set({ pdf: null, ksef_xml: null, buyer: '{}', purged_at: new Date().toISOString() }).where('id', '=', issued.invoice.id).execute();
+    expect(await invoicePdf(db, issued.invoice.id, { admin: true })).toBeNull();
+    expect(await invoicePdf(db, issued.invoice.id, { userId: o.userId })).toBeNull();
+    expect((await db.selectFrom('invoices').select('pdf').where('id', '=', issued.invoice.id).executeTakeFirstOrThrow()).pdf).toBeNull();
   });
 });

@@ -9,6 +9,8 @@ import { routeArgs } from '~/http/test-args';
 import { getT } from '~/modules/i18n/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
 import * as activity from './activity';
+import * as customers from './customers';
+import * as customerData from './customer-data';
 import * as addProduct from './add-product';
 import * as dashboard from './dashboard';
 import * as layout from './layout';
@@ -72,6 +74,10 @@ describe('back-office routes', () => {
         ['messages action', () => messages.action(args(post('/admin/messages', { intent: 'delete', id: 'm1' }), user) as never)],
         ['reviews loader', () => reviews.loader(args(get('/admin/reviews?show=hidden'), user) as never)],
         ['reviews action', () => reviews.action(args(post('/admin/reviews', { intent: 'hide', id: 'r1', reason: 'abuse' }), user) as never)],
+        ['customers loader', () => customers.loader(args(get('/admin/customers?q=ola@example.com'), user) as never)],
+        ['customers action', () => customers.action(args(post('/admin/customers', { intent: 'delete', userId: 'u1', reviews: 'keep', confirm: 'yes' }), user) as never)],
+        ['erase action', () => customers.action(args(post('/admin/customers', { intent: 'erase', email: 'ola@example.com', confirm: 'yes' }), user) as never)],
+        ['customer data action', () => customerData.action(args(post('/admin/customers/data', { email: 'ola@example.com', userId: 'u1' }), user) as never)],
       );
     }
     for (const [name, call] of calls) expect(await redirectOf(call), name).toBe('/');
