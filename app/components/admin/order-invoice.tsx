@@ -5,7 +5,7 @@ import { formatDate } from '~/lib/format';
 import type { BuyerErrors, InvoiceBuyer } from '~/modules/invoices/buyer';
 import { useI18n } from '~/modules/i18n/react';
 
-export type OrderInvoiceList = Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; ksef: boolean }>;
+export type OrderInvoiceList = Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; ksef: boolean; ksefNumber: string | null }>;
 
 /** The order's invoice on the owner's page: its documents to download, or the form that issues it. */
 export function OrderInvoice({
@@ -52,6 +52,7 @@ export function OrderInvoice({
                 )}
                 {formatDate(i.issuedAt, locale)}
               </span>
+              {i.ksef && <KsefNumberForm invoice={i} busy={busy} />}
             </li>
           ))}
         </ul>
@@ -73,5 +74,36 @@ export function OrderInvoice({
         </Form>
       )}
     </section>
+  );
+}
+
+/**
+ * The number KSeF gave the invoice once the owner sent its XML there: kept, so a later correction refers to it.
+ * Inline, small: most days it is filled in once and not looked at again.
+ */
+function KsefNumberForm({ invoice, busy }: { invoice: OrderInvoiceList[number]; busy: boolean }) {
+  const { t } = useI18n();
+  const id = `ksef-${invoice.id}`;
+  return (
+    <Form method="post" className="flex w-full flex-wrap items-end gap-2" aria-label={t('admin.invoices.ksefFor', { number: invoice.number })}>
+      <input type="hidden" name="intent" value="ksef" />
+      <input type="hidden" name="invoiceId" value={invoice.id} />
+      <div className="min-w-0 flex-1">
+        <label htmlFor={id} className="block text-xs font-semibold text-roast-600">{t('admin.invoices.ksefNumber')}</label>
+        <input
+          id={id}
+          name="ksefNumber"
+          defaultValue={invoice.ksefNumber ?? ''}
+          placeholder="5260250274-20261128-0A1B2C3D4E5F-9C"
+          maxLength={40}
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby={`${id}-hint`}
+          className="field-input mt-1 py-1.5 font-mono text-xs"
+        />
+        <p id={`${id}-hint`} className="mt-1 text-xs text-muted">{t(invoice.ksefNumber ? 'admin.invoices.ksefKept' : 'admin.invoices.ksefHint')}</p>
+      </div>
+      <button type="submit" className="btn-outline mb-5 px-3 py-1.5 text-xs" disabled={busy}>{t('admin.invoices.ksefSave')}</button>
+    </Form>
   );
 }

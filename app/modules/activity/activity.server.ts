@@ -39,6 +39,7 @@ export type ActivityAction =
   | 'tax.changed'
   | 'invoice.issued'
   | 'invoice.corrected'
+  | 'invoice.ksef'
   | 'customer.exported'
   | 'customer.deleted';
 

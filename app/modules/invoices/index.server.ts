@@ -15,12 +15,14 @@ export {
   issueInvoice,
   listOrderInvoices,
   nextInvoiceNumber,
+  recordKsefNumber,
   sellerOf,
   totalsOf,
   type Invoice,
   type InvoiceLine,
   type IssueOutcome,
+  type RecordKsefOutcome,
   type Seller,
 } from './invoices.server';
 export { renderInvoicePdf } from './pdf.server';
-export { ksefEligible, ksefXml } from './ksef';
+export { isKsefNumber, ksefEligible, ksefXml } from './ksef';

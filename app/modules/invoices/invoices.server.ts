@@ -6,7 +6,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
-import { type Executor, inTransaction, now } from '~/db/database.server';
+import { type DB, type Executor, inTransaction, now } from '~/db/database.server';
 import type { InvoicesTable } from '~/db/schema';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
@@ -17,7 +17,7 @@ import { type VatPart, sumByRate } from '~/modules/tax/index.server';
 import { shopDayOf, startOfShopDay } from '~/lib/shop-days';
 import { type InvoiceBuyer, invoiceWindowEnds, normalizeTaxId } from './buyer';
 import { renderInvoicePdf } from './pdf.server';
-import { type KsefCorrection, ksefEligible, ksefXml } from './ksef';
+import { type KsefCorrection, isKsefNumber, ksefEligible, ksefXml } from './ksef';
 import { RATE_SCALE, currencySettings } from '~/modules/pricing/index.server';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 
@@ -386,16 +386,44 @@ const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 export async function listOrderInvoices(
   db: Executor,
   orderId: string,
-): Promise<Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; grossCents: number; currency: string; ksef: boolean }>> {
+): Promise<Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; grossCents: number; currency: string; ksef: boolean; ksefNumber: string | null }>> {
   if (!idPattern.test(orderId)) return [];
   const rows = await db
     .selectFrom('invoices')
-    .select((eb) => ['id', 'number', 'kind', 'issued_at', 'gross_cents', 'currency', eb('ksef_xml', 'is not', null).as('ksef')])
+    .select((eb) => ['id', 'number', 'kind', 'issued_at', 'gross_cents', 'currency', 'ksef_number', eb('ksef_xml', 'is not', null).as('ksef')])
     .where('order_id', '=', orderId)
     .orderBy('issued_at')
     .orderBy('seq')
     .execute();
-  return rows.map((r) => ({ id: r.id, number: r.number, kind: r.kind === 'correction' ? 'correction' : 'invoice', issuedAt: r.issued_at, grossCents: Number(r.gross_cents), currency: r.currency, ksef: Boolean(r.ksef) }));
+  return rows.map((r) => ({ id: r.id, number: r.number, kind: r.kind === 'correction' ? 'correction' : 'invoice', issuedAt: r.issued_at, grossCents: Number(r.gross_cents), currency: r.currency, ksef: Boolean(r.ksef), ksefNumber: r.ksef_number }));
+}
+
+export type RecordKsefOutcome = { ok: true; number: string } | { ok: false; reason: 'invalid' | 'not_found' };
+
+/**
+ * The number KSeF gave an invoice once the owner sent its XML through KSeF's own tools: kept with the invoice (the
+ * document itself does not change), so a later correction's XML refers to it (NrKSeFFaKorygowanej). Only for this
+ * order's invoices that have KSeF XML and are not purged; a mistyped one may be replaced; every change is logged.
+ */
+export async function recordKsefNumber(db: DB, actor: Actor, input: { orderId: string; invoiceId: string; ksefNumber: string }): Promise<RecordKsefOutcome> {
+  const ksefNumber = input.ksefNumber.trim().toUpperCase();
+  if (!isKsefNumber(ksefNumber)) return { ok: false, reason: 'invalid' };
+  if (!idPattern.test(input.invoiceId) || !idPattern.test(input.orderId)) return { ok: false, reason: 'not_found' };
+  return inTransaction(db, async (trx): Promise<RecordKsefOutcome> => {
+    const invoice = await trx
+      .selectFrom('invoices')
+      .select(['number', 'ksef_number'])
+      .where('id', '=', input.invoiceId)
+      .where('order_id', '=', input.orderId)
+      .where('ksef_xml', 'is not', null)
+      .where('purged_at', 'is', null)
+      .executeTakeFirst();
+    if (!invoice) return { ok: false, reason: 'not_found' };
+    if (invoice.ksef_number === ksefNumber) return { ok: true, number: invoice.number };
+    await trx.updateTable('invoices').set({ ksef_number: ksefNumber }).where('id', '=', input.invoiceId).execute();
+    await recordActivity(trx, actor, { action: 'invoice.ksef', subjectType: 'order', subjectId: input.orderId, subjectLabel: orderLabel(input.orderId), details: { number: invoice.number, ksefNumber: [invoice.ksef_number, ksefNumber] } });
+    return { ok: true, number: invoice.number };
+  });
 }
 
 /**

@@ -16,7 +16,7 @@ import { type PaymentServices, payWithCard, startPayment } from '~/modules/check
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { findOrderRecord } from '~/modules/orders/index.server';
 import { address, courier, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
-import { type InvoiceBuyer, invoicePdf, invoiceWindowEnds, invoiceXml, isValidNip, issueCorrections, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, sellerOf } from './index.server';
+import { type InvoiceBuyer, invoicePdf, invoiceWindowEnds, invoiceXml, isValidNip, issueCorrections, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, recordKsefNumber, sellerOf } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
 const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
@@ -148,6 +148,29 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     expect(await payWithCard({ ...services, seller: null }, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
     expect(await listOrderInvoices(db, started.orderId)).toEqual([]);
     expect((await findOrderRecord(db, started.orderId))?.invoiceBuyer).toEqual(cafe);
+  });
+
+  it('keeps the number KSeF gave an invoice (not a malformed one, not for another order’s), and its correction refers to it', async () => {
+    const o = await paidOrder('KSeF Numer', 1800);
+    const other = await paidOrder('KSeF Inne', 1800);
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner } });
+    if (!issued.ok) throw new Error(issued.reason);
+    const ksefNumber = '5260250274-20261128-0A1B2C3D4E5F-9C';
+    for (const bad of ['', 'nope', '5260250274-20261128-0A1B2C3D4E5F', '5260250274-20261328-0A1B2C3D4E5F-9C', `${ksefNumber}<x/>`]) {
+      expect(await recordKsefNumber(db, owner, { orderId: o.orderId, invoiceId: issued.invoice.id, ksefNumber: bad })).toEqual({ ok: false, reason: 'invalid' });
+    }
+    expect(await recordKsefNumber(db, owner, { orderId: other.orderId, invoiceId: issued.invoice.id, ksefNumber })).toEqual({ ok: false, reason: 'not_found' });
+    expect((await listOrderInvoices(db, o.orderId))[0]!.ksefNumber).toBeNull();
+    // As typed from KSeF's confirmation, in lower case with spaces around: kept as KSeF writes it.
+    expect(await recordKsefNumber(db, owner, { orderId: o.orderId, invoiceId: issued.invoice.id, ksefNumber: ` ${ksefNumber.toLowerCase()} ` })).toEqual({ ok: true, number: issued.invoice.number });
+    expect((await listOrderInvoices(db, o.orderId))[0]!.ksefNumber).toBe(ksefNumber);
+    expect((await listActivity(db, { limit: 1 }))[0]).toMatchObject({ action: 'invoice.ksef', subjectId: o.orderId, details: { number: issued.invoice.number, ksefNumber: [null, ksefNumber] } });
+
+    expect(await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).toMatchObject({ ok: true });
+    const correction = (await listOrderInvoices(db, o.orderId)).find((d) => d.kind === 'correction')!;
+    const xml = (await invoiceXml(db, correction.id))!.xml;
+    expect(xml).toContain(`<NrKSeFFaKorygowanej>${ksefNumber}</NrKSeFFaKorygowanej>`);
+    expect(xml).not.toContain('<NrKSeFN>');
   });
 
   it('a refund of an invoiced order issues a correcting invoice in its own series; a NIP buyer’s documents carry KSeF XML that validates', async () => {

@@ -76,6 +76,9 @@ type SumField = (typeof SUM_FIELDS)[number];
 /** The schema's TKodyKrajowUE: VAT-number prefixes (Greece EL, Northern Ireland XI). */
 const EU_VAT_PREFIXES = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'EL', 'HR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE', 'XI']);
 const NIP_PATTERN = /^[1-9]((\d[1-9])|([1-9]\d))\d{7}$/;
+/** A KSeF number as KSeF gives it: the seller's NIP, the day, 12 hexadecimal characters and a check, dashed. */
+export const isKsefNumber = (value: string): boolean => KSEF_NUMBER_PATTERN.test(value);
+
 const KSEF_NUMBER_PATTERN = /^([1-9]((\d[1-9])|([1-9]\d))\d{7}|M\d{9}|[A-Z]{3}\d{7})-(20[2-9][0-9]|2[1-9][0-9]{2}|[3-9][0-9]{3})(0[1-9]|1[0-2])(0[1-9]|[1-2][0-9]|3[0-1])-([0-9A-F]{6})-?([0-9A-F]{6})-([0-9A-F]{2})$/;
 
 /**

@@ -3,7 +3,7 @@ import { ArrowLeft, Ban, Download, PackageCheck, PackagePlus, RefreshCw, Truck, 
 import { Form, Link, data, useNavigation } from 'react-router';
 import { StatusBadge } from '~/components/orders/status-badge';
 import { OrderInvoice } from '~/components/admin/order-invoice';
-import { type BuyerErrors, type InvoiceBuyer, issueInvoice, listOrderInvoices, parseBuyer, sellerOf } from '~/modules/invoices/index.server';
+import { type BuyerErrors, type InvoiceBuyer, issueInvoice, listOrderInvoices, parseBuyer, recordKsefNumber, sellerOf } from '~/modules/invoices/index.server';
 import { ProductImage } from '~/components/catalog/product-image';
 import { type AppContext, appContext } from '~/context';
 import { field, readForm } from '~/http/body.server';
@@ -72,7 +72,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 type Result =
   | { ok: true; moved: 'shipped' | 'delivered' | 'shipmentShipped' | 'shipmentWaiting' }
   | { ok: true; moved: 'cancelled' | 'withdrawalRefunded'; refundedCents: number }
-  | { ok: true; moved: 'invoiced'; number: string }
+  | { ok: true; moved: 'invoiced' | 'ksefRecorded'; number: string }
   | { ok: false; error: string; status?: string; message?: string; deliveredOn?: string; invoice?: { values: InvoiceBuyer; errors: BuyerErrors } };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -84,6 +84,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === 'cancel') return cancel(app, user, params.id, backToStock);
   if (intent === 'refund-withdrawal') return refundTheWithdrawal(app, user, params.id, field(form, 'withdrawalId'), backToStock);
   if (intent === 'invoice') return invoice(app, user, params.id, form);
+  if (intent === 'ksef') return ksefNumber(app, user, params.id, form);
   if (intent === 'shipment' || intent === 'check-shipment') return shipment(app, user, params.id, intent === 'shipment' ? field(form, 'size') : null);
   if (intent !== 'ship' && intent !== 'deliver') return data<Result>({ ok: false, error: 'failed' }, { status: 400 });
   try {
@@ -117,6 +118,13 @@ async function invoice(app: AppContext, user: { id: string; email: string }, id:
   const status = { not_found: 404, not_paid: 409, already_issued: 409, window_closed: 409, seller_missing: 409 }[issued.reason];
   if (issued.reason === 'not_found') throw data(null, { status: 404 });
   return data<Result>({ ok: false, error: `invoice_${issued.reason}` }, { status });
+}
+
+/** Records the number KSeF gave one of the order's invoices. */
+async function ksefNumber(app: AppContext, user: { id: string; email: string }, id: string, form: FormData) {
+  const outcome = await recordKsefNumber(app.db, user, { orderId: id, invoiceId: field(form, 'invoiceId'), ksefNumber: field(form, 'ksefNumber') });
+  if (outcome.ok) return data<Result>({ ok: true, moved: 'ksefRecorded', number: outcome.number });
+  return data<Result>({ ok: false, error: `ksef_${outcome.reason}` }, { status: outcome.reason === 'invalid' ? 400 : 404 });
 }
 
 /** Creates the order's InPost shipment (`size` given), or asks InPost whether it is confirmed yet. */
@@ -238,8 +246,8 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
       <div aria-live="polite">
         {result?.ok && (
           <p role="status" className="rounded-2xl bg-leaf-light px-5 py-3 text-sm font-medium text-leaf-dark ring-1 ring-leaf/20">
-            {result.moved === 'invoiced'
-              ? t('admin.invoices.issued', { number: result.number })
+            {result.moved === 'invoiced' || result.moved === 'ksefRecorded'
+              ? t(result.moved === 'invoiced' ? 'admin.invoices.issued' : 'admin.invoices.ksefRecorded', { number: result.number })
               : result.moved === 'withdrawalRefunded'
               ? t('admin.orders.moved.withdrawalRefunded', { amount: formatPrice(result.refundedCents, order.currency, locale) })
               : result.moved === 'cancelled' && result.refundedCents > 0
