@@ -72,8 +72,13 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   // A bucket that cannot be reached stops the start with a message naming it, before anything else is opened.
   await storage.check();
   const database = openDatabase(config.database);
-  await migrateToLatest(database.db);
-  if (config.seedDemo) await seedDemoCatalogue(database.db, storage, logger);
+  database.startingUp?.(true);
+  try {
+    await migrateToLatest(database.db);
+    if (config.seedDemo) await seedDemoCatalogue(database.db, storage, logger);
+  } finally {
+    database.startingUp?.(false);
+  }
 
   const payments = createPaymentProvider(config, database.db);
   const lockers = createLockerDirectory({ baseUrl: config.inpostApiUrl, log: logger });

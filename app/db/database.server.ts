@@ -14,7 +14,13 @@ export type DB = Kysely<Database>;
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type DatabaseKind = 'sqlite' | 'postgres';
 
-export type DatabaseHandle = { db: DB; kind: DatabaseKind; close: () => Promise<void> };
+export type DatabaseHandle = {
+  db: DB;
+  kind: DatabaseKind;
+  close: () => Promise<void>;
+  /** SQLite: transactions begin immediate while `on` (the shop's start; see NodeSqliteDatabase). */
+  startingUp?: (on: boolean) => void;
+};
 
 // PostgreSQL returns bigint (count(*)) as a string by default; our counts fit in a JS number.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -31,7 +37,7 @@ export function openDatabase(database: Config['database'], { busyTimeoutMs = 500
   sqlite.exec('pragma journal_mode = WAL; pragma synchronous = NORMAL; pragma foreign_keys = ON');
   sqlite.exec(`pragma busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, kind: 'sqlite', close: () => db.destroy() };
+  return { db, kind: 'sqlite', close: () => db.destroy(), startingUp: (on) => void (sqlite.beginImmediate = on) };
 }
 
 /** Applies pending migrations. `schema` keeps Kysely's bookkeeping tables in one PostgreSQL schema (tests). */

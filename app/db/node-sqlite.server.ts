@@ -15,6 +15,13 @@ const STATEMENT_CACHE_SIZE = 500;
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly native: DatabaseSync;
   readonly #cache = new Map<string, Prepared>();
+  /**
+   * While the shop starts (migrations, the demo seed): transactions take the write lock when they begin. In WAL
+   * mode a transaction that read and then finds another process (the `kopi` command) wrote meanwhile fails at once
+   * with SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out — at start that stopped the shop. Not while serving:
+   * a lock held from the first statement would keep the command waiting behind a busy shop.
+   */
+  beginImmediate = false;
 
   constructor(file: string) {
     this.native = new DatabaseSync(file);
@@ -26,10 +33,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
-    // A transaction takes the write lock when it begins, not at its first write: in WAL mode a transaction that
-    // read and then finds another process (the `kopi` command, a migration) wrote meanwhile fails at once with
-    // SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out. Beginning immediate, it waits its turn instead.
-    const { statement, reader } = this.#prepared(sql === 'begin' ? 'begin immediate' : sql);
+    const { statement, reader } = this.#prepared(sql === 'begin' && this.beginImmediate ? 'begin immediate' : sql);
     return {
       reader,
       all: (parameters: Parameters) => statement.all(...(parameters as never[])),

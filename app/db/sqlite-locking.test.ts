@@ -1,5 +1,5 @@
 /**
- * Two processes on one SQLite file (the shop and the `kopi` command): a transaction takes the write lock when it
+ * Two processes on one SQLite file (the shop starting and the `kopi` command): a transaction takes the write lock when it
  * begins, so one that has read never fails at its first write because the other wrote meanwhile
  * (SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out) — the other waits its turn instead.
  */
@@ -13,6 +13,8 @@ import { openDatabase } from './database.server';
 describe('SQLite transactions beside another process', () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kopi-lock-')), 'kopi.db');
   const shop = openDatabase({ kind: 'sqlite', file });
+  // As while the shop starts (migrations, the demo seed).
+  shop.startingUp?.(true);
   // A second connection that does not wait at all, so "it would have to wait" shows as an error at once.
   const command = openDatabase({ kind: 'sqlite', file }, { busyTimeoutMs: 0 });
   afterAll(async () => {

@@ -146,3 +146,44 @@ test('the owner issues an invoice for an order from its page and downloads it', 
   expect(bytes.toString('utf8')).toMatch(/FV-\d{4}-\d{5}\.xml<\?xml[^>]*>\s*<Faktura xmlns="http:\/\/crd\.gov\.pl\/wzor\/2025\/06\/25\/13775\/">/);
   await owner.context().close();
 });
+
+test('the owner records the number KSeF gave a Polish café’s invoice; its correction’s XML refers to it', async ({ page, browser, productPath, consoleErrors }, testInfo) => {
+  consoleErrors.allow(failedLoad(400));
+  const product = catalogue[3];
+  const cents = askedCents(product, product.priceCents);
+  await customerWithCart(page, testInfo, [[productPath(product), 1]], { label: 'ola.ksef-number' });
+  await page.goto('/checkout');
+  await proceedToPayment(page, polishAddress);
+  const orderId = await payAndFinish(page, cents, card(TEST_CARDS.success));
+
+  const owner = await ownerPage(browser, testInfo);
+  await owner.goto(`/admin/orders/${orderId}`);
+  await waitForHydration(owner);
+  const section = owner.getByTestId('order-invoice');
+  await section.getByLabel(en('invoices.fields.name')).fill('Kawiarnia Żuraw sp. z o.o.');
+  await section.getByLabel(en('invoices.fields.taxId'), { exact: true }).fill('725-001-82-00');
+  await section.getByRole('button', { name: en('admin.invoices.issue') }).click();
+  await expect(owner.getByRole('status')).toContainText(/Invoice FV\/\d{4}\/\d{5} issued\./);
+  const number = (await owner.getByRole('status').textContent())!.match(/FV\/\d{4}\/\d{5}/)![0];
+
+  const form = section.getByRole('form', { name: en('admin.invoices.ksefFor', { number }) });
+  await form.getByLabel(en('admin.invoices.ksefNumber')).fill('5260250274-20261128-0A1B2C3D4E5F');
+  await form.getByRole('button', { name: en('admin.invoices.ksefSave') }).click();
+  await expect(owner.getByRole('alert')).toHaveText(en('admin.orders.errors.ksef_invalid'));
+  const ksefNumber = '5260250274-20261128-0A1B2C3D4E5F-9C';
+  await form.getByLabel(en('admin.invoices.ksefNumber')).fill(ksefNumber);
+  await form.getByRole('button', { name: en('admin.invoices.ksefSave') }).click();
+  await expect(owner.getByRole('status')).toHaveText(en('admin.invoices.ksefRecorded', { number }));
+  await expect(form.getByLabel(en('admin.invoices.ksefNumber'))).toHaveValue(ksefNumber);
+
+  await owner.getByText(en('admin.orders.cancel')).click();
+  await owner.getByRole('button', { name: en('admin.orders.confirmCancel', { amount: price(cents, 'en') }) }).click();
+  await expect(owner.getByTestId('admin-order-status')).toHaveText(en('orders.status.cancelled'));
+  const correction = section.getByRole('link', { name: /^Correction KOR\/\d{4}\/\d{5}/ });
+  const correctionNumber = (await correction.textContent())!.match(/KOR\/\d{4}\/\d{5}/)![0];
+  const xml = owner.waitForEvent('download');
+  await section.getByRole('link', { name: en('admin.invoices.xmlLabel', { number: correctionNumber }) }).click();
+  const text = Buffer.concat(await (await (await xml).createReadStream()).toArray()).toString('utf8');
+  expect(text).toContain(`<NrKSeFFaKorygowanej>${ksefNumber}</NrKSeFFaKorygowanej>`);
+  await owner.context().close();
+});
