@@ -4,7 +4,7 @@
  * declared length is over the limit before React Router sees them (server/body-limit.ts); the limit here
  * also catches bodies sent without a length.
  */
-import { fail } from '~/lib/failure';
+import { fail, failureResponse } from '~/lib/failure';
 
 /** Forms and JSON: tens of kB is far more than the longest contact message in any encoding. */
 export const FORM_LIMIT_BYTES = 64 * 1024;
@@ -51,6 +51,22 @@ export async function readText(request: Request, limit = FORM_LIMIT_BYTES): Prom
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     fail('invalid', 'errors.invalidBody');
+  }
+}
+
+/**
+ * A small JSON body posted by the page's own script (`/api/events`, `/api/consent`): POST only (else 405), as
+ * `application/json` or `text/plain` — the way `navigator.sendBeacon` sends a Blob — (else 415), at most `limit`
+ * bytes (else 413). Its parsed value, or the answer to send instead; a body that is no JSON answers `invalid`.
+ */
+export async function readBeaconJson(request: Request, limit: number, invalid: () => Response): Promise<{ ok: true; json: unknown } | { ok: false; response: Response }> {
+  if (request.method !== 'POST') return { ok: false, response: Response.json({ error: 'method_not_allowed' }, { status: 405, headers: { Allow: 'POST' } }) };
+  const type = mediaType(request);
+  if (type !== 'application/json' && type !== 'text/plain') return { ok: false, response: failureResponse('unsupported') };
+  try {
+    return { ok: true, json: JSON.parse(await readText(request, limit)) };
+  } catch (error) {
+    return { ok: false, response: error instanceof Response ? error : invalid() };
   }
 }
 

@@ -1,5 +1,5 @@
 import { appContext } from '~/context';
-import { mediaType, readText } from '~/http/body.server';
+import { readBeaconJson } from '~/http/body.server';
 import { shopperContext } from '~/http/shopper.server';
 import { failureResponse } from '~/lib/failure';
 import { consentChoiceSchema } from '~/modules/privacy/consent.schema';
@@ -15,18 +15,9 @@ import type { Route } from './+types/api.consent';
 const MAX_BODY_BYTES = 1024;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== 'POST') {
-    return Response.json({ error: 'method_not_allowed' }, { status: 405, headers: { Allow: 'POST' } });
-  }
-  const type = mediaType(request);
-  if (type !== 'application/json' && type !== 'text/plain') return failureResponse('unsupported');
-  let json: unknown;
-  try {
-    json = JSON.parse(await readText(request, MAX_BODY_BYTES));
-  } catch (error) {
-    if (error instanceof Response) return error;
-    return invalidChoice();
-  }
+  const body = await readBeaconJson(request, MAX_BODY_BYTES, invalidChoice);
+  if (!body.ok) return body.response;
+  const json = body.json;
   const parsed = consentChoiceSchema.safeParse(json);
   if (!parsed.success) return invalidChoice();
 

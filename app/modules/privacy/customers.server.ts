@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Executor } from '~/db/database.server';
+import { escapeLike } from '~/db/search.server';
 
 export type CustomerMatch = {
   /** Null: no account, only records kept under the address. */
@@ -16,7 +17,7 @@ export type CustomerMatch = {
 };
 
 const MAX_MATCHES = 20;
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likePattern = (text: string) => `%${escapeLike(text)}%`;
 
 export async function findCustomers(db: Executor, query: string): Promise<CustomerMatch[]> {
   const text = query.trim().toLowerCase();

@@ -7,6 +7,7 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Executor } from '~/db/database.server';
 import type { Database } from '~/db/schema';
+import { escapeLike } from '~/db/search.server';
 
 /** Why an order lost its customer: they (or the owner for them) asked, or its retention period ended. */
 export type AnonymisedBy = 'deletion' | 'retention';
@@ -81,7 +82,7 @@ export async function forgetSentMailText(trx: Executor, email: string): Promise<
   return Number(result.numUpdatedRows);
 }
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likePattern = (text: string) => `%${escapeLike(text)}%`;
 
 /**
  * The owner's activity log keeps what was done, not to whom: an address in an entry's label or details (a deleted
