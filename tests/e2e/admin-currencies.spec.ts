@@ -44,6 +44,15 @@ async function saveSettings(owner: Page, { polish, rate }: { polish?: 'EUR' | 'P
   await owner.getByRole('button', { name: en('admin.currencies.save') }).click();
 }
 
+// A test that failed halfway must not leave the Polish pages in złoty for the tests after it.
+test.afterEach(async ({ browser }, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  const owner = await ownerPage(browser, testInfo);
+  await saveSettings(owner, { polish: 'EUR', rate: '4.25' });
+  await expect(owner.getByTestId('currencies-saved')).toBeVisible();
+  await owner.context().close();
+});
+
 /** Applies these proposals only: every other one unticked first. Returns how many were ticked. */
 async function applyOnly(owner: Page, rows: Locator): Promise<number> {
   await owner.getByTestId('proposals').locator('input[type="checkbox"]').evaluateAll((boxes: HTMLInputElement[]) => boxes.forEach((box) => (box.checked = false)));
@@ -138,6 +147,8 @@ test('a shop rate proposes złoty prices, shown before they apply; one applied r
 
   // Back as it was: the starting rate, and that coffee's prices proposed back at it.
   await saveSettings(owner, { rate: '4.25' });
+  // Saved before going on: leaving at once would abort the save under load.
+  await expect(owner.getByTestId('currencies-saved')).toBeVisible();
   await owner.goto('/admin/currencies?propose=1');
   const back = owner.getByTestId('proposal').filter({ hasText: productName(first, 'en') });
   await expect(back).toHaveCount(applied);
