@@ -5,6 +5,7 @@ import type { DB } from '~/db/database.server';
 import type { KopiCookies } from '~/http/cookies.server';
 import type { PageCache } from '~/http/page-cache.server';
 import type { LockerDirectory } from '~/modules/delivery/lockers.server';
+import type { ExchangeRates } from '~/modules/invoices/nbp.server';
 import type { Shipx } from '~/modules/fulfilment/shipx.server';
 import type { Limits } from '~/modules/limits/index.server';
 import type { PaymentProvider } from '~/modules/payments/provider.server';
@@ -21,6 +22,8 @@ export type AppContext = {
   lockers: LockerDirectory;
   /** InPost shipments and labels through ShipX; null when the shop has no ShipX token (the owner types tracking numbers). */
   shipx: Shipx | null;
+  /** NBP's average rates (NBP_API_URL) for invoices in euros, known ones kept (one per process). */
+  rates: ExchangeRates;
   log: Logger;
   requestId: string;
   /** The client's address (behind a proxy, from X-Forwarded-For via Express's trust proxy). */

@@ -55,6 +55,8 @@ async function main() {
   // InPost's Points API stand-in, for every shop the bench starts (lockers at checkout).
   const inpost = await startInpostStandIn(inpostPort);
   process.env.INPOST_API_URL = inpost.url;
+  // Nothing leaves this machine: invoices in euros fall back to the shop's own rate, as when NBP is down.
+  process.env.NBP_API_URL = 'http://127.0.0.1:9';
   const shop = await startShop(shopPort, shopData);
   const floor = { server: undefined as Awaited<ReturnType<typeof startFloor>> | undefined };
   try {

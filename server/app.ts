@@ -17,6 +17,7 @@ import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.serve
 import { pruneCartRequests } from '~/modules/cart/index.server';
 import { pruneRestockAlerts } from '~/modules/alerts/index.server';
 import { runDailyRetention } from '~/modules/privacy/index.server';
+import { createNbpRates } from '~/modules/invoices/index.server';
 import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';
 import { localePath } from '~/modules/i18n/paths';
 import { scaledLimits } from '~/modules/limits/index.server';
@@ -83,6 +84,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const payments = createPaymentProvider(config, database.db);
   const lockers = createLockerDirectory({ baseUrl: config.inpostApiUrl, log: logger });
   const shipx = config.shipx ? createShipx(config.shipx, { log: logger }) : null;
+  const rates = createNbpRates({ baseUrl: config.nbpApiUrl, log: logger });
   const transport = createMailTransport(config, logger);
   const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger, concurrency: config.mailConcurrency });
   // Expired sessions, used reset links, old rate-limit records, day-old cart request keys and spent back-in-stock notices are removed hourly;
@@ -99,7 +101,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   void prune();
   // Stock held for abandoned payments is let go, refunds of orders paid too late are retried, notify-me mails go out.
   const sweep = () =>
-    sweepPayments({ ...paymentServices({ db: database.db, payments, kickMail: () => mailWorker.kick(), config }), log: logger }).catch((error) =>
+    sweepPayments({ ...paymentServices({ db: database.db, payments, kickMail: () => mailWorker.kick(), config, rates }), log: logger }).catch((error) =>
       logger.warn({ err: error }, 'payment sweep failed'),
     );
   const sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS);
@@ -250,7 +252,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     }),
   );
 
-  app.use(stripeWebhookRouter({ ...paymentServices({ db: database.db, payments, kickMail: () => mailWorker.kick(), config }), log: logger }));
+  app.use(stripeWebhookRouter({ ...paymentServices({ db: database.db, payments, kickMail: () => mailWorker.kick(), config, rates }), log: logger }));
 
   app.use(imagesRouter(config, storage, path.join(config.dataDir, 'uploads')));
   if (options.clientDir) {
@@ -293,6 +295,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       payments,
       lockers,
       shipx,
+      rates,
       log: req.log,
       requestId: res.locals.requestId,
       clientIp: req.ip ?? 'unknown',

@@ -55,6 +55,7 @@ export async function startTestShop(env: Record<string, string> = {}, { captureL
       // Never InPost's own API from a test: a closed local port unless a test starts the stand-in.
       INPOST_API_URL: 'http://127.0.0.1:9',
       SHIPX_API_URL: 'http://127.0.0.1:9',
+      NBP_API_URL: 'http://127.0.0.1:9',
       SHIPX_TOKEN: 'no-token',
       SHIPX_ORGANIZATION_ID: '1',
       ...env,

@@ -40,6 +40,7 @@ const envSchema = z
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
     STRIPE_API_URL: z.url().optional(),
     INPOST_API_URL: z.url().default('https://api-shipx-pl.easypack24.net'),
+    NBP_API_URL: z.url().default('https://api.nbp.pl'),
     SHIPX_API_URL: z.url().default('https://api-shipx-pl.easypack24.net'),
     SHIPX_TOKEN: z.string().optional(),
     SHIPX_ORGANIZATION_ID: z.string().regex(/^\d{1,12}$/, 'must be the organisation number from InPost Manager').optional(),
@@ -134,6 +135,8 @@ export type Config = {
   oidc: { clientId?: string; clientSecret?: string; issuer: string };
   /** InPost's Points API (lockers), ShipX's `GET /v1/points`; a stand-in's address in tests and offline demos. */
   inpostApiUrl: string;
+  /** The National Bank of Poland's Web API: the average rate an invoice in euros converts its VAT to złoty at. */
+  nbpApiUrl: string;
   /**
    * InPost shipments and labels through ShipX (SHIPX_TOKEN and SHIPX_ORGANIZATION_ID); without them the owner
    * types tracking numbers. `sendingMethod`: how parcels reach InPost (a courier collects them, by default).
@@ -214,6 +217,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
     },
     oidc: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.OIDC_ISSUER },
     inpostApiUrl: env.INPOST_API_URL.replace(/\/+$/, ''),
+    nbpApiUrl: env.NBP_API_URL.replace(/\/+$/, ''),
     shipx:
       env.SHIPX_TOKEN && env.SHIPX_ORGANIZATION_ID
         ? { apiUrl: env.SHIPX_API_URL.replace(/\/+$/, ''), token: env.SHIPX_TOKEN, organizationId: env.SHIPX_ORGANIZATION_ID, sendingMethod: env.SHIPX_SENDING_METHOD }

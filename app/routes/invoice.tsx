@@ -44,7 +44,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
   if (!order) return data<Result>({ status: 'refused', problem: 'invoices.request.notFound' }, { status: 404 });
   const parsed = parseBuyer((name) => field(form, name));
   if (!parsed.ok) return data<Result>({ status: 'invalid', errors: parsed.errors, values: parsed.values }, { status: 400 });
-  const issued = await issueInvoice(app.db, { orderId: order.id, buyer: parsed.buyer, seller: sellerOf(app.config.seller), by: { customer: user.id } });
+  const issued = await issueInvoice(app.db, { orderId: order.id, buyer: parsed.buyer, seller: sellerOf(app.config.seller), by: { customer: user.id }, rates: app.rates });
   if (!issued.ok) {
     const problem = { not_found: 'notFound', not_paid: 'notFound', already_issued: 'alreadyIssued', window_closed: 'windowClosed', seller_missing: 'unavailable' }[issued.reason];
     return data<Result>({ status: 'refused', problem: `invoices.request.${problem}` }, { status: issued.reason === 'seller_missing' ? 503 : 409 });

@@ -84,6 +84,8 @@ test('a customer asks for an invoice in Polish from My Orders and downloads it; 
   expect(text).toContain('NIP: 7250018200');
   expect(text).toContain('Kopi Palarnia sp. z o.o.');
   expect(text).toContain('NIP: 5260250274');
+  // Paid in euros: the VAT in złoty too, at NBP's average rate of the working day before (NBP's stand-in).
+  expect(text.replace(/\s+/g, ' ')).toMatch(/VAT w złotych: [\d ]+,\d\d zł \(średni kurs NBP \d,\d{4} PLN\/EUR, tabela nr \d{3}\/A\/NBP\/\d{4} z \d{1,2} \p{L}+ \d{4}\)/u);
   expect(text).toMatch(new RegExp(`23%\\s+${plain(price(vat23(cents), 'pl')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+${plain(price(cents, 'pl')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
 
   // A second request for the same order is refused: the page shows the invoice instead of the form.

@@ -30,6 +30,8 @@ const E2E_OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3190);
 // and its ShipX shipments stand-in (tests/doubles/shipx.js) in another on E2E_PORT + 280.
 const E2E_INPOST_PORT = Number(process.env.E2E_INPOST_PORT ?? E2E_PORT + 290);
 const E2E_SHIPX_PORT = Number(process.env.E2E_SHIPX_PORT ?? E2E_PORT + 280);
+// NBP's exchange-rate API stand-in (tests/doubles/nbp.js), for invoices in euros, on E2E_PORT + 270.
+const E2E_NBP_PORT = Number(process.env.E2E_NBP_PORT ?? E2E_PORT + 270);
 const shopUrl = `http://127.0.0.1:${E2E_PORT}`;
 const dataDir = path.join(root, `test-results/e2e-data-${E2E_PORT}`);
 fs.rmSync(dataDir, { recursive: true, force: true });
@@ -65,6 +67,7 @@ async function standIn(file, port) {
 }
 const inpost = await standIn('inpost-points.js', E2E_INPOST_PORT);
 const shipx = await standIn('shipx.js', E2E_SHIPX_PORT);
+const nbp = await standIn('nbp.js', E2E_NBP_PORT);
 const oidc = await startOidcProvider({ port: E2E_OIDC_PORT, redirectUri: `${shopUrl}/auth/google/callback` });
 
 const env = {
@@ -90,6 +93,7 @@ const env = {
   OIDC_ISSUER: oidc.issuer,
   INPOST_API_URL: `http://127.0.0.1:${E2E_INPOST_PORT}`,
   SHIPX_API_URL: `http://127.0.0.1:${E2E_SHIPX_PORT}`,
+  NBP_API_URL: `http://127.0.0.1:${E2E_NBP_PORT}`,
   SHIPX_TOKEN: 'shipx-test-token',
   SHIPX_ORGANIZATION_ID: '1234',
   // The seller on invoices.
@@ -105,6 +109,7 @@ const child = spawn(process.execPath, [path.join(appDir, 'server.js')], { cwd: d
 const forward = (signal) => {
   inpost.kill(signal);
   shipx.kill(signal);
+  nbp.kill(signal);
   child.kill(signal);
 };
 process.on('SIGTERM', forward);
@@ -112,6 +117,7 @@ process.on('SIGINT', forward);
 child.on('exit', (code, signal) => {
   inpost.kill('SIGTERM');
   shipx.kill('SIGTERM');
+  nbp.kill('SIGTERM');
   oidc.server.closeAllConnections();
   oidc.server.close();
   process.exit(code ?? (signal ? 1 : 0));

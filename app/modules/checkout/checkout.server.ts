@@ -37,7 +37,7 @@ import { type DeliveryTable, type LockerDirectory, cheapestDelivery, deliveryOpt
 import type { Currency } from '~/modules/pricing/index.server';
 import { type OrderDelivery, linePaidCents } from '~/modules/orders/index.server';
 import { type ShippingAddress, isAddressComplete, pickupAddressSchema, shippingAddressSchema } from './checkout.schema';
-import { type InvoiceBuyer, type Seller, issueInvoice, sellerOf } from '~/modules/invoices/index.server';
+import { type ExchangeRates, type InvoiceBuyer, type Seller, issueInvoice, sellerOf } from '~/modules/invoices/index.server';
 
 /** Where the shop's copy of each paid order goes, the shop's address for links in the mail, and the seller on invoices. */
 export type OrderMailSettings = { contactTo: string; publicUrl?: string; seller?: Seller | null };
@@ -296,6 +296,8 @@ export type PaymentServices = OrderMailSettings & {
   kickMail: () => void;
   /** How long the stock is held for a payment. */
   reservationMinutes?: number;
+  /** NBP's rates for invoices in euros (absent: the shop's own rate). */
+  rates?: ExchangeRates;
   log?: Logger;
 };
 
@@ -305,6 +307,7 @@ export function paymentServices(app: {
   payments: PaymentProvider;
   kickMail: () => void;
   log?: Logger;
+  rates?: ExchangeRates;
   config: { contactTo: string; publicUrl: URL; stockReservationMinutes: number; seller?: { legalName?: string; address?: string; taxId?: string; email?: string } };
 }): PaymentServices {
   return {
@@ -316,6 +319,7 @@ export function paymentServices(app: {
     publicUrl: app.config.publicUrl.href,
     reservationMinutes: app.config.stockReservationMinutes,
     seller: app.config.seller ? sellerOf(app.config.seller) : null,
+    ...(app.rates ? { rates: app.rates } : {}),
   };
 }
 
@@ -385,7 +389,7 @@ export async function issueRequestedInvoices(services: PaymentServices, orderIds
     const record = await findOrderRecord(services.db, order.id);
     if (!record?.invoiceBuyer) continue;
     try {
-      const outcome = await issueInvoice(services.db, { orderId: order.id, buyer: record.invoiceBuyer, seller: services.seller, by: { customer: order.user_id } });
+      const outcome = await issueInvoice(services.db, { orderId: order.id, buyer: record.invoiceBuyer, seller: services.seller, by: { customer: order.user_id }, rates: services.rates });
       if (outcome.ok) issued += 1;
     } catch (error) {
       services.log?.error({ err: error, orderId: order.id }, 'issuing the invoice asked for at checkout failed; the sweep tries again');

@@ -26,3 +26,4 @@ export {
 } from './invoices.server';
 export { renderInvoicePdf } from './pdf.server';
 export { isKsefNumber, ksefEligible, ksefXml } from './ksef';
+export { type ExchangeRates, type NbpRate, createNbpRates } from './nbp.server';

@@ -18,12 +18,22 @@ import { shopDayOf, startOfShopDay } from '~/lib/shop-days';
 import { type InvoiceBuyer, invoiceWindowEnds, normalizeTaxId } from './buyer';
 import { renderInvoicePdf } from './pdf.server';
 import { type KsefCorrection, isKsefNumber, ksefEligible, ksefXml } from './ksef';
+import type { ExchangeRates, NbpRate } from './nbp.server';
 import { RATE_SCALE, currencySettings } from '~/modules/pricing/index.server';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 
 export type Seller = { name: string; address: string; taxId: string; email?: string };
 export type InvoiceLine = { name: string; sku: string | null; quantity: number; unitGrossCents: number; grossCents: number; netCents: number; vatCents: number; rateBp: number };
-export type InvoiceTotals = { byRate: VatPart[]; netCents: number; vatCents: number; grossCents: number; /** PLN per unit of a foreign currency, fixed when issued (a correction keeps its invoice's). */ plnRate?: number };
+export type InvoiceTotals = {
+  byRate: VatPart[];
+  netCents: number;
+  vatCents: number;
+  grossCents: number;
+  /** PLN per unit of a foreign currency, fixed when issued (a correction keeps its invoice's). */
+  plnRate?: number;
+  /** The NBP table `plnRate` comes from; absent when NBP could not be asked and the shop's own rate was used. */
+  nbp?: { table: string; date: string };
+};
 export type InvoicePayment = { provider: string; paidAt: string | null; reference: string | null };
 
 export type Invoice = {
@@ -86,11 +96,14 @@ export type IssueOutcome =
  */
 export async function issueInvoice(
   db: Executor,
-  input: { orderId: string; buyer: InvoiceBuyer; seller: Seller | null; by: { admin: Actor } | { customer: string | null }; now?: Date },
+  input: { orderId: string; buyer: InvoiceBuyer; seller: Seller | null; by: { admin: Actor } | { customer: string | null }; now?: Date; rates?: ExchangeRates },
 ): Promise<IssueOutcome> {
   if (!input.seller) return { ok: false, reason: 'seller_missing' };
   const seller = input.seller;
   const at = input.now ?? new Date();
+  // A foreign currency's VAT in złoty at NBP's rate, asked before the transaction (no lock is held over the network).
+  const before = input.rates ? await findOrderRecord(db, input.orderId) : null;
+  const nbp = before && before.currency !== 'PLN' && before.paidAt ? await input.rates!.rateBefore(before.currency, new Date(before.paidAt)) : null;
   const outcome = await inTransaction(db, async (trx): Promise<IssueOutcome> => {
     const order = await findOrderRecord(trx, input.orderId);
     if (!order) return { ok: false, reason: 'not_found' };
@@ -113,7 +126,7 @@ export async function issueInvoice(
       const name = order.delivery ? t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) }) : t('delivery.delivery');
       lines.push({ name, sku: null, quantity: 1, unitGrossCents: part.grossCents, grossCents: part.grossCents, netCents: part.netCents, vatCents: part.vatCents, rateBp: part.rateBp });
     }
-    const totals = { ...totalsOf(lines), ...(order.currency === 'PLN' ? {} : { plnRate: (await currencySettings(trx)).rate / RATE_SCALE }) };
+    const totals: InvoiceTotals = { ...totalsOf(lines), ...(order.currency === 'PLN' ? {} : await plnRateOf(trx, order.currency === before?.currency ? nbp : null)) };
     const year = Number(shopDayOf(at, TIME_ZONE).slice(0, 4));
     const { seq, number } = await nextInvoiceNumber(trx, INVOICE_SERIES.invoice, year);
     const invoice: Invoice = {
@@ -235,7 +248,7 @@ export async function issueCorrections(trx: Executor, orderId: string, at = new 
       vatCents: -p.vatCents,
       rateBp: p.rateBp,
     }));
-    const totals = { ...totalsOf(lines), ...(original.totals.plnRate ? { plnRate: original.totals.plnRate } : {}) };
+    const totals = { ...totalsOf(lines), ...(original.totals.plnRate ? { plnRate: original.totals.plnRate } : {}), ...(original.totals.nbp ? { nbp: original.totals.nbp } : {}) };
     const year = Number(shopDayOf(at, TIME_ZONE).slice(0, 4));
     const { seq, number } = await nextInvoiceNumber(trx, INVOICE_SERIES.correction, year);
     const correction: Invoice = {
@@ -321,6 +334,12 @@ export async function correctRefundedInvoices(db: Executor, { orderId, log }: { 
     }
   }
   return issued;
+}
+
+/** The złoty rate an invoice in a foreign currency is issued at: NBP's when known, else the shop's own (said so on it). */
+async function plnRateOf(db: Executor, nbp: NbpRate | null): Promise<Pick<InvoiceTotals, 'plnRate' | 'nbp'>> {
+  if (nbp) return { plnRate: nbp.mid, nbp: { table: nbp.table, date: nbp.date } };
+  return { plnRate: (await currencySettings(db)).rate / RATE_SCALE };
 }
 
 export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {

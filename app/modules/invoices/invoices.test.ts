@@ -2,7 +2,7 @@
  * Invoices (docs/decisions/0028): tax numbers checked, numbers per year without gaps or repeats under concurrency,
  * one invoice per order, the customer's window, and the PDF read back with poppler's pdftotext.
  */
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,8 @@ import { type PaymentServices, payWithCard, startPayment } from '~/modules/check
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { findOrderRecord } from '~/modules/orders/index.server';
 import { address, courier, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
-import { type InvoiceBuyer, invoicePdf, invoiceWindowEnds, invoiceXml, isValidNip, issueCorrections, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, recordKsefNumber, sellerOf } from './index.server';
+import { spawnStandIn } from '../../../tests/doubles/spawn';
+import { type InvoiceBuyer, createNbpRates, invoicePdf, invoiceWindowEnds, invoiceXml, isValidNip, issueCorrections, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, recordKsefNumber, sellerOf } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
 const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
@@ -63,6 +64,17 @@ describe('tax numbers', () => {
     // 23:30 UTC on 31 January is 1 February in Warsaw: February's window, to the end of May (UTC+2 in summer).
     expect(invoiceWindowEnds('2026-01-31T23:30:00.000Z').toISOString()).toBe('2026-05-31T22:00:00.000Z');
   });
+});
+
+// NBP's exchange-rate API stand-in (tests/doubles/nbp.js), in a process of its own.
+const nbpPort = 3356 + Number(process.env.VITEST_POOL_ID ?? 0);
+const nbpUrl = `http://127.0.0.1:${nbpPort}`;
+let nbpStandIn: ChildProcess;
+beforeAll(async () => {
+  nbpStandIn = await spawnStandIn('nbp.js', nbpPort);
+});
+afterAll(() => {
+  nbpStandIn.kill();
 });
 
 describe.each(testDatabases())('invoices on %s', (_kind, open) => {
@@ -205,6 +217,38 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     const foreign = await paidOrder('Berlin Kawa');
     const berlin = await issueInvoice(db, { orderId: foreign.orderId, buyer: { ...cafe, name: 'Café Berlin GmbH', taxId: 'DE123456789', country: 'DE', city: 'Berlin', zipCode: '10119' }, seller, by: { admin: owner } });
     expect(berlin.ok && (await invoiceXml(db, berlin.invoice.id))).toBeNull();
+  });
+
+  it('an invoice in euros states its VAT in złoty at NBP’s rate of the working day before the payment; its correction keeps it; without NBP, the shop’s rate, said so', async () => {
+    const rates = createNbpRates({ baseUrl: nbpUrl });
+    const o = await paidOrder('Kawa w Euro', 2460);
+    // Paid on Monday 2 November 2026 (the day before, 1 November, is All Saints' Day): Friday 30 October's table.
+    await db.updateTable('orders').set({ paid_at: '2026-11-02T09:00:00.000Z' }).where('id', '=', o.orderId).execute();
+    const nbp = ((await (await fetch(`${nbpUrl}/api/exchangerates/rates/a/eur/2026-10-30/`)).json()) as { rates: { no: string; mid: number }[] }).rates[0]!;
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner }, rates });
+    if (!issued.ok) throw new Error(issued.reason);
+    expect(issued.invoice.totals).toMatchObject({ plnRate: nbp.mid, nbp: { table: nbp.no, date: '2026-10-30' } });
+    // 10.13 € of VAT at 23% (9.20 + 0.93), converted once: its złoty amount in P_14_1W, the rate on every line.
+    const xml = (await invoiceXml(db, issued.invoice.id))!.xml;
+    const plnVat = (Math.round(1013 * nbp.mid) / 100).toFixed(2);
+    expect(xml).toContain(`<P_14_1W>${plnVat}</P_14_1W>`);
+    expect(xml).toContain(`<KursWaluty>${nbp.mid}</KursWaluty>`);
+    const pdfText = async (id: string) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: (await invoicePdf(db, id, { admin: true }))!.pdf }).toString().replace(/[\u00a0\u202f]/g, ' ').replace(/\s+/g, ' ');
+    const polishRate = nbp.mid.toFixed(4).replace('.', ',');
+    expect(await pdfText(issued.invoice.id)).toContain(`VAT w złotych: ${plnVat.replace('.', ',')} zł (średni kurs NBP ${polishRate} PLN/EUR, tabela nr ${nbp.no} z 30 października 2026)`);
+
+    // Refunded: the correction converts at its invoice's rate.
+    expect(await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).toMatchObject({ ok: true });
+    const correction = (await listOrderInvoices(db, o.orderId)).find((d) => d.kind === 'correction')!;
+    expect(await pdfText(correction.id)).toContain(`VAT w złotych: -${plnVat.replace('.', ',')} zł (średni kurs NBP ${polishRate} PLN/EUR, tabela nr ${nbp.no} z 30 października 2026)`);
+
+    // NBP cannot be reached: the invoice is still issued, at the shop's rate (4.25), and says so.
+    const offline = await paidOrder('Kawa Bez NBP', 2460);
+    const fallback = await issueInvoice(db, { orderId: offline.orderId, buyer: cafe, seller, by: { admin: owner }, rates: createNbpRates({ baseUrl: 'http://127.0.0.1:9' }) });
+    if (!fallback.ok) throw new Error(fallback.reason);
+    expect(fallback.invoice.totals.plnRate).toBe(4.25);
+    expect(fallback.invoice.totals.nbp).toBeUndefined();
+    expect(await pdfText(fallback.invoice.id)).toContain('VAT w złotych: 43,05 zł (kurs sklepu 4,2500 PLN/EUR)');
   });
 
   it('the PDF says who sells and buys, the number, each line’s net, rate, VAT and gross, in Polish letters', async () => {

@@ -117,8 +117,13 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
   y += 12;
   // A euro invoice under Polish VAT states its VAT in złoty too, at the rate it was issued with (art. 106e ust. 11).
   if (invoice.currency !== 'PLN' && invoice.totals.plnRate && invoice.seller.taxId) {
-    const plnVat = Math.round(invoice.totals.vatCents * invoice.totals.plnRate);
-    doc.font('Sans').fontSize(9).fillColor(ROAST).text(t('invoices.pdf.vatInPln', { amount: formatPrice(plnVat, 'PLN', invoice.locale), rate: formatNumber(invoice.totals.plnRate, invoice.locale, { minimumFractionDigits: 4, maximumFractionDigits: 4 }) }), left, y);
+    // Each rate's VAT converted once, as the KSeF XML does (P_14_xW).
+    const plnVat = invoice.totals.byRate.reduce((sum, part) => sum + Math.sign(part.vatCents) * Math.round(Math.abs(part.vatCents) * invoice.totals.plnRate!), 0);
+    const rate = formatNumber(invoice.totals.plnRate, invoice.locale, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+    const amount = formatPrice(plnVat, 'PLN', invoice.locale);
+    const nbp = invoice.totals.nbp;
+    doc.font('Sans').fontSize(9).fillColor(ROAST);
+    doc.text(nbp ? t('invoices.pdf.vatInPlnNbp', { amount, rate, table: nbp.table, date: day(`${nbp.date}T12:00:00Z`) }) : t('invoices.pdf.vatInPln', { amount, rate }), left, y, { width });
     y = doc.y + 8;
   }
   doc.font('Sans-Bold').fontSize(11).fillColor(ROAST).text(`${t('invoices.pdf.toPay')}: ${money(0)}`, left, y);

@@ -110,7 +110,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 async function invoice(app: AppContext, user: { id: string; email: string }, id: string, form: FormData) {
   const parsed = parseBuyer((name) => field(form, name));
   if (!parsed.ok) return data<Result>({ ok: false, error: 'invoice_invalid', invoice: { values: parsed.values, errors: parsed.errors } }, { status: 400 });
-  const issued = await issueInvoice(app.db, { orderId: id, buyer: parsed.buyer, seller: sellerOf(app.config.seller), by: { admin: user } });
+  const issued = await issueInvoice(app.db, { orderId: id, buyer: parsed.buyer, seller: sellerOf(app.config.seller), by: { admin: user }, rates: app.rates });
   if (issued.ok) {
     app.kickMail();
     return data<Result>({ ok: true, moved: 'invoiced', number: issued.invoice.number });
