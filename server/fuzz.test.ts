@@ -539,6 +539,15 @@ function endpoints(productId: string): Endpoint[] {
       as: 'admin',
     },
     {
+      name: 'POST /admin/tax (OSS and how prices follow it, as an admin)',
+      path: '/admin/tax',
+      fields: { intent: () => 'oss', ossRegistered: (r) => r.pick(['on', '']), prices: (r) => r.pick(['same', 'follow']) },
+      // A choice that is neither refuses the form: the OSS setting is not written either.
+      defects: [(f, r) => void (f.prices = r.pick(['', 'FOLLOW', 'x', '\u0000', 'follow ', 'same,follow', '٢']))],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
       name: 'POST /admin/tax (as a customer)',
       path: '/admin/tax',
       fields: { intent: () => 'oss', ossRegistered: () => 'on' },

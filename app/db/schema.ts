@@ -454,6 +454,8 @@ export interface OrdersTable {
   delivery_discount_cents: Generated<number>;
   /** Whose VAT was charged, all of it, and the delivery's parts as JSON (migration 0025). */
   tax_country: string | null;
+  /** 1 when the unit prices were converted from Polish VAT to the tax country's (migration 0028). */
+  prices_follow_rate: Generated<number>;
   vat_cents: Generated<number>;
   delivery_tax: string | null;
   /** JSON: the buyer's details when they asked for an invoice at checkout (migration 0026). */
@@ -716,6 +718,8 @@ export interface DiscountCodeUsesTable {
 export interface TaxSettingsTable {
   id: number;
   oss_registered: Generated<number>;
+  /** 1: under OSS, gross prices follow the buyer's country's VAT (migration 0028). */
+  prices_follow_rate: Generated<number>;
   updated_at: string | null;
 }
 

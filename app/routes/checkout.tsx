@@ -25,6 +25,7 @@ import { visitorIdSchema } from '~/modules/analytics/analytics.schema';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { findOrderRecord, getOrderForUser, guestOrderPath } from '~/modules/orders/index.server';
+import { countryName } from '~/modules/delivery/countries';
 import type { Route } from './+types/checkout';
 import { appContext } from '~/context';
 import { type Shopper, keepCountry, pathFor, requireUser, shopperContext } from '~/http/shopper.server';
@@ -50,6 +51,8 @@ type PaymentStep = {
   lines: SummaryLine[];
   /** The VAT in the amount, per rate. */
   vat: VatPart[];
+  /** The country whose VAT the prices were converted to (prices that follow the buyer's VAT under OSS). */
+  pricesIn: string | null;
   provider: 'test' | 'stripe';
   clientSecret?: string;
   publishableKey?: string;
@@ -84,8 +87,9 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
   if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
   const methods = methodsFor(order.currency);
   const preference = buyer.userId ? methodOfPreference((await getProfile(app.db, buyer.userId)).paymentMethod) : 'card';
+  const record = await findOrderRecord(app.db, order.id);
   // Stripe's Payment Element needs the payment's client secret (this is the buyer's own order: checked above).
-  const clientSecret = app.payments.name === 'stripe' ? ((await findOrderRecord(app.db, order.id))?.clientSecret ?? undefined) : undefined;
+  const clientSecret = app.payments.name === 'stripe' ? (record?.clientSecret ?? undefined) : undefined;
   return {
     step: 'payment' as const,
     orderId: order.id,
@@ -97,6 +101,8 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
     // The last screen before paying shows the price per kilogram too (the order keeps each variant's weight).
     lines: linesOfOrder(order).map((line, i) => ({ ...line, netWeightGrams: order.lines[i].netWeightGrams })),
     vat: order.vat,
+    // Its prices follow the buyer's country's VAT (under OSS, by the owner's choice): said beside them.
+    pricesIn: record?.pricesFollowRate && record.taxCountry ? record.taxCountry : null,
     provider: app.payments.name,
     publishableKey: app.payments.publishableKey,
     available: true,
@@ -443,6 +449,11 @@ function Payment({ payment }: { payment: PaymentStep }) {
         <div className="mt-2">
           <OrderLines lines={payment.lines} currency={payment.currency} totalCents={payment.amountCents} goodsCents={payment.goodsCents} delivery={payment.delivery} discount={payment.discount} vat={payment.vat} />
         </div>
+        {payment.pricesIn && (
+          <p className="mt-3 rounded-2xl bg-cream px-4 py-3 text-sm text-muted" data-testid="prices-in-country">
+            {t('checkout.pricesInCountry', { country: countryName(payment.pricesIn, locale) })}
+          </p>
+        )}
       </aside>
     </div>
   );

@@ -3,15 +3,16 @@
  * success screen and in My Orders, and the owner on the order's page; the owner's VAT page passes axe in both
  * languages; a rate is overridden (in Polish, with a decimal comma), refused when out of range with nothing
  * changed, and put back; OSS is switched on and off, each change in the activity log; the quarter's OSS report
- * downloads as CSV.
+ * downloads as CSV; with prices that follow the buyer's VAT, a German consumer's payment step shows the same net
+ * price at 7%.
  *
  * In the back-office project: it changes how orders are taxed; each test puts the settings back as they were.
  */
 import type { Browser, Page, TestInfo } from '@playwright/test';
-import { askedCents, catalogue } from '../fixtures/catalogue';
+import { askedCents, byKey, catalogue } from '../fixtures/catalogue';
 import { type Locale, price, t } from '../fixtures/i18n';
 import { kopi, newAccount, signUp } from './accounts';
-import { card, customerWithCart, orderCard, orderLabel, payAndFinish, plainSpacesPattern, polishAddress, proceedToPayment, TEST_CARDS } from './checkout-helpers';
+import { card, customerWithCart, deliveryMethod, expectStep, fillAddress, orderCard, orderLabel, payAndFinish, plainSpacesPattern, polishAddress, proceedButton, proceedToPayment, TEST_CARDS } from './checkout-helpers';
 import { signedCookie } from './cookies';
 import { expect, failedLoad, test } from './fixtures';
 import { waitForHydration } from './helpers';
@@ -146,4 +147,42 @@ test('OSS on and off, logged; the quarter’s OSS report downloads as CSV', asyn
   await expect(page.getByRole('main')).toContainText(en('admin.activity.tax.ossOn'));
   await expect(page.getByRole('main')).toContainText(en('admin.activity.tax.ossOff'));
   await page.context().close();
+});
+
+test('prices that follow the buyer’s VAT: the owner chooses them under OSS; a German consumer sees the same net price with German VAT before paying', async ({ browser, page, productPath, expectNoSeriousA11yViolations }, testInfo) => {
+  const owner = await ownerPage(browser, testInfo);
+  const saveOss = async (registered: boolean, prices: 'pricesFollow' | 'pricesSame') => {
+    await owner.goto('/admin/tax');
+    await waitForHydration(owner);
+    await owner.getByTestId('oss-registered').setChecked(registered);
+    await owner.getByTestId('oss-prices').getByRole('radio', { name: en(`admin.tax.${prices}`) }).check();
+    await owner.getByTestId('oss').getByRole('button', { name: en('admin.tax.saveOss') }).click();
+    await expect(owner.getByTestId('tax-saved')).toHaveText(en('admin.tax.ossSaved'));
+  };
+  await saveOss(true, 'pricesFollow');
+  try {
+    await expect(owner.getByTestId('oss-prices').getByRole('radio', { name: en('admin.tax.pricesFollow') })).toBeChecked();
+    await expectNoSeriousA11yViolations(owner, { label: 'VAT page with prices that follow the rate' });
+    // Drip bags: 12.50 € with Polish VAT (23%) are 10.16 € net, so 10.87 € with German VAT (7%); the EU courier 9.99 €.
+    const dripBags = byKey('toraja-drip-bags');
+    await customerWithCart(page, testInfo, [[productPath(dripBags), 1]], { label: 'ola.follow' });
+    await page.goto('/checkout?step=delivery');
+    await waitForHydration(page);
+    await page.getByRole('main').getByLabel(en('delivery.country')).selectOption('DE');
+    await expect(page).toHaveURL(/country=DE/);
+    await deliveryMethod(page, 'courier').check();
+    await fillAddress(page, { fullName: 'Jana Berg', address: 'Torstraße 1', city: 'Berlin', zipCode: '10119' });
+    await proceedButton(page).click();
+    await expectStep(page, 'payment');
+    const summary = page.getByRole('main').getByRole('complementary');
+    const german = Math.round((dripBags.priceCents * 107) / 123);
+    await expect(summary.getByTestId('checkout-total')).toHaveText(price(german + 999, 'en'));
+    await expect(summary.getByTestId('summary-vat')).toContainText('(7%)');
+    await expect(summary.getByTestId('prices-in-country')).toHaveText(en('checkout.pricesInCountry', { country: 'Germany' }));
+    await owner.goto('/admin/activity');
+    await expect(owner.getByRole('main')).toContainText(en('admin.activity.tax.pricesFollow'));
+  } finally {
+    await saveOss(false, 'pricesSame');
+    await owner.context().close();
+  }
 });

@@ -79,6 +79,9 @@ const nodes: ChildProcess[] = nodePorts.map((port, i) => {
     GOOGLE_CLIENT_ID: OIDC_CLIENT_ID,
     GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
     OIDC_ISSUER: oidc.issuer,
+    // Nothing leaves this machine (no locker is searched and no invoice issued here).
+    INPOST_API_URL: 'http://127.0.0.1:9',
+    NBP_API_URL: 'http://127.0.0.1:9',
     ...s3.env,
   };
   delete (env as Record<string, unknown>).SMTP_URL;
@@ -122,6 +125,16 @@ ${nodePorts.map((port) => `    server 127.0.0.1:${port} max_fails=2 fail_timeout
 }
 `,
 );
+// nginx takes traffic once *both* nodes are ready: its /readyz (what Playwright waits for) answers as soon as one
+// is, and a request sent to a node still starting would mark that node down for fail_timeout — the journey that
+// checks both nodes answer would then see only one.
+for (const port of nodePorts) {
+  const deadline = Date.now() + 110_000;
+  while (!(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline) throw new Error(`the node on ${port} did not become ready`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 const nginx = spawn(nginxBinary, ['-c', conf, '-p', prefix], { stdio: 'inherit' });
 
 let stopping = false;

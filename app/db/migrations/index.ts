@@ -26,6 +26,7 @@ import * as promotions from './0024-promotions';
 import * as tax from './0025-tax';
 import * as invoices from './0026-invoices';
 import * as privacy from './0027-privacy';
+import * as ossPrices from './0028-oss-prices';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0025-tax': tax,
   '0026-invoices': invoices,
   '0027-privacy': privacy,
+  '0028-oss-prices': ossPrices,
 };

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { type Executor, now, inTransaction, monotonicNow } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
-import { choiceQuery, findVariants, getProductsByIds, isProductId, variantLabel, variantsOf } from '~/modules/catalog/index.server';
+import { choiceQuery, findVariants, getProductsByIds, isProductId, productTaxClasses, variantLabel, variantsOf } from '~/modules/catalog/index.server';
+import { type Reprice, repriced } from '~/modules/tax/vat';
 import { type Locale, getT } from '~/modules/i18n/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { stockOf, stockShortages } from '~/modules/stock/index.server';
@@ -21,8 +22,10 @@ export type StockRefusal = { ok: false; reason: 'sold_out' } | { ok: false; reas
 /**
  * The cart priced from the current catalogue in `currency` (the shopper's: a switch re-prices it). Lines whose variant no longer exists or was switched off (or
  * whose product is gone) are deleted and reported in `removedVariantIds`. An unknown cart reads as empty with id null.
+ * With `reprice` (checkout, when prices follow the buyer's VAT under OSS) each unit price is the same net price at
+ * the buyer's country's rate, and the totals and any code's discount follow from those.
  */
-export async function getCart(db: Executor, storage: Storage, cartId: string | null, locale: Locale, currency: Currency): Promise<Cart> {
+export async function getCart(db: Executor, storage: Storage, cartId: string | null, locale: Locale, currency: Currency, options: { reprice?: Reprice | null } = {}): Promise<Cart> {
   if (!cartId) return emptyCart(null, currency);
   const rows = await db
     .selectFrom('carts')
@@ -40,7 +43,11 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
 
   const variants = await findVariants(db, stored.map((l) => l.variantId), currency);
   // The cart reads its lines' stock below, for what each line may hold.
-  const products = await getProductsByIds(db, storage, [...variants.values()].map((v) => v.productId), locale, { stock: false });
+  const productIds = [...variants.values()].map((v) => v.productId);
+  const [products, taxClasses] = await Promise.all([
+    getProductsByIds(db, storage, productIds, locale, { stock: false }),
+    options.reprice ? productTaxClasses(db, productIds) : null,
+  ]);
   const t = getT(locale);
   const lines: CartLine[] = [];
   const removedVariantIds: string[] = [];
@@ -51,6 +58,7 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
       removedVariantIds.push(variantId);
       continue;
     }
+    const unitPriceCents = repriced(variant.priceCents, taxClasses?.get(product.id) ?? 'coffee', options.reprice);
     lines.push({
       variantId,
       productId: product.id,
@@ -60,11 +68,11 @@ export async function getCart(db: Executor, storage: Storage, cartId: string | n
       choice: choiceQuery(variant, product.options),
       category: product.category,
       image: product.image,
-      unitPriceCents: variant.priceCents,
+      unitPriceCents,
       ...(variant.reduction ? { reduction: variant.reduction } : {}),
       netWeightGrams: variant.netWeightGrams,
       quantity,
-      lineTotalCents: variant.priceCents * quantity,
+      lineTotalCents: unitPriceCents * quantity,
     });
   }
   // A line whose stock fell below it is capped to what is left (a sold-out one leaves), and the shopper told.

@@ -6,7 +6,7 @@ import { nullStorage } from '~/modules/storage/null-storage';
 import { type Cart, cartWeightGrams, changeLineQuantity, getCart, goodsToPay } from '~/modules/cart/index.server';
 import { claimCode, findCode, markCodeUsed, releaseCodeUses, renewCodeUse } from '~/modules/promotions/index.server';
 import { findVariants, firstImageKeys, productTaxClasses } from '~/modules/catalog/index.server';
-import { orderTaxRates, orderVat } from '~/modules/tax/index.server';
+import { orderTaxRates, orderVat, repriced } from '~/modules/tax/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import { queueMails } from '~/modules/mail/index.server';
 import {
@@ -173,7 +173,9 @@ export async function startPayment(
   }
 
   const prepared = await inTransaction(db, async (trx) => {
-    const cart = await getCart(trx, noImages, input.cartId, input.locale, input.currency);
+    // Whose VAT the order pays, known from where it goes; under OSS the owner may have prices follow that VAT.
+    const taxed = await orderTaxRates(trx, { country: input.delivery.country, kind: method.kind });
+    const cart = await getCart(trx, noImages, input.cartId, input.locale, input.currency, { reprice: taxed.reprice });
     // The cart's code stopped applying since the review (its last use went, its end passed): the shopper is told
     // before any order is made at another price than the one they saw.
     if (cart.code && !cart.code.applies) throw new CodeRefused(cart.code.code, cart.code.reason === 'customerLimit' ? 'customerLimit' : cart.code.reason === 'usedUp' ? 'usedUp' : 'other');
@@ -188,7 +190,7 @@ export async function startPayment(
       await saveCheckoutDetails(trx, input.userId, { address: method.kind === 'pickup' ? null : address, phone: input.delivery.phone ?? '', country: input.delivery.country });
     }
     const productIds = cart.lines.map((l) => l.productId);
-    const [images, taxClasses, taxed] = await Promise.all([firstImageKeys(trx, productIds), productTaxClasses(trx, productIds), orderTaxRates(trx, delivery)]);
+    const [images, taxClasses] = await Promise.all([firstImageKeys(trx, productIds), productTaxClasses(trx, productIds)]);
     const untaxed: NewOrderLine[] = cart.lines.map((l) => ({
       productId: l.productId,
       variantId: l.variantId,
@@ -222,7 +224,7 @@ export async function startPayment(
       address,
       delivery,
       lines,
-      tax: { country: taxed.country, delivery: vat.delivery },
+      tax: { country: taxed.country, delivery: vat.delivery, pricesFollowRate: taxed.reprice !== null },
       invoiceBuyer: input.invoiceBuyer ?? null,
     });
     // The cart's other pending orders (replaced by this one) give their codes' uses back first: a one-use code
@@ -469,7 +471,7 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
     const lines = stockLines(orderLines);
     // Past its hold the order keeps its prices only if they still hold (a sale may have ended meanwhile), and its
     // code only if a use of it is still the order's.
-    if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order.currency, orderLines))) return { ok: false, code: 'prices_changed' } as const;
+    if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order, orderLines))) return { ok: false, code: 'prices_changed' } as const;
     if (order.discount && !(await renewCodeUse(trx, order.id, holdUntil(services.reservationMinutes)))) return { ok: false, code: 'prices_changed' } as const;
     if (!(await holdsCover(trx, order.id, lines))) {
       const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
@@ -523,7 +525,7 @@ export async function startAsyncPayment(
     const orderLines = await getOrderRecordLines(trx, order.id);
     const lines = stockLines(orderLines);
     // Past its hold the order keeps its prices only if they still hold (a sale may have ended meanwhile).
-    if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order.currency, orderLines))) return { ok: false, code: 'prices_changed' } as const;
+    if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order, orderLines))) return { ok: false, code: 'prices_changed' } as const;
     if (order.discount && !(await renewCodeUse(trx, order.id, holdUntil(services.reservationMinutes)))) return { ok: false, code: 'prices_changed' } as const;
     const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
     if (!held.ok || held.shownChanged) await bumpStoredCatalogVersion(trx);
@@ -712,9 +714,20 @@ async function holdLapsed(trx: Executor, order: { id: string; createdAt: string 
  * owner changed): an order whose hold lapsed is paid at its prices only if they still hold; otherwise the shopper
  * reviews it again, re-priced (docs/decisions/0025).
  */
-async function pricesHold(trx: Executor, currency: Currency, lines: ReadonlyArray<{ variantId: string | null; unitPriceCents: number }>): Promise<boolean> {
-  const current = await findVariants(trx, lines.flatMap((l) => (l.variantId ? [l.variantId] : [])), currency);
-  return lines.every((l) => !l.variantId || !current.has(l.variantId) || current.get(l.variantId)!.priceCents === l.unitPriceCents);
+async function pricesHold(
+  trx: Executor,
+  order: Pick<OrderRecord, 'currency' | 'delivery' | 'pricesFollowRate'>,
+  lines: ReadonlyArray<{ productId: string; variantId: string | null; unitPriceCents: number }>,
+): Promise<boolean> {
+  const current = await findVariants(trx, lines.flatMap((l) => (l.variantId ? [l.variantId] : [])), order.currency);
+  // Prices that follow the buyer's VAT: today's price at today's rates (the owner may have changed either).
+  const taxed = order.delivery ? await orderTaxRates(trx, { country: order.delivery.country, kind: order.delivery.kind }) : null;
+  const reprice = taxed?.reprice ?? null;
+  if ((reprice !== null) !== order.pricesFollowRate) return false;
+  const classes = reprice ? await productTaxClasses(trx, lines.map((l) => l.productId)) : null;
+  return lines.every(
+    (l) => !l.variantId || !current.has(l.variantId) || repriced(current.get(l.variantId)!.priceCents, classes?.get(l.productId) ?? 'coffee', reprice) === l.unitPriceCents,
+  );
 }
 
 /** getCart's pictures are not needed to price an order; the lines keep the storage key instead. */

@@ -37,6 +37,8 @@ export type OrderRecord = {
   visitorId: string | null;
   /** Whose VAT it was charged, all of it, and the delivery's parts (null country: none recorded). */
   taxCountry: string | null;
+  /** Its unit prices were converted from Polish VAT to the tax country's (under OSS, by the owner's choice). */
+  pricesFollowRate: boolean;
   vatCents: number;
   deliveryVat: VatPart[];
   /** The buyer's details when they asked for an invoice at checkout. */
@@ -96,6 +98,7 @@ const toRecord = (row: Row): OrderRecord => ({
   paidAt: row.paid_at,
   visitorId: row.visitor_id,
   taxCountry: row.tax_country,
+  pricesFollowRate: Number(row.prices_follow_rate) === 1,
   vatCents: Number(row.vat_cents),
   deliveryVat: vatPartsOf(row.delivery_tax),
   invoiceBuyer: buyerOf(row.invoice_buyer),
@@ -170,7 +173,8 @@ export async function findOrCreatePendingOrder(
     delivery: OrderDelivery;
     lines: NewOrderLine[];
     /** Whose VAT it pays and the delivery's parts (the lines carry theirs). */
-    tax: { country: string; delivery: VatPart[] };
+    /** Whose VAT, the delivery's parts, and whether the unit prices were converted to that country's VAT. */
+    tax: { country: string; delivery: VatPart[]; pricesFollowRate?: boolean };
     /** The buyer's details when they asked for an invoice. */
     invoiceBuyer?: InvoiceBuyer | null;
   },
@@ -223,6 +227,7 @@ export async function findOrCreatePendingOrder(
         visitor_id: input.visitorId,
         guest_key: guest ? randomBytes(16).toString('base64url') : null,
         tax_country: input.tax.country,
+        prices_follow_rate: input.tax.pricesFollowRate ? 1 : 0,
         vat_cents: [...input.lines.map((l) => l.vat?.vatCents ?? 0), ...input.tax.delivery.map((p) => p.vatCents)].reduce((sum, v) => sum + v, 0),
         delivery_tax: JSON.stringify(input.tax.delivery),
         invoice_buyer: input.invoiceBuyer ? JSON.stringify(input.invoiceBuyer) : null,

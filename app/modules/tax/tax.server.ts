@@ -8,10 +8,16 @@ import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { bumpStoredCatalogVersion, catalogVersion, markCatalogChanged } from '~/modules/catalog/catalog-version.server';
 import { type Country, EU_COUNTRIES, isCountry } from '~/modules/delivery/countries';
 import { HOME_COUNTRY, SHIPPED_RATES } from './rates';
-import { TAX_CLASSES, type TaxClass, isTaxClass } from './vat';
+import { type Reprice, TAX_CLASSES, type TaxClass, isTaxClass } from './vat';
 
 export type TaxRate = { country: Country; taxClass: TaxClass; rateBp: number; shippedBp: number; overridden: boolean };
-export type TaxSettings = { ossRegistered: boolean; rates: Record<Country, Record<TaxClass, number>>; overrides: TaxRate[] };
+export type TaxSettings = {
+  ossRegistered: boolean;
+  /** Under OSS, gross prices follow the buyer's country's VAT (the same net price); otherwise they are the same everywhere. */
+  pricesFollowRate: boolean;
+  rates: Record<Country, Record<TaxClass, number>>;
+  overrides: TaxRate[];
+};
 
 const cache = new WeakMap<Executor, { version: number; settings: Promise<TaxSettings> }>();
 
@@ -28,7 +34,7 @@ export function taxSettings(db: Executor): Promise<TaxSettings> {
 
 async function readSettings(db: Executor): Promise<TaxSettings> {
   const [row, overrides] = await Promise.all([
-    db.selectFrom('tax_settings').select('oss_registered').where('id', '=', 1).executeTakeFirst(),
+    db.selectFrom('tax_settings').select(['oss_registered', 'prices_follow_rate']).where('id', '=', 1).executeTakeFirst(),
     db.selectFrom('tax_rates').select(['country', 'tax_class', 'rate_bp']).execute(),
   ]);
   const rates = Object.fromEntries(EU_COUNTRIES.map((c) => [c, { ...SHIPPED_RATES[c] }])) as Record<Country, Record<TaxClass, number>>;
@@ -38,7 +44,7 @@ async function readSettings(db: Executor): Promise<TaxSettings> {
     rates[o.country][o.tax_class] = Number(o.rate_bp);
     kept.push({ country: o.country, taxClass: o.tax_class, rateBp: Number(o.rate_bp), shippedBp: SHIPPED_RATES[o.country][o.tax_class], overridden: true });
   }
-  return { ossRegistered: Number(row?.oss_registered ?? 0) === 1, rates, overrides: kept };
+  return { ossRegistered: Number(row?.oss_registered ?? 0) === 1, pricesFollowRate: Number(row?.prices_follow_rate ?? 0) === 1, rates, overrides: kept };
 }
 
 /**
@@ -50,15 +56,20 @@ export function taxCountryFor(settings: Pick<TaxSettings, 'ossRegistered'>, deli
   return delivery.country;
 }
 
-/** The rates an order delivered there is charged at, and the country they are. */
-export async function orderTaxRates(db: Executor, delivery: { country: string; kind?: string }): Promise<{ country: Country; rates: Record<TaxClass, number> }> {
+/**
+ * The rates an order delivered there is charged at, and the country they are; `reprice` when its gross prices
+ * follow that country's VAT (under OSS, with the owner's choice, outside Poland): from home rates to these.
+ */
+export async function orderTaxRates(db: Executor, delivery: { country: string; kind?: string }): Promise<{ country: Country; rates: Record<TaxClass, number>; reprice: Reprice | null }> {
   const settings = await taxSettings(db);
   const country = taxCountryFor(settings, delivery);
-  return { country, rates: settings.rates[country] };
+  const rates = settings.rates[country];
+  const reprice = settings.pricesFollowRate && country !== HOME_COUNTRY ? { from: settings.rates[HOME_COUNTRY], to: rates } : null;
+  return { country, rates, reprice };
 }
 
 /** Every country's rates for the owner's page, with what Kopi ships and whether the owner changed it. */
-export async function listTaxRates(db: Executor): Promise<{ ossRegistered: boolean; rates: TaxRate[] }> {
+export async function listTaxRates(db: Executor): Promise<{ ossRegistered: boolean; pricesFollowRate: boolean; rates: TaxRate[] }> {
   const settings = await readSettings(db);
   const rates = EU_COUNTRIES.flatMap((country) =>
     TAX_CLASSES.map((taxClass) => {
@@ -67,23 +78,36 @@ export async function listTaxRates(db: Executor): Promise<{ ossRegistered: boole
       return { country, taxClass, rateBp, shippedBp, overridden: settings.overrides.some((o) => o.country === country && o.taxClass === taxClass) };
     }),
   );
-  return { ossRegistered: settings.ossRegistered, rates };
+  return { ossRegistered: settings.ossRegistered, pricesFollowRate: settings.pricesFollowRate, rates };
 }
 
-/** Registers the shop for OSS, or not (logged); orders placed from now on are taxed accordingly. */
-export async function saveOssSetting(db: Executor, actor: Actor, registered: boolean): Promise<void> {
+/**
+ * Registers the shop for OSS, or not, and whether prices then follow the buyer's VAT (each change logged);
+ * orders placed from now on are taxed and priced accordingly.
+ */
+export async function saveOssSetting(db: Executor, actor: Actor, registered: boolean, pricesFollowRate?: boolean): Promise<void> {
+  let changed = false;
   await inTransaction(db, async (trx) => {
-    const changed = await trx
+    const before = await trx.selectFrom('tax_settings').select(['oss_registered', 'prices_follow_rate']).where('id', '=', 1).executeTakeFirstOrThrow();
+    const wasRegistered = Number(before.oss_registered) === 1;
+    const wasFollowing = Number(before.prices_follow_rate) === 1;
+    const following = pricesFollowRate ?? wasFollowing;
+    if (wasRegistered === registered && wasFollowing === following) return;
+    await trx
       .updateTable('tax_settings')
-      .set({ oss_registered: registered ? 1 : 0, updated_at: now() })
+      .set({ oss_registered: registered ? 1 : 0, prices_follow_rate: following ? 1 : 0, updated_at: now() })
       .where('id', '=', 1)
-      .where('oss_registered', '=', registered ? 0 : 1)
-      .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) === 0) return;
-    await recordActivity(trx, actor, { action: 'tax.changed', subjectType: 'tax', subjectId: null, subjectLabel: 'OSS', details: { what: 'oss', ossRegistered: [!registered, registered] } });
+      .execute();
+    if (wasRegistered !== registered) {
+      await recordActivity(trx, actor, { action: 'tax.changed', subjectType: 'tax', subjectId: null, subjectLabel: 'OSS', details: { what: 'oss', ossRegistered: [wasRegistered, registered] } });
+    }
+    if (wasFollowing !== following) {
+      await recordActivity(trx, actor, { action: 'tax.changed', subjectType: 'tax', subjectId: null, subjectLabel: 'OSS', details: { what: 'prices', pricesFollowRate: [wasFollowing, following] } });
+    }
     await bumpStoredCatalogVersion(trx);
+    changed = true;
   });
-  markCatalogChanged();
+  if (changed) markCatalogChanged();
 }
 
 /**

@@ -78,11 +78,11 @@ describe.each(testDatabases())('VAT on %s', (_kind, open) => {
   });
 
   it('OSS off: Polish VAT wherever the coffee goes; on: a consumer elsewhere in the EU pays their country’s, a pickup Poland’s', async () => {
-    expect(await orderTaxRates(db, { country: 'DE', kind: 'courier' })).toEqual({ country: 'PL', rates: { coffee: 2300, other: 2300 } });
+    expect(await orderTaxRates(db, { country: 'DE', kind: 'courier' })).toEqual({ country: 'PL', rates: { coffee: 2300, other: 2300 }, reprice: null });
     await saveOssSetting(db, owner, true);
     try {
-      expect(await orderTaxRates(db, { country: 'DE', kind: 'courier' })).toEqual({ country: 'DE', rates: { coffee: 700, other: 1900 } });
-      expect(await orderTaxRates(db, { country: 'FI', kind: 'courier' })).toEqual({ country: 'FI', rates: { coffee: 1350, other: 2550 } });
+      expect(await orderTaxRates(db, { country: 'DE', kind: 'courier' })).toEqual({ country: 'DE', rates: { coffee: 700, other: 1900 }, reprice: null });
+      expect(await orderTaxRates(db, { country: 'FI', kind: 'courier' })).toEqual({ country: 'FI', rates: { coffee: 1350, other: 2550 }, reprice: null });
       expect(await orderTaxRates(db, { country: 'PL', kind: 'courier' })).toMatchObject({ country: 'PL' });
       expect(await orderTaxRates(db, { country: 'DE', kind: 'pickup' })).toMatchObject({ country: 'PL' });
     } finally {
@@ -138,6 +138,75 @@ describe.each(testDatabases())('VAT on %s', (_kind, open) => {
       expect(parts.reduce((sum, p) => sum + p.vatCents, 0)).toBe(order.vatCents);
     } finally {
       await saveOssSetting(db, owner, false);
+    }
+  });
+
+  it('prices that follow the rate: a German consumer pays the same net price plus German VAT; Poland and pickups keep the shop’s prices; logged', async () => {
+    await saveOssSetting(db, owner, true, true);
+    try {
+      expect((await listActivity(db, { limit: 2 })).map((e) => e.details.what).sort()).toEqual(['oss', 'prices']);
+      expect(await orderTaxRates(db, { country: 'DE', kind: 'courier' })).toEqual({
+        country: 'DE',
+        rates: { coffee: 700, other: 1900 },
+        reprice: { from: { coffee: 2300, other: 2300 }, to: { coffee: 700, other: 1900 } },
+      });
+      expect((await orderTaxRates(db, { country: 'PL', kind: 'courier' })).reprice).toBeNull();
+      expect((await orderTaxRates(db, { country: 'DE', kind: 'pickup' })).reprice).toBeNull();
+
+      // 2 × 24.60 € of coffee (20.00 € net each at 23%) cost 2 × 21.40 € at 7%; an 11.90 € mug (other goods) 11.51 € at 19%.
+      const o = await paidOrder(
+        [
+          ['Follow Kerinci', 2460, 2],
+          ['Follow Mug', 1190, 1, 'other'],
+        ],
+        germany,
+      );
+      const order = (await findOrderRecord(db, o.orderId))!;
+      const lines = await getOrderRecordLines(db, o.orderId);
+      expect(order).toMatchObject({ taxCountry: 'DE', pricesFollowRate: true });
+      expect(lines.map((l) => [l.unitPriceCents, l.vat])).toEqual([
+        [2140, { rateBp: 700, grossCents: 4280, netCents: 4000, vatCents: 280 }],
+        [1151, { rateBp: 1900, grossCents: 1151, netCents: 967, vatCents: 184 }],
+      ]);
+      expect(order.goodsCents).toBe(4280 + 1151);
+      expect(order.totalCents).toBe(4280 + 1151 + order.delivery!.priceCents);
+      const parts = [...lines.map((l) => l.vat!), ...order.deliveryVat];
+      expect(parts.reduce((sum, p) => sum + p.grossCents, 0)).toBe(order.totalCents);
+
+      // To Poland: the shop's prices.
+      const home = await paidOrder([['Follow Home', 2460, 1]]);
+      expect((await getOrderRecordLines(db, home.orderId))[0]!.unitPriceCents).toBe(2460);
+      expect((await findOrderRecord(db, home.orderId))!.pricesFollowRate).toBe(false);
+    } finally {
+      await saveOssSetting(db, owner, false, false);
+    }
+  });
+
+  it('an order priced at the buyer’s VAT keeps its prices past a lapsed hold while they hold; switched back to one price, it is re-priced', async () => {
+    const lapse = async (orderId: string) => {
+      await db.updateTable('orders').set({ created_at: new Date(Date.now() - 16 * 60_000).toISOString() }).where('id', '=', orderId).execute();
+      await db.updateTable('stock_reservations').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('order_id', '=', orderId).execute();
+    };
+    async function startedOrder(name: string) {
+      const user = await createUser(db);
+      const cartId = await fillCart(db, user.id, [[await createCoffee(db, name, 2460), 1]]);
+      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery: germany });
+      if (!started.ok) throw new Error(started.reason);
+      return { userId: user.id, orderId: started.orderId };
+    }
+    await saveOssSetting(db, owner, true, true);
+    try {
+      const kept = await startedOrder('Follow Lapsed');
+      await lapse(kept.orderId);
+      expect(await payWithCard(services, { userId: kept.userId, orderId: kept.orderId, card })).toEqual({ ok: true, orderId: kept.orderId });
+      expect((await getOrderRecordLines(db, kept.orderId))[0]!.unitPriceCents).toBe(2140);
+
+      const repriced = await startedOrder('Follow Switched');
+      await saveOssSetting(db, owner, true, false);
+      await lapse(repriced.orderId);
+      expect(await payWithCard(services, { userId: repriced.userId, orderId: repriced.orderId, card })).toEqual({ ok: false, code: 'prices_changed' });
+    } finally {
+      await saveOssSetting(db, owner, false, false);
     }
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spread } from '~/lib/spread';
 import { EU_COUNTRIES } from '~/modules/delivery/countries';
 import { SHIPPED_RATES } from './rates';
-import { formatRate, orderVat, parseRate, refundVat, sumByRate, vatIn, vatPart } from './vat';
+import { formatRate, grossAtRate, orderVat, parseRate, refundVat, sumByRate, vatIn, vatPart } from './vat';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number) {
@@ -25,6 +25,25 @@ describe('VAT inside a gross amount', () => {
     // Finland's 13.5% and a refund (negative) round alike.
     expect(vatIn(1135, 1350)).toBe(135);
     expect(vatIn(-1135, 1350)).toBe(-135);
+  });
+
+  it('moves a gross price to another rate: the same net price, the other VAT on top, to the cent', () => {
+    // 24.60 € at 23% is 20.00 net: 21.40 € at 7%, 25.40 € at 27%; the same rate changes nothing.
+    expect(grossAtRate(2460, 2300, 700)).toBe(2140);
+    expect(grossAtRate(2460, 2300, 2700)).toBe(2540);
+    expect(grossAtRate(2499, 2300, 2300)).toBe(2499);
+    expect(grossAtRate(0, 2300, 700)).toBe(0);
+    // Half a cent rounds away from zero: 1.23 € at 23% is 1.00 net, 1.055 € at 5.5% → 1.06 €.
+    expect(grossAtRate(123, 2300, 550)).toBe(106);
+    // For every shipped rate the net price stays within half a cent of the original's.
+    const next = random(7);
+    for (let i = 0; i < 2000; i++) {
+      const gross = 1 + Math.floor(next() * 100_000);
+      const country = EU_COUNTRIES[Math.floor(next() * EU_COUNTRIES.length)]!;
+      const to = SHIPPED_RATES[country].coffee;
+      const moved = grossAtRate(gross, 2300, to);
+      expect(Math.abs((moved * 10_000) / (10_000 + to) - (gross * 10_000) / 12_300)).toBeLessThanOrEqual(0.5 + 1e-9);
+    }
   });
 
   it('ships a coffee and a standard rate for each of the 27 countries, within 0–27%', () => {

@@ -29,6 +29,23 @@ export function vatPart(grossCents: number, rateBp: number): VatPart {
   return { rateBp, grossCents, netCents: grossCents - vatCents, vatCents };
 }
 
+/**
+ * A gross price set with one rate's VAT, with another's instead: the same net, the other rate on top, rounded
+ * half away from zero to the cent (a 24.60 € coffee at Polish 23% is 21.40 € at German 7%).
+ */
+export function grossAtRate(grossCents: number, fromBp: number, toBp: number): number {
+  if (fromBp === toBp) return grossCents;
+  const exact = (grossCents * (10_000 + toBp)) / (10_000 + fromBp);
+  return Math.sign(exact) * Math.round(Math.abs(exact));
+}
+
+/** The rates a price is converted between: the home country's, in which prices are set, and the buyer's. */
+export type Reprice = { from: Record<TaxClass, number>; to: Record<TaxClass, number> };
+
+/** A unit price as the buyer pays it: converted to their VAT when prices follow it (`reprice`), else as set. */
+export const repriced = (cents: number, taxClass: TaxClass, reprice: Reprice | null | undefined): number =>
+  reprice ? grossAtRate(cents, reprice.from[taxClass], reprice.to[taxClass]) : cents;
+
 
 /**
  * An order's VAT: each line's gross (what it cost after its share of any discount) at its rate, and the

@@ -109,6 +109,7 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
 /** VAT's entries: OSS switched on or off, or a rate changed (from → to). */
 function describeTax(d: Record<string, unknown>, t: T, locale: Locale): string[] {
   if (d.what === 'oss' && Array.isArray(d.ossRegistered)) return [t(d.ossRegistered[1] ? 'admin.activity.tax.ossOn' : 'admin.activity.tax.ossOff')];
+  if (d.what === 'prices' && Array.isArray(d.pricesFollowRate)) return [t(d.pricesFollowRate[1] ? 'admin.activity.tax.pricesFollow' : 'admin.activity.tax.pricesSame')];
   if (d.what === 'rate' && Array.isArray(d.rateBp) && typeof d.country === 'string' && isTaxClass(d.taxClass)) {
     const [from, to] = d.rateBp as unknown[];
     return [t('admin.activity.tax.rate', { country: countryName(d.country, locale), class: t(`admin.tax.classes.${d.taxClass}`), from: formatRate(Number(from), locale), to: formatRate(Number(to), locale) })];

@@ -29,7 +29,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 
 type Result =
   | { ok: true; intent: 'oss' | 'rates'; changed?: number }
-  | { ok: false; intent: 'rates'; errors: Record<string, 'rate'>; fields: Record<string, string> };
+  | { ok: false; intent: 'rates'; errors: Record<string, 'rate'>; fields: Record<string, string> }
+  | { ok: false; intent: 'oss'; errors: { prices: 'prices' }; fields: Record<string, string> };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);
@@ -37,7 +38,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAdmin(shopper);
   const form = await readForm(request);
   if (form.get('intent') === 'oss') {
-    await saveOssSetting(app.db, user, form.get('ossRegistered') === 'on');
+    // "same" or "follow"; absent (an older page) keeps the setting.
+    const prices = form.get('prices');
+    if (prices !== null && prices !== 'same' && prices !== 'follow') return data<Result>({ ok: false, intent: 'oss', errors: { prices: 'prices' }, fields: {} }, { status: 400 });
+    await saveOssSetting(app.db, user, form.get('ossRegistered') === 'on', prices === null ? undefined : prices === 'follow');
     return data<Result>({ ok: true, intent: 'oss' });
   }
   const parsed = parseRatesForm(form);
@@ -52,6 +56,7 @@ export default function AdminTaxPage({ loaderData, actionData }: Route.Component
   const { settings, sales, report } = loaderData;
   const result = actionData as Result | undefined;
   const failed = result && !result.ok ? result : undefined;
+  const failedRates = failed?.intent === 'rates' ? failed : undefined;
   const busy = useNavigation().state === 'submitting';
   const countries = byName([...new Set(settings.rates.map((r) => r.country))], locale);
   const rateOf = (country: string, taxClass: string) => settings.rates.find((r) => r.country === country && r.taxClass === taxClass)!;
@@ -73,7 +78,7 @@ export default function AdminTaxPage({ loaderData, actionData }: Route.Component
         )}
         {failed && (
           <p role="alert" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20" data-testid="tax-error">
-            {t('admin.tax.errors.summary')}
+            {failed.intent === 'oss' ? t('admin.tax.errors.prices') : t('admin.tax.errors.summary')}
           </p>
         )}
       </div>
@@ -94,6 +99,24 @@ export default function AdminTaxPage({ loaderData, actionData }: Route.Component
                 <span className="block text-muted">{t('admin.tax.registeredHint')}</span>
               </span>
             </label>
+            <fieldset className="grid gap-2 rounded-2xl bg-cream/60 p-4 ring-1 ring-sand" data-testid="oss-prices">
+              <legend className="px-1 text-sm font-medium">{t('admin.tax.pricesLegend')}</legend>
+              {(['same', 'follow'] as const).map((choice) => (
+                <label key={choice} className="flex items-start gap-3 text-sm">
+                  <input
+                    type="radio"
+                    name="prices"
+                    value={choice}
+                    defaultChecked={settings.pricesFollowRate === (choice === 'follow')}
+                    className="mt-0.5 h-4 w-4 accent-leaf"
+                  />
+                  <span>
+                    <span className="font-medium">{t(choice === 'follow' ? 'admin.tax.pricesFollow' : 'admin.tax.pricesSame')}</span>
+                    <span className="block text-muted">{t(choice === 'follow' ? 'admin.tax.pricesFollowHint' : 'admin.tax.pricesSameHint')}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
             <div>
               <button type="submit" className="btn-primary px-4 py-2 text-sm" disabled={busy}>{t('admin.tax.saveOss')}</button>
             </div>
@@ -170,7 +193,7 @@ export default function AdminTaxPage({ loaderData, actionData }: Route.Component
                   {TAX_CLASSES.map((taxClass) => {
                     const rate = rateOf(country, taxClass);
                     const name = rateField(country, taxClass);
-                    const error = failed?.errors[name];
+                    const error = failedRates?.errors[name];
                     return (
                       <td key={taxClass} className="py-2 pl-3 align-top">
                         <div className="flex items-center gap-1">
@@ -181,7 +204,7 @@ export default function AdminTaxPage({ loaderData, actionData }: Route.Component
                             name={name}
                             inputMode="decimal"
                             aria-label={t('admin.tax.rateLabel', { country: countryName(country, locale), class: t(`admin.tax.classes.${taxClass}`) })}
-                            defaultValue={failed?.fields[name] ?? rateText(rate.rateBp)}
+                            defaultValue={failedRates?.fields[name] ?? rateText(rate.rateBp)}
                             className="field-input w-20 py-1.5 text-right tabular-nums"
                             {...(error ? { 'aria-invalid': true, 'aria-describedby': `${name}-error` } : {})}
                           />
