@@ -87,9 +87,8 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
   if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
   const methods = methodsFor(order.currency);
   const preference = buyer.userId ? methodOfPreference((await getProfile(app.db, buyer.userId)).paymentMethod) : 'card';
-  const record = await findOrderRecord(app.db, order.id);
   // Stripe's Payment Element needs the payment's client secret (this is the buyer's own order: checked above).
-  const clientSecret = app.payments.name === 'stripe' ? (record?.clientSecret ?? undefined) : undefined;
+  const clientSecret = app.payments.name === 'stripe' ? ((await findOrderRecord(app.db, order.id))?.clientSecret ?? undefined) : undefined;
   return {
     step: 'payment' as const,
     orderId: order.id,
@@ -102,7 +101,7 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
     lines: linesOfOrder(order).map((line, i) => ({ ...line, netWeightGrams: order.lines[i].netWeightGrams })),
     vat: order.vat,
     // Its prices follow the buyer's country's VAT (under OSS, by the owner's choice): said beside them.
-    pricesIn: record?.pricesFollowRate && record.taxCountry ? record.taxCountry : null,
+    pricesIn: order.pricesIn,
     provider: app.payments.name,
     publishableKey: app.payments.publishableKey,
     available: true,

@@ -172,9 +172,10 @@ export async function startPayment(
     point = { code: null, address: [method.pickupAddress, input.locale === 'pl' ? method.pickupHours.pl : method.pickupHours.en].filter(Boolean).join(' · ') };
   }
 
+  // Whose VAT the order pays, known from where it goes; under OSS the owner may have prices follow that VAT. Read
+  // from the settings every node keeps until they change (a change moves the catalogue version), not per order.
+  const taxed = await orderTaxRates(db, { country: input.delivery.country, kind: method.kind });
   const prepared = await inTransaction(db, async (trx) => {
-    // Whose VAT the order pays, known from where it goes; under OSS the owner may have prices follow that VAT.
-    const taxed = await orderTaxRates(trx, { country: input.delivery.country, kind: method.kind });
     const cart = await getCart(trx, noImages, input.cartId, input.locale, input.currency, { reprice: taxed.reprice });
     // The cart's code stopped applying since the review (its last use went, its end passed): the shopper is told
     // before any order is made at another price than the one they saw.

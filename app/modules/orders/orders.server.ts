@@ -49,6 +49,8 @@ type OrderRow = {
   delivery_point: string | null;
   delivery_point_address: string | null;
   delivery_tax: string | null;
+  tax_country: string | null;
+  prices_follow_rate: number;
 };
 
 const orderColumns = [
@@ -81,6 +83,8 @@ const orderColumns = [
   'delivery_point',
   'delivery_point_address',
   'delivery_tax',
+  'tax_country',
+  'prices_follow_rate',
 ] as const;
 
 /**
@@ -217,6 +221,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     },
     delivery: orderDeliveryOf(row),
     vat: orderVatSummary(byOrder.get(row.id) ?? [], vatPartsOf(row.delivery_tax)),
+    pricesIn: Number(row.prices_follow_rate) === 1 ? row.tax_country : null,
   }));
 }
 

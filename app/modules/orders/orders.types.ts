@@ -137,6 +137,8 @@ export type OrderView = {
   stockShort: boolean;
   /** The VAT in the amount charged per rate, highest first (lines and delivery; docs/decisions/0027). */
   vat: VatPart[];
+  /** The country whose VAT its prices were converted to (prices that follow the buyer's VAT under OSS), else null. */
+  pricesIn: string | null;
 };
 
 /**

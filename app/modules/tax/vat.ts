@@ -5,6 +5,7 @@
  * Rates are in basis points (23% → 2300; Finland's 13.5% → 1350) so that no rate is a float.
  */
 
+import { numberFormat } from '~/lib/intl';
 import { spread } from '~/lib/spread';
 
 /** What a product is taxed as: coffee (a food in most countries' lists) or anything else (standard rate). */
@@ -96,7 +97,7 @@ export function refundVat(parts: readonly VatPart[], amountCents: number): VatPa
 
 /** "23%", "5.5%" / "5,5%": a rate as people write it. */
 export function formatRate(rateBp: number, locale: string): string {
-  return `${new Intl.NumberFormat(locale === 'pl' ? 'pl-PL' : 'en-GB', { maximumFractionDigits: 2 }).format(rateBp / 100)}%`;
+  return `${numberFormat(locale === 'pl' ? 'pl-PL' : 'en-GB', { maximumFractionDigits: 2 }).format(rateBp / 100)}%`;
 }
 
 /** Parses the owner's "23", "5.5" or "5,5" into basis points; null for anything else or outside 0–50%. */
