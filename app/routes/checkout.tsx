@@ -393,7 +393,7 @@ function Review({ review, deliveryFromCents, guest }: { review: NonNullable<Awai
 
 function Delivery({ step, chosen, result }: { step: DeliveryStepData; chosen: { methodId: string | null; lockerCode: string | null }; result?: ReviewErrors }) {
   const path = useLocalePath();
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const lines: SummaryLine[] = step.cart.lines.map((l) => ({ ...l, key: l.variantId }));
   return (
     <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
@@ -413,6 +413,11 @@ function Delivery({ step, chosen, result }: { step: DeliveryStepData; chosen: { 
         <div className="mt-2">
           <OrderLines lines={lines} currency={step.cart.currency} totalCents={goodsToPay(step.cart)} goodsCents={step.cart.code?.applies ? step.cart.totalCents : undefined} discount={codeShown(step.cart.code)} goodsOnly />
         </div>
+        {step.pricesIn && (
+          <p className="mt-3 rounded-2xl bg-cream px-4 py-3 text-sm text-muted" data-testid="prices-in-country">
+            {t('checkout.pricesInCountry', { country: countryName(step.pricesIn, locale) })}
+          </p>
+        )}
       </aside>
     </div>
   );

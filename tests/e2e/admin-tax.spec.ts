@@ -170,12 +170,16 @@ test('prices that follow the buyer’s VAT: the owner chooses them under OSS; a 
     await waitForHydration(page);
     await page.getByRole('main').getByLabel(en('delivery.country')).selectOption('DE');
     await expect(page).toHaveURL(/country=DE/);
+    // The delivery step already shows the goods at German VAT, and says why.
+    const german = Math.round((dripBags.priceCents * 107) / 123);
+    const stepSummary = page.getByRole('main').getByRole('complementary');
+    await expect(stepSummary.getByTestId('prices-in-country')).toHaveText(en('checkout.pricesInCountry', { country: 'Germany' }));
+    await expect(stepSummary).toContainText(price(german, 'en'));
     await deliveryMethod(page, 'courier').check();
     await fillAddress(page, { fullName: 'Jana Berg', address: 'Torstraße 1', city: 'Berlin', zipCode: '10119' });
     await proceedButton(page).click();
     await expectStep(page, 'payment');
     const summary = page.getByRole('main').getByRole('complementary');
-    const german = Math.round((dripBags.priceCents * 107) / 123);
     await expect(summary.getByTestId('checkout-total')).toHaveText(price(german + 999, 'en'));
     await expect(summary.getByTestId('summary-vat')).toContainText('(7%)');
     await expect(summary.getByTestId('prices-in-country')).toHaveText(en('checkout.pricesInCountry', { country: 'Germany' }));

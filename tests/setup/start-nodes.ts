@@ -125,23 +125,12 @@ ${nodePorts.map((port) => `    server 127.0.0.1:${port} max_fails=2 fail_timeout
 }
 `,
 );
-// nginx takes traffic once *both* nodes are ready: its /readyz (what Playwright waits for) answers as soon as one
-// is, and a request sent to a node still starting would mark that node down for fail_timeout — the journey that
-// checks both nodes answer would then see only one.
-for (const port of nodePorts) {
-  const deadline = Date.now() + 110_000;
-  while (!(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline) throw new Error(`the node on ${port} did not become ready`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-const nginx = spawn(nginxBinary, ['-c', conf, '-p', prefix], { stdio: 'inherit' });
-
+let nginx: ChildProcess | null = null;
 let stopping = false;
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
-  nginx.kill('SIGTERM');
+  nginx?.kill('SIGTERM');
   await Promise.all(nodes.map((node) => (node.exitCode === null ? new Promise((resolve) => { node.once('exit', resolve); node.kill('SIGTERM'); }) : null)));
   oidc.server.closeAllConnections();
   oidc.server.close();
@@ -152,6 +141,24 @@ async function stop(code: number) {
   await client.end();
   process.exit(code);
 }
+// Registered before waiting for the nodes: a node that dies while starting, or Playwright giving up, stops the rest.
 process.on('SIGTERM', () => stop(0));
 process.on('SIGINT', () => stop(0));
-for (const child of [...nodes, nginx]) child.on('exit', (code) => !stopping && stop(code ?? 1));
+for (const node of nodes) node.on('exit', (code) => !stopping && stop(code ?? 1));
+
+// nginx takes traffic once *both* nodes are ready: its /readyz (what Playwright waits for) answers as soon as one
+// is, and a request sent to a node still starting would mark that node down for fail_timeout — the journey that
+// checks both nodes answer would then see only one.
+for (const port of nodePorts) {
+  const deadline = Date.now() + 110_000;
+  while (!(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false))) {
+    if (stopping) await new Promise(() => {}); // stop() ends the process
+    if (Date.now() > deadline) {
+      console.error(`The node on ${port} did not become ready.`);
+      await stop(1);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+nginx = spawn(nginxBinary, ['-c', conf, '-p', prefix], { stdio: 'inherit' });
+nginx.on('exit', (code) => !stopping && stop(code ?? 1));

@@ -24,6 +24,8 @@ export type DeliveryStepData = {
   options: DeliveryOption[];
   toFree: number | null;
   lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean } | null;
+  /** The country whose VAT the prices follow (OSS, the owner's choice), or null. */
+  pricesIn?: string | null;
   /** A guest (the owner accepts them): they give their email, and there is no profile to save to. */
   guest?: boolean;
   /** Whether the shop issues invoices (its legal details are set): the buyer may ask for one here. */

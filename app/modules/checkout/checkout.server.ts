@@ -173,7 +173,9 @@ export async function startPayment(
   }
 
   // Whose VAT the order pays, known from where it goes; under OSS the owner may have prices follow that VAT. Read
-  // from the settings every node keeps until they change (a change moves the catalogue version), not per order.
+  // from the settings every node keeps until they change (a change moves the catalogue version), not per order. On
+  // another node than the owner's the old settings may price an order for up to one watch tick (half a second) after
+  // a change: that order is consistent in itself (lines, VAT and charge from the same settings) and records them.
   const taxed = await orderTaxRates(db, { country: input.delivery.country, kind: method.kind });
   const prepared = await inTransaction(db, async (trx) => {
     const cart = await getCart(trx, noImages, input.cartId, input.locale, input.currency, { reprice: taxed.reprice });
@@ -217,7 +219,7 @@ export async function startPayment(
       locale: input.locale,
       cartId: cart.id,
       provider: provider.name,
-      fingerprint: cartFingerprint(lines, cart.currency, cart.totalCents, delivery, discount, { country: taxed.country, rates: lines.map((l) => l.vat.rateBp) }),
+      fingerprint: cartFingerprint(lines, cart.currency, cart.totalCents, delivery, discount, { country: taxed.country, rates: lines.map((l) => l.vat.rateBp), pricesFollowRate: taxed.reprice !== null }),
       goodsCents: cart.totalCents,
       discount,
       currency: cart.currency,
@@ -744,8 +746,11 @@ export function cartFingerprint(
   totalCents: number,
   delivery: Pick<OrderDelivery, 'methodId' | 'country' | 'priceCents' | 'point'>,
   discount: { code: string; goodsCents: number; deliveryCents: number } | null = null,
-  /** Whose VAT and each line's rate: an order taxed otherwise (OSS switched on, a rate changed) is a new one. */
-  tax: { country: string; rates: number[] } | null = null,
+  /**
+   * Whose VAT and each line's rate, and whether prices follow it: an order taxed otherwise (OSS switched on, a rate
+   * changed, the owner's choice changed, even where the gross prices come out the same) is a new one.
+   */
+  tax: { country: string; rates: number[]; pricesFollowRate?: boolean } | null = null,
 ): string {
   const canonical = JSON.stringify({
     c: currency,
@@ -754,7 +759,7 @@ export function cartFingerprint(
     d: [delivery.methodId, delivery.country, delivery.priceCents, delivery.point],
     // Without a code the value is what it always was, so pending orders made before codes are still found.
     ...(discount ? { x: [discount.code, discount.goodsCents, discount.deliveryCents] } : {}),
-    ...(tax ? { v: [tax.country, ...tax.rates] } : {}),
+    ...(tax ? { v: [tax.country, ...tax.rates, ...(tax.pricesFollowRate ? ['follow'] : [])] } : {}),
   });
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -480,5 +480,10 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
     expect(cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 'EUR', 100, { ...courier, methodId: 'l', point: 'KRA01M' })).not.toBe(
       cartFingerprint([{ variantId: 'p', quantity: 1, unitPriceCents: 100 }], 'EUR', 100, { ...courier, methodId: 'l', point: 'KRA08N' }),
     );
+    // Taxed as before, but with prices now following the buyer's VAT (Portugal's 23% leaves them as they were): another order.
+    const line = [{ variantId: 'p', quantity: 1, unitPriceCents: 100 }];
+    const pt = { ...courier, country: 'PT' };
+    expect(cartFingerprint(line, 'EUR', 100, pt, null, { country: 'PT', rates: [2300], pricesFollowRate: true })).not.toBe(cartFingerprint(line, 'EUR', 100, pt, null, { country: 'PT', rates: [2300] }));
+    expect(cartFingerprint(line, 'EUR', 100, pt, null, { country: 'PT', rates: [2300], pricesFollowRate: false })).toBe(cartFingerprint(line, 'EUR', 100, pt, null, { country: 'PT', rates: [2300] }));
   });
 });

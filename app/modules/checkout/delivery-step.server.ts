@@ -3,7 +3,7 @@
  * the ways there for this parcel with their prices, and lockers found by the shopper's search.
  */
 import type { Executor } from '~/db/database.server';
-import { type Cart, cartWeightGrams, goodsToPay } from '~/modules/cart/index.server';
+import { type Cart, cartWeightGrams, getCart, goodsToPay } from '~/modules/cart/index.server';
 import {
   type DeliveryOption,
   type DeliveryTable,
@@ -19,6 +19,7 @@ import {
 import type { Currency } from '~/modules/pricing/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import type { Storage } from '~/modules/storage/index.server';
+import { orderTaxRates } from '~/modules/tax/index.server';
 import { type CheckoutReview, reviewCheckout } from './checkout.server';
 
 export type DeliveryStep = CheckoutReview & {
@@ -29,6 +30,8 @@ export type DeliveryStep = CheckoutReview & {
   toFree: number | null;
   /** The search the shopper made for a locker, and what it found (`unavailable`: InPost could not be asked). */
   lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean } | null;
+  /** The country whose VAT the prices follow (OSS, the owner's choice): the cart is shown at those prices. */
+  pricesIn: string | null;
 };
 
 export async function deliveryStep(
@@ -40,6 +43,10 @@ export async function deliveryStep(
   const [review, stored] = await Promise.all([reviewCheckout(db, storage, input), getDeliveryTable(db)]);
   const table = inCurrency(stored, input.currency);
   const country = chooseCountry(table, input.country, review.country);
+  // Where prices follow the buyer's VAT, the cart is read at the prices the order will be charged (as the payment
+  // step reads it), so that a code's minimum and the free-delivery threshold are judged on what is paid.
+  const { reprice } = await orderTaxRates(db, { country });
+  if (reprice) review.cart = await getCart(db, storage, input.cartId, input.locale, input.currency, { reprice });
   const options = quote(table, country, review.cart);
   const query = (input.lockerQuery ?? '').trim().slice(0, 60);
   let lockerSearch: DeliveryStep['lockerSearch'] = null;
@@ -48,7 +55,7 @@ export async function deliveryStep(
     lockerSearch = { query, lockers: found.ok ? found.lockers : [], unavailable: !found.ok };
   }
   const free = review.cart.code?.applies === true && review.cart.code.freeDelivery;
-  return { ...review, country, countries: servedCountries(table), options, toFree: free ? null : amountToFreeDelivery(options, goodsToPay(review.cart)), lockerSearch };
+  return { ...review, country, countries: servedCountries(table), options, toFree: free ? null : amountToFreeDelivery(options, goodsToPay(review.cart)), lockerSearch, pricesIn: reprice ? country : null };
 }
 
 /** The methods for this cart's weight and goods (after its code), each free with a free-delivery code. */

@@ -33,6 +33,8 @@ export type InvoiceTotals = {
   plnRate?: number;
   /** The NBP table `plnRate` comes from; absent when NBP could not be asked and the shop's own rate was used. */
   nbp?: { table: string; date: string };
+  /** The country whose VAT the invoice charges when it is not Poland's (a consumer under OSS); absent for Polish VAT. */
+  taxCountry?: string;
 };
 export type InvoicePayment = { provider: string; paidAt: string | null; reference: string | null };
 
@@ -126,7 +128,11 @@ export async function issueInvoice(
       const name = order.delivery ? t('delivery.deliveryVia', { method: t(`delivery.kinds.${order.delivery.kind}`) }) : t('delivery.delivery');
       lines.push({ name, sku: null, quantity: 1, unitGrossCents: part.grossCents, grossCents: part.grossCents, netCents: part.netCents, vatCents: part.vatCents, rateBp: part.rateBp });
     }
-    const totals: InvoiceTotals = { ...totalsOf(lines), ...(order.currency === 'PLN' ? {} : await plnRateOf(trx, order.currency === before?.currency ? nbp : null)) };
+    const totals: InvoiceTotals = {
+      ...totalsOf(lines),
+      ...(order.currency === 'PLN' ? {} : await plnRateOf(trx, order.currency === before?.currency ? nbp : null)),
+      ...(order.taxCountry && order.taxCountry !== 'PL' ? { taxCountry: order.taxCountry } : {}),
+    };
     const year = Number(shopDayOf(at, TIME_ZONE).slice(0, 4));
     const { seq, number } = await nextInvoiceNumber(trx, INVOICE_SERIES.invoice, year);
     const invoice: Invoice = {
@@ -248,7 +254,9 @@ export async function issueCorrections(trx: Executor, orderId: string, at = new 
       vatCents: -p.vatCents,
       rateBp: p.rateBp,
     }));
-    const totals = { ...totalsOf(lines), ...(original.totals.plnRate ? { plnRate: original.totals.plnRate } : {}), ...(original.totals.nbp ? { nbp: original.totals.nbp } : {}) };
+    // A correction keeps its invoice's rate, table and VAT country.
+    const { plnRate, nbp, taxCountry } = original.totals;
+    const totals: InvoiceTotals = { ...totalsOf(lines), ...(plnRate ? { plnRate } : {}), ...(nbp ? { nbp } : {}), ...(taxCountry ? { taxCountry } : {}) };
     const year = Number(shopDayOf(at, TIME_ZONE).slice(0, 4));
     const { seq, number } = await nextInvoiceNumber(trx, INVOICE_SERIES.correction, year);
     const correction: Invoice = {
@@ -354,7 +362,8 @@ export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
 
 /**
  * The invoice as KSeF's FA(3) XML, for a buyer with a Polish NIP (null for anyone else). A euro invoice states its
- * VAT in złoty at the shop's rate (docs/decisions/0028: the law asks for the NBP rate of the day before).
+ * VAT in złoty (P_14_xW) at the rate it was issued with (KursWaluty): NBP's of the last working day before the
+ * payment, or the shop's when NBP could not be asked (docs/decisions/0028). FA(3) has no field for the table.
  */
 async function ksefOf(trx: Executor, invoice: Invoice, options: { taxCountry: string | null; createdAt: Date; correction?: KsefCorrection }): Promise<string | null> {
   if (!ksefEligible(invoice)) return null;

@@ -15,6 +15,7 @@ import { listActivity } from '~/modules/activity/index.server';
 import { type PaymentServices, payWithCard, startPayment } from '~/modules/checkout/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { findOrderRecord } from '~/modules/orders/index.server';
+import { saveOssSetting } from '~/modules/tax/index.server';
 import { address, courier, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
 import { spawnStandIn } from '../../../tests/doubles/spawn';
 import { type InvoiceBuyer, createNbpRates, invoicePdf, invoiceWindowEnds, invoiceXml, isValidNip, issueCorrections, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, recordKsefNumber, sellerOf } from './index.server';
@@ -249,6 +250,33 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     expect(fallback.invoice.totals.plnRate).toBe(4.25);
     expect(fallback.invoice.totals.nbp).toBeUndefined();
     expect(await pdfText(fallback.invoice.id)).toContain('VAT w złotych: 43,05 zł (kurs sklepu 4,2500 PLN/EUR)');
+  });
+
+  it('an invoice charging German VAT under OSS records the country, keeps NBP’s rate but states no VAT in złoty; nor does its correction', async () => {
+    await saveOssSetting(db, owner, true);
+    let o: { userId: string; orderId: string };
+    try {
+      const user = await createUser(db);
+      const cartId = await fillCart(db, user.id, [[await createCoffee(db, 'Kaffee Oss', 2460), 1]]);
+      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId, address, delivery: { country: 'DE', methodId: 'method-eu-courier' } });
+      if (!started.ok) throw new Error(started.reason);
+      expect(await payWithCard(services, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
+      o = { userId: user.id, orderId: started.orderId };
+    } finally {
+      await saveOssSetting(db, owner, false);
+    }
+    const consumer: InvoiceBuyer = { name: 'Anna Schmidt', taxId: '', country: 'DE', address: 'Hauptstraße 1', zipCode: '10115', city: 'Berlin' };
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: consumer, seller, by: { admin: owner }, rates: createNbpRates({ baseUrl: nbpUrl }) });
+    if (!issued.ok) throw new Error(issued.reason);
+    expect(issued.invoice.totals).toMatchObject({ taxCountry: 'DE', plnRate: expect.any(Number) });
+    expect(issued.invoice.totals.byRate.map((p) => p.rateBp)).toContain(700);
+    const pdfText = async (id: string) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: (await invoicePdf(db, id, { admin: true }))!.pdf }).toString();
+    const text = await pdfText(issued.invoice.id);
+    expect(text).toContain('7%');
+    expect(text).not.toContain('VAT w złotych');
+    expect(await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).toMatchObject({ ok: true });
+    const correction = (await listOrderInvoices(db, o.orderId)).find((d) => d.kind === 'correction')!;
+    expect(await pdfText(correction.id)).not.toContain('VAT w złotych');
   });
 
   it('the PDF says who sells and buys, the number, each line’s net, rate, VAT and gross, in Polish letters', async () => {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { InvoiceBuyer } from './buyer';
 import type { Invoice, InvoiceLine, Seller } from './invoices.server';
-import { ksefEligible, ksefXml } from './ksef';
+import { ksefEligible, ksefXml, vatInPln } from './ksef';
 
 const KSEF_DIR = fileURLToPath(new URL('../../../vendor/ksef/', import.meta.url));
 const SCHEMA = path.join(KSEF_DIR, 'schemat_FA(3)_v1-0E.xsd');
@@ -286,5 +286,14 @@ describe('ksefEligible', () => {
     expect(ksefEligible({ buyer: { ...cafe, taxId: '' } })).toBe(false);
     expect(ksefEligible({ buyer: { ...cafe, country: 'DE', taxId: 'DE123456789' } })).toBe(false);
     expect(ksefEligible({ buyer: { ...cafe, country: 'DE' } })).toBe(false);
+  });
+});
+
+describe('vatInPln', () => {
+  it('converts each rate’s VAT once, exactly, half away from zero: 70.00 € at 4.2345 is 296.42 zł, not float’s 296.41', () => {
+    expect(7000 * 4.2345).toBeLessThan(29641.5); // what floating point makes of it
+    expect(vatInPln([{ vatCents: 7000 }], 4.2345)).toBe(29642);
+    expect(vatInPln([{ vatCents: -7000 }], 4.2345)).toBe(-29642);
+    expect(vatInPln([{ vatCents: 920 }, { vatCents: 93 }], 4.25)).toBe(3910 + 395);
   });
 });

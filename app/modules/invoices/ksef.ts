@@ -352,18 +352,25 @@ function percent(rateBp: number): string {
   return fraction ? `${Math.floor(rateBp / 100)}.${fraction}` : String(rateBp / 100);
 }
 
-function plnRateMicro(rate: number): bigint {
+/** A rate as millionths of a złoty (4.2537 → 4253700n), the precision KSeF's KursWaluty carries. */
+export function plnRateMicro(rate: number): bigint {
   if (!Number.isFinite(rate) || rate <= 0 || rate > 1_000_000) throw new Error(`KSeF: ${rate} is not an exchange rate`);
   return BigInt(Math.round(rate * 1_000_000));
 }
 
 /** An amount in cents of the invoice's currency in grosze, at a rate in millionths, half away from zero. */
-function toPln(cents: number, rateMicro: bigint): number {
+export function toPln(cents: number, rateMicro: bigint): number {
   const product = BigInt(cents) * rateMicro;
   const abs = product < 0n ? -product : product;
   const rounded = (abs + 500_000n) / 1_000_000n;
   return Number(product < 0n ? -rounded : rounded);
 }
+
+/** VAT in złoty as the XML states it (P_14_xW) and the PDF prints it: each rate's VAT converted once, summed. */
+export const vatInPln = (parts: readonly { vatCents: number }[], plnRate: number): number => {
+  const micro = plnRateMicro(plnRate);
+  return parts.reduce((sum, part) => sum + toPln(part.vatCents, micro), 0);
+};
 
 /** A rate in millionths as text: 4253700n → "4.2537". */
 function microText(micro: bigint): string {

@@ -10,7 +10,7 @@ import { countryName } from '~/modules/delivery/countries';
 import { getT } from '~/modules/i18n/index.server';
 import { formatRate } from '~/modules/tax/vat';
 import type { Invoice } from './invoices.server';
-import { ksefEligible } from './ksef';
+import { ksefEligible, vatInPln } from './ksef';
 
 const require = createRequire(import.meta.url);
 const fonts = { regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf') };
@@ -115,10 +115,11 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
   summary(t('invoices.pdf.total'), [money(invoice.totals.netCents), '', money(invoice.totals.vatCents), money(invoice.totals.grossCents)], true);
 
   y += 12;
-  // A euro invoice under Polish VAT states its VAT in złoty too, at the rate it was issued with (art. 106e ust. 11).
-  if (invoice.currency !== 'PLN' && invoice.totals.plnRate && invoice.seller.taxId) {
-    // Each rate's VAT converted once, as the KSeF XML does (P_14_xW).
-    const plnVat = invoice.totals.byRate.reduce((sum, part) => sum + Math.sign(part.vatCents) * Math.round(Math.abs(part.vatCents) * invoice.totals.plnRate!), 0);
+  // A euro invoice under Polish VAT states its VAT in złoty too, at the rate it was issued with (art. 106e ust. 11);
+  // one charging another country's VAT under OSS does not (the XML puts it in P_13_5, with no złoty amount).
+  if (invoice.currency !== 'PLN' && invoice.totals.plnRate && invoice.seller.taxId && !invoice.totals.taxCountry) {
+    // Each rate's VAT converted once, to the grosz exactly as the KSeF XML does (P_14_xW).
+    const plnVat = vatInPln(invoice.totals.byRate, invoice.totals.plnRate);
     const rate = formatNumber(invoice.totals.plnRate, invoice.locale, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
     const amount = formatPrice(plnVat, 'PLN', invoice.locale);
     const nbp = invoice.totals.nbp;

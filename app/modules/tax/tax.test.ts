@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { listActivity } from '~/modules/activity/index.server';
-import { startPayment, payWithCard, type PaymentServices } from '~/modules/checkout/index.server';
+import { deliveryStep, startPayment, payWithCard, type PaymentServices } from '~/modules/checkout/index.server';
+import { createLockerDirectory } from '~/modules/delivery/index.server';
 import { cancelOrder, recordRefundEvent } from '~/modules/fulfilment/index.server';
 import { getOrderForUser, getOrderRecordLines, findOrderRecord } from '~/modules/orders/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
@@ -177,6 +178,37 @@ describe.each(testDatabases())('VAT on %s', (_kind, open) => {
       const home = await paidOrder([['Follow Home', 2460, 1]]);
       expect((await getOrderRecordLines(db, home.orderId))[0]!.unitPriceCents).toBe(2460);
       expect((await findOrderRecord(db, home.orderId))!.pricesFollowRate).toBe(false);
+    } finally {
+      await saveOssSetting(db, owner, false, false);
+    }
+  });
+
+  it('prices that follow the rate: the delivery step shows the cart at the prices the order is charged, and says so', async () => {
+    const lockers = createLockerDirectory({ baseUrl: 'http://127.0.0.1:9' });
+    const user = await createUser(db);
+    const cartId = await fillCart(db, user.id, [[await createCoffee(db, 'Step Kerinci', 2460), 2]]);
+    const step = (country: string) => deliveryStep(db, storage, lockers, { userId: user.id, cartId, locale: 'en', currency: 'EUR', country });
+    await saveOssSetting(db, owner, true, true);
+    try {
+      const abroad = await step('DE');
+      expect(abroad.pricesIn).toBe('DE');
+      expect(abroad.cart.lines.map((l) => l.unitPriceCents)).toEqual([2140]);
+      expect(abroad.cart.totalCents).toBe(4280);
+      const home = await step('PL');
+      expect(home.pricesIn).toBeNull();
+      expect(home.cart.lines.map((l) => l.unitPriceCents)).toEqual([2460]);
+      // What the step showed is what the order charges for the goods.
+      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery: germany });
+      if (!started.ok) throw new Error(started.reason);
+      expect((await findOrderRecord(db, started.orderId))!.goodsCents).toBe(abroad.cart.totalCents);
+    } finally {
+      await saveOssSetting(db, owner, true, false);
+    }
+    // One price everywhere: the shop's prices, no note.
+    try {
+      const same = await step('DE');
+      expect(same.pricesIn).toBeNull();
+      expect(same.cart.totalCents).toBe(4920);
     } finally {
       await saveOssSetting(db, owner, false, false);
     }
