@@ -10,7 +10,7 @@ import type { Browser, Download, Page, TestInfo } from '@playwright/test';
 import { askedCents, catalogue } from '../fixtures/catalogue';
 import { type Locale, price, t } from '../fixtures/i18n';
 import { kopi, newAccount, signUp } from './accounts';
-import { card, customerWithCart, orderCard, payAndFinish, polishAddress, proceedToPayment, TEST_CARDS } from './checkout-helpers';
+import { card, continueToDelivery, customerWithCart, deliveryMethod, expectStep, fillAddress, orderCard, payAndFinish, polishAddress, proceedButton, proceedToPayment, TEST_CARDS } from './checkout-helpers';
 import { signedCookie } from './cookies';
 import { expect, failedLoad, test } from './fixtures';
 import { waitForHydration } from './helpers';
@@ -92,6 +92,53 @@ test('a customer asks for an invoice in Polish from My Orders and downloads it; 
   await page.goto(`/pl/invoice/${orderId}`);
   await expect(page.getByTestId('invoice-issued')).toBeVisible();
   await expect(page.getByRole('button', { name: pl('invoices.request.submit') })).toHaveCount(0);
+});
+
+test('a buyer asks for an invoice at checkout in English (a VAT number in the wrong format refused first), pays, and downloads it from My Orders', async ({ page, productPath, expectNoSeriousA11yViolations }, testInfo) => {
+  const product = catalogue[1];
+  const cents = askedCents(product, product.priceCents);
+  await customerWithCart(page, testInfo, [[productPath(product), 1]], { label: 'cafe.checkout' });
+  await page.goto('/checkout');
+  await continueToDelivery(page);
+  await waitForHydration(page);
+  await deliveryMethod(page, 'pickup').check();
+  await fillAddress(page, polishAddress);
+  const section = page.getByTestId('checkout-invoice');
+  await section.locator('summary').click();
+  await section.getByLabel(en('invoices.checkout.want')).check();
+  await section.getByLabel(en('invoices.fields.name')).fill('Café Żuraw GmbH');
+  await section.getByLabel(en('invoices.fields.country')).selectOption('DE');
+  await section.getByLabel(en('invoices.fields.taxId'), { exact: true }).fill('DE12345');
+  await proceedButton(page).click();
+  await expect(section.getByText(en('invoices.errors.vatFormat'))).toBeVisible();
+  await expect(section.getByLabel(en('invoices.fields.taxId'), { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expectStep(page, 'delivery');
+  await expectNoSeriousA11yViolations(page, { label: 'delivery step with the invoice request' });
+
+  // A Polish café after all: its NIP, with dashes.
+  await section.getByLabel(en('invoices.fields.name')).fill('Kawiarnia Żuraw sp. z o.o.');
+  await section.getByLabel(en('invoices.fields.country')).selectOption('PL');
+  await section.getByLabel(en('invoices.fields.taxId'), { exact: true }).fill('725-001-82-00');
+  await proceedButton(page).click();
+  await expectStep(page, 'payment');
+  const orderId = await payAndFinish(page, cents, card(TEST_CARDS.success));
+
+  // Issued with the payment: My Orders offers the PDF, not the request.
+  await page.goto('/profile?tab=orders');
+  const invoices = orderCard(page, orderId).getByTestId('order-invoices');
+  const link = invoices.getByRole('link', { name: /FV\/\d{4}\/\d{5}/ });
+  await expect(link).toHaveCount(1);
+  const number = (await link.textContent())!.match(/FV\/\d{4}\/\d{5}/)![0];
+  await expect(invoices.getByRole('link', { name: en('invoices.ask') })).toHaveCount(0);
+  const download = page.waitForEvent('download');
+  await link.click();
+  const text = await pdfText(await download);
+  expect(text).toContain(`VAT invoice ${number}`);
+  expect(text).toContain('Kawiarnia Żuraw sp. z o.o.');
+  expect(text).toContain('NIP: 7250018200');
+  expect(text).toContain('NIP: 5260250274');
+  expect(text).toMatch(new RegExp(`23%\\s+${plain(price(vat23(cents), 'en')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+${plain(price(cents, 'en')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  expect(text.replace(/\s+/g, ' ')).toMatch(/VAT in złoty: PLN [\d,]+\.\d\d \(NBP average rate \d\.\d{4} PLN per euro, table \d{3}\/A\/NBP\/\d{4} of \d{1,2} \w+ \d{4}\)/);
 });
 
 test('the owner issues an invoice for an order from its page and downloads it', async ({ page, browser, productPath, expectNoSeriousA11yViolations }, testInfo) => {
