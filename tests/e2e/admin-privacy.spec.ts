@@ -127,7 +127,7 @@ test('a Polish customer downloads their data, deletes the account once the order
 });
 
 test('the owner finds a customer by email, downloads their data and deletes the account for them', async ({ page, browser, expectNoSeriousA11yViolations }, testInfo) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const account = newAccount(testInfo, 'jan.asks', 'Jan Nowak');
   await signUp(page, account);
   const owner = await ownerPage(browser, testInfo);

@@ -158,7 +158,7 @@ test('on a phone a declined card’s message is brought into view, clear of the 
 });
 
 test('declined, insufficient funds, a bad number, a past expiry and a bad CVC say so; the cart stays, and 4242 then pays', async ({ page, consoleErrors, productPath }, testInfo) => {
-  test.setTimeout(60_000); // six payments in one journey
+  test.setTimeout(120_000); // six payments in one journey
   consoleErrors.allow(failedLoad(402)); // a refused card is answered with 402 Payment Required
   const product = catalogue[1];
   await customerWithCart(page, testInfo, [[productPath(product), 2]]);

@@ -68,7 +68,7 @@ test('KAWA10 is not for coffee already on sale: the cart says so', async ({ page
 
 test('an order with KAWA10: the discount on the confirmation and in My Orders; a withdrawn line is refunded at what it cost', async ({ page, browser }, testInfo) => {
   // Two journeys in one (the customer's, then the owner's, who signs up and is made an admin by the kopi command).
-  test.setTimeout(60_000);
+  test.setTimeout(120_000); // the customer's journey and the owner's: twice the default
   const [first, second] = [catalogue[6], catalogue[7]];
   const paths = [await findProductPath(page, first.en.name), await findProductPath(page, second.en.name)];
   await customerWithCart(page, testInfo, [[paths[0], 1], [paths[1], 1]], { label: 'ola.codes' });
