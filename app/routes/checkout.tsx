@@ -192,6 +192,13 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 
+/** The invoice's billing address as typed, or — all three left empty — the delivery address given above it. */
+const billingOrDelivery = (get: (name: string) => string) => {
+  const billing = { invoiceAddress: 'address', invoiceZipCode: 'zipCode', invoiceCity: 'city' } as const;
+  const empty = Object.keys(billing).every((name) => get(name).trim() === '');
+  return (name: string) => (empty && name in billing ? get(billing[name as keyof typeof billing]) : get(name));
+};
+
 export async function action({ request, url, context }: Route.ActionArgs) {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
@@ -216,7 +223,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const guestEmail = buyer.guest ? emailSchema.safeParse(field(form, 'email')) : null;
     const emailError = guestEmail && !guestEmail.success ? { email: 'checkout.errors.emailInvalid' } : {};
     // Asked for an invoice: the buyer's details are checked like the rest (a wrong NIP is said before paying).
-    const invoice = field(form, 'invoice') === 'on' ? parseBuyer((name) => field(form, name)) : null;
+    const invoice = field(form, 'invoice') === 'on' ? parseBuyer(billingOrDelivery((name) => field(form, name))) : null;
     const invoiceErrors = invoice && !invoice.ok ? { invoiceErrors: invoice.errors } : {};
     if (!parsed.ok || guestEmail?.success === false || (invoice && !invoice.ok)) {
       return data<ReviewErrors>({ step: 'delivery', fieldErrors: { ...(parsed.ok ? {} : parsed.fieldErrors), ...emailError }, ...invoiceErrors, values }, { status: 400 });

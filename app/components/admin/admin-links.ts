@@ -1,17 +1,18 @@
-import { BadgePercent, Coins, History, Inbox, Landmark, LayoutDashboard, LayoutGrid, PackagePlus, ReceiptText, Star, Truck, UsersRound } from 'lucide-react';
+import { BadgePercent, Coins, History, Inbox, Landmark, LayoutGrid, Star, Truck, UsersRound } from 'lucide-react';
+import { addProductLink, dashboardLink, ordersLink } from './header-admin-links';
 
 /**
  * The back office's pages, in the order its navigation shows them; `header`: also linked from the site header
- * (kept to three so the header fits); `end`: active only on that exact path.
+ * (header-admin-links.ts); `end`: active only on that exact path.
  */
 export const adminLinks = [
-  { to: '/admin', key: 'manage.dashboard', Icon: LayoutDashboard, header: true, end: true },
-  { to: '/admin/orders', key: 'manage.orders', Icon: ReceiptText, header: true, end: false },
+  dashboardLink,
+  ordersLink,
   { to: '/admin/messages', key: 'manage.messages', Icon: Inbox, header: false, end: false },
   { to: '/admin/reviews', key: 'manage.reviews', Icon: Star, header: false, end: false },
   { to: '/admin/customers', key: 'manage.customers', Icon: UsersRound, header: false, end: false },
   { to: '/admin/products', key: 'manage.products', Icon: LayoutGrid, header: false, end: false },
-  { to: '/add-product', key: 'manage.addProduct', Icon: PackagePlus, header: true, end: false },
+  addProductLink,
   { to: '/admin/delivery', key: 'manage.delivery', Icon: Truck, header: false, end: false },
   { to: '/admin/promotions', key: 'manage.promotions', Icon: BadgePercent, header: false, end: false },
   { to: '/admin/currencies', key: 'manage.currencies', Icon: Coins, header: false, end: false },
@@ -19,4 +20,3 @@ export const adminLinks = [
   { to: '/admin/activity', key: 'manage.activity', Icon: History, header: false, end: false },
 ] as const;
 
-export const headerAdminLinks = adminLinks.filter((link) => link.header);

@@ -234,6 +234,7 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
               <input type="checkbox" name="invoice" defaultChecked={values?.invoice === 'on'} className="h-4 w-4 accent-leaf" />
               {t('invoices.checkout.want')}
             </label>
+            <p className="text-xs text-muted">{t('invoices.checkout.billingHint')}</p>
             <BuyerFields
               idPrefix="checkout-invoice"
               required={false}

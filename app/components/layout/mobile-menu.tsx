@@ -1,7 +1,7 @@
 import { Menu } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { headerAdminLinks } from '~/components/admin/admin-links';
+import { headerAdminLinks } from '~/components/admin/header-admin-links';
 import { useI18n } from '~/modules/i18n/react';
 import { CurrencySwitch } from './currency-switch';
 import { type HeaderUser, LogoutButton, navLinks } from './header-parts';

@@ -1,6 +1,6 @@
 import { Globe, ShoppingBag, UserRound } from 'lucide-react';
 import { Form, Link, NavLink, useFetchers, useLocation } from 'react-router';
-import { headerAdminLinks } from '~/components/admin/admin-links';
+import { headerAdminLinks } from '~/components/admin/header-admin-links';
 import { counterpartPath } from '~/modules/i18n/paths';
 import { useI18n } from '~/modules/i18n/react';
 import { CurrencySwitch } from './currency-switch';
