@@ -73,6 +73,9 @@ test.describe('the lightbox', () => {
     await page.getByRole('button', { name: en('product.gallery.open', { n: 1, total }) }).tap();
     const dialog = page.getByRole('dialog', { name: en('product.gallery.dialog') });
     await expect(dialog).toBeVisible();
+    // Measured before it has loaded, the picture is a box of no height in the middle of the screen, and a tap
+    // "beside" it lands on it once it has.
+    await expect.poll(() => dialog.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     return dialog;
   }
 

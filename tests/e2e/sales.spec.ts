@@ -9,7 +9,7 @@ import { type Locale, price, t } from '../fixtures/i18n';
 import { DEMO_FLASH_PERCENT, DEMO_SALE, DEMO_SALE_LABEL, percentOff } from '../../app/demo/sale';
 import { demoVariants } from '../../app/demo/products';
 import { expect, test } from './fixtures';
-import { expectCartCount, findProductPath, productGrid, switchCurrency, waitForHydration } from './helpers';
+import { addToCartButton, addedButton, expectCartCount, findProductPath, productGrid, switchCurrency, waitForHydration } from './helpers';
 import { plainSpacesPattern } from './checkout-helpers';
 
 const product = byKey(DEMO_SALE);
@@ -62,7 +62,10 @@ test('in złoty the reduction is worked out from the złoty history, and the car
   const want = expected('pl', 'PLN');
   await expect(page.getByTestId('product-price')).toHaveText(plainSpacesPattern(want.price));
   await expect(page.getByTestId('lowest-price')).toHaveText(plainSpacesPattern(want.lowest));
-  await page.getByRole('button', { name: t('pl')('product.addToCart') }).first().click();
+  await addToCartButton(page, productName(product, 'pl'), 'pl').first().click();
+  // The server's answer (the "Added" label), not only the count the header shows at once: leaving before it
+  // aborted the add under CI's load, and the cart was empty.
+  await expect(addedButton(page, productName(product, 'pl'), 'pl').first()).toBeVisible();
   await expectCartCount(page, 1, 'pl');
   await page.goto('/pl/cart');
   await expect(page.getByTestId('cart-total')).toHaveText(plainSpacesPattern(want.price));
