@@ -348,6 +348,8 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
   last_seen_at: string;
+  /** When the sign-in that started it confirmed who the customer is (asked again at the provider); else null. */
+  confirmed_at: string | null;
 }
 
 export interface PasswordResetTokensTable {

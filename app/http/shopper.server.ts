@@ -101,8 +101,9 @@ export function requireAdmin(shopper: Shopper): SessionUser {
  * Signs the shopper in (password, sign-up, OpenID Connect): the old session ends, a new one starts, the guest
  * cart joins the customer's, and the response carries the new session cookie and the event for analytics.
  */
-export async function startSession(app: AppContext, shopper: Shopper, userId: string, event: { name: 'login' | 'sign_up'; method: string }) {
-  const { sessionToken } = await completeSignIn(app.db, { userId, previousSessionToken: shopper.sessionToken, guestCartId: shopper.guestCartId });
+/** `confirmed`: the sign-in confirmed who the customer is (asked again at the provider), as deleting an account needs. */
+export async function startSession(app: AppContext, shopper: Shopper, userId: string, event: { name: 'login' | 'sign_up'; method: string }, { confirmed = false } = {}) {
+  const { sessionToken } = await completeSignIn(app.db, { userId, previousSessionToken: shopper.sessionToken, guestCartId: shopper.guestCartId, confirmed });
   shopper.cookies.set('session', sessionToken);
   shopper.cookies.clear('cart');
   tellBrowser(shopper, event.name, { method: event.method });

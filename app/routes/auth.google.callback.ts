@@ -32,7 +32,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     : ({ ok: false, reason: 'failed' } as const);
 
   if (outcome.ok) {
-    await startSession(app, shopper, outcome.userId, { name: outcome.created ? 'sign_up' : 'login', method: 'google' });
+    // A sign-in asked for again (its auth_time checked) confirms who the customer is; an ordinary one does not.
+    await startSession(app, shopper, outcome.userId, { name: outcome.created ? 'sign_up' : 'login', method: 'google' }, { confirmed: state?.reauth === true });
   } else if (outcome.reason === 'failed') {
     app.log.warn('OpenID Connect sign-in failed');
   }

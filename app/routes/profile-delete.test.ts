@@ -1,6 +1,7 @@
 /**
  * The deletion page's confirmation (on SQLite and PostgreSQL): an account with a password needs it (a wrong one is
- * refused and changes nothing); an account that only signs in with Google needs a sign-in of the last 10 minutes;
+ * refused and changes nothing); an account that only signs in with Google needs a sign-in asked for again at Google
+ * in the last 10 minutes (an ordinary one, however recent, does not count);
  * an admin is refused; a deletion clears this browser's session and cart cookies.
  */
 import pino from 'pino';
@@ -24,7 +25,7 @@ describe.each(testDatabases())('the account deletion page on %s', (_kind, open) 
   });
   afterAll(() => handle.close());
 
-  async function customer({ withPassword = true, signedInAgo = 0, admin = false } = {}) {
+  async function customer({ withPassword = true, signedInAgo = 0, admin = false, confirmed = false } = {}) {
     const address = email('ola');
     let userId: string;
     if (withPassword) {
@@ -37,7 +38,7 @@ describe.each(testDatabases())('the account deletion page on %s', (_kind, open) 
       await handle.db.insertInto('users').values({ id: userId, email: address, display_name: 'Ola', password_hash: null, photo_url: null, created_at: at, updated_at: at }).execute();
     }
     if (admin) await handle.db.updateTable('users').set({ is_admin: 1 }).where('id', '=', userId).execute();
-    const token = await createSession(handle.db, userId, new Date(Date.now() - signedInAgo));
+    const token = await createSession(handle.db, userId, new Date(Date.now() - signedInAgo), { confirmed });
     const session = (await getSessionUser(handle.db, token))!;
     return { userId, email: address, token, user: session.user };
   }
@@ -76,14 +77,20 @@ describe.each(testDatabases())('the account deletion page on %s', (_kind, open) 
     expect(await getSessionUser(handle.db, ola.token)).toBeNull();
   });
 
-  it('a Google-only account confirms with a sign-in of the last 10 minutes, not an older one', async () => {
-    const stale = await customer({ withPassword: false, signedInAgo: 11 * 60_000 });
+  it('a Google-only account confirms with a sign-in asked for again in the last 10 minutes, not an older one nor an ordinary one', async () => {
+    // An ordinary "Continue with Google" a minute ago (it may have passed straight through Google's session).
+    const ordinary = await customer({ withPassword: false, signedInAgo: 60_000 });
+    expect(await loader(call(ordinary, null).args as never)).toMatchObject({ password: false, fresh: false });
+    expect((await post(ordinary, { reviews: 'keep', confirm: 'yes' })).data.problems).toEqual(['reauth']);
+    expect(await deleted(ordinary.userId)).toBe(false);
+
+    const stale = await customer({ withPassword: false, signedInAgo: 11 * 60_000, confirmed: true });
     expect(await loader(call(stale, null).args as never)).toMatchObject({ password: false, fresh: false });
     const refused = await post(stale, { reviews: 'keep', confirm: 'yes' });
     expect(refused.data.problems).toEqual(['reauth']);
     expect(await deleted(stale.userId)).toBe(false);
 
-    const fresh = await customer({ withPassword: false, signedInAgo: 60_000 });
+    const fresh = await customer({ withPassword: false, signedInAgo: 60_000, confirmed: true });
     expect(await loader(call(fresh, null).args as never)).toMatchObject({ password: false, fresh: true });
     expect((await post(fresh, { reviews: 'keep', confirm: 'yes' })).data.status).toBe('deleted');
     expect(await deleted(fresh.userId)).toBe(true);

@@ -3,7 +3,7 @@ import { Form, Link, type ShouldRevalidateFunction, data, useNavigation } from '
 import { type AppContext, appContext } from '~/context';
 import { readForm } from '~/http/body.server';
 import { requireUser, shopperContext } from '~/http/shopper.server';
-import { hasPassword, logIn, oidcEnabled, sessionStartedAt } from '~/modules/accounts/index.server';
+import { hasPassword, logIn, oidcEnabled, sessionConfirmedAt } from '~/modules/accounts/index.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 import { DELETE_REAUTH_MS, deleteAccount } from '~/modules/privacy/index.server';
@@ -13,7 +13,8 @@ import type { Route } from './+types/profile-delete';
 
 /**
  * Deleting one's account (/profile/delete): what goes and what the law keeps, the reviews' fate, and a confirmation
- * — the password, or for an account that only signs in with Google a sign-in of the last 10 minutes — plus a tick.
+ * — the password, or for an account that only signs in with Google a sign-in asked for again there in the last 10
+ * minutes — plus a tick.
  * Done: every device is signed out (this one too) and the page says so.
  */
 type Problem = 'reauth' | 'openOrders' | 'admin' | 'limited' | 'gone';
@@ -21,8 +22,9 @@ type Result = { status: 'deleted' } | { status: 'refused'; problems: Problem[]; 
 
 async function confirmation(app: AppContext, token: string | null, userId: string) {
   const password = await hasPassword(app.db, userId);
-  const startedAt = await sessionStartedAt(app.db, token);
-  const fresh = startedAt !== null && Date.now() - startedAt.getTime() < DELETE_REAUTH_MS;
+  // Only a sign-in asked for again at the provider counts, and only for a while.
+  const confirmedAt = await sessionConfirmedAt(app.db, token);
+  const fresh = confirmedAt !== null && Date.now() - confirmedAt.getTime() < DELETE_REAUTH_MS;
   return { password, fresh };
 }
 

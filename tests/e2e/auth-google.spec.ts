@@ -1,10 +1,11 @@
 /**
  * "Continue with Google" against a real OpenID Connect provider (oidc-provider with its development login
- * form, started by tests/setup/start-server.js): in a popup, and as a plain link without JavaScript.
+ * form, started by tests/setup/start-server.js): in a popup, and as a plain link without JavaScript; and the sign-in
+ * asked for again before a Google-only account is deleted.
  * Whether the button hides without GOOGLE_CLIENT_ID cannot be seen here: the e2e server always sets it.
  */
 import { t } from '../fixtures/i18n';
-import { expect, test } from './fixtures';
+import { expect, failedLoad, test } from './fixtures';
 import { expectCartCount, waitForHydration } from './helpers';
 import {
   expectSignedIn,
@@ -114,4 +115,39 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('alert').filter({ hasText: cancelled })).toBeVisible();
     await expectSignedOut(page);
   });
+});
+
+test('deleting a Google-only account needs a sign-in asked for again at Google: the ordinary one a moment ago does not count', async ({ page, consoleErrors }, testInfo) => {
+  consoleErrors.allow(failedLoad(400));
+  const login = `kasia.wrona+${testInfo.testId}-${testInfo.retry}`;
+  await page.goto('/auth?redirectTo=%2Fprofile%2Fdelete');
+  await waitForHydration(page);
+  await signInWithGoogle(page, login);
+  await expect(page).toHaveURL(/\/profile\/delete$/);
+  await expectSignedIn(page, googleName(login));
+
+  // Signed in seconds ago, but through the provider's own session as far as the shop can tell: asked to confirm.
+  const main = page.getByRole('main');
+  await expect(main.getByText(en('privacy.delete.reauth'))).toBeVisible();
+  await expect(main.getByLabel(en('privacy.delete.password'))).toHaveCount(0);
+  await waitForHydration(page);
+  await main.getByLabel(en('privacy.delete.confirm')).check();
+  await main.getByRole('button', { name: en('privacy.delete.submit') }).click();
+  await expect(main.getByRole('alert')).toContainText(en('privacy.delete.errors.reauth'));
+
+  // "Sign in again with Google": the provider asks for the login again (prompt=login), and back here it counts.
+  await keepProviderOffline(page.context());
+  await main.getByRole('link', { name: en('privacy.delete.reauthButton') }).click();
+  await page.getByRole('textbox', { name: 'Enter any login' }).fill(login);
+  await page.getByPlaceholder('and password').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  // The provider remembers the consent given at the first sign-in: straight back to the shop.
+  await expect(page).toHaveURL(/\/profile\/delete$/);
+  await expect(main.getByText(en('privacy.delete.reauthFresh'))).toBeVisible();
+  await waitForHydration(page);
+  await main.getByLabel(en('privacy.delete.confirm')).check();
+  await main.getByRole('button', { name: en('privacy.delete.submit') }).click();
+  await expect(page.getByTestId('account-deleted')).toHaveText(en('privacy.delete.done'));
+  await page.goto('/profile');
+  await expectSignedOut(page);
 });

@@ -27,6 +27,7 @@ import * as tax from './0025-tax';
 import * as invoices from './0026-invoices';
 import * as privacy from './0027-privacy';
 import * as ossPrices from './0028-oss-prices';
+import * as confirmedSessions from './0029-confirmed-sessions';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0026-invoices': invoices,
   '0027-privacy': privacy,
   '0028-oss-prices': ossPrices,
+  '0029-confirmed-sessions': confirmedSessions,
 };

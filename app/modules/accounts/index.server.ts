@@ -26,7 +26,7 @@ export {
   deleteSession,
   deleteUserSessions,
   getSessionUser,
-  sessionStartedAt,
+  sessionConfirmedAt,
   type SessionLookup,
 } from './sessions.server';
 export { completeSignIn } from './sign-in.server';

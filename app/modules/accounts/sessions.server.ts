@@ -22,7 +22,8 @@ export type SessionLookup = {
 };
 
 /** Starts a session; returns the token for the cookie (only its hash is stored). */
-export async function createSession(db: Executor, userId: string, now = new Date()): Promise<string> {
+/** `confirmed`: the sign-in confirmed who the customer is (asked again at the provider; see `sessionConfirmedAt`). */
+export async function createSession(db: Executor, userId: string, now = new Date(), { confirmed = false }: { confirmed?: boolean } = {}): Promise<string> {
   const token = newSecretToken();
   const at = now.toISOString();
   await db
@@ -33,6 +34,7 @@ export async function createSession(db: Executor, userId: string, now = new Date
       created_at: at,
       expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
       last_seen_at: at,
+      confirmed_at: confirmed ? at : null,
     })
     .execute();
   // Tidy up this user's expired sessions while we are here.
@@ -84,11 +86,14 @@ export async function getSessionUser(db: Executor, token: string | null, now = n
   return { user: toSessionUser(row), sessionId: id, refreshed, cartId: row.cart_id };
 }
 
-/** When this session was signed in (a fresh sign-in confirms what needs one), or null. */
-export async function sessionStartedAt(db: Executor, token: string | null): Promise<Date | null> {
+/**
+ * When this session's sign-in confirmed who the customer is — a sign-in asked for again at the provider, not an
+ * ordinary one that may pass straight through the browser's Google session — or null.
+ */
+export async function sessionConfirmedAt(db: Executor, token: string | null): Promise<Date | null> {
   if (!token || !tokenPattern.test(token)) return null;
-  const row = await db.selectFrom('sessions').select('created_at').where('id', '=', hashToken(token)).executeTakeFirst();
-  return row ? new Date(row.created_at) : null;
+  const row = await db.selectFrom('sessions').select('confirmed_at').where('id', '=', hashToken(token)).executeTakeFirst();
+  return row?.confirmed_at ? new Date(row.confirmed_at) : null;
 }
 
 export async function deleteSession(db: Executor, token: string): Promise<void> {

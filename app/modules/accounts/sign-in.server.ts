@@ -9,11 +9,11 @@ import { createSession, deleteSession } from './sessions.server';
  */
 export async function completeSignIn(
   db: Executor,
-  { userId, previousSessionToken, guestCartId }: { userId: string; previousSessionToken: string | null; guestCartId: string | null },
+  { userId, previousSessionToken, guestCartId, confirmed = false }: { userId: string; previousSessionToken: string | null; guestCartId: string | null; confirmed?: boolean },
 ): Promise<{ sessionToken: string; cartId: string | null }> {
   return inTransaction(db, async (trx) => {
     if (previousSessionToken) await deleteSession(trx, previousSessionToken);
-    const sessionToken = await createSession(trx, userId);
+    const sessionToken = await createSession(trx, userId, new Date(), { confirmed });
     const cartId = await claimCart(trx, guestCartId, userId);
     return { sessionToken, cartId };
   });
