@@ -1,16 +1,16 @@
 /**
- * Customers own their data (docs/decisions/0029): a Polish customer downloads their data (the file holds their
- * order), is refused deletion while the order is on its way, deletes the account once it is delivered (a missing
- * tick and a wrong password refused first), can no longer sign in, and the owner sees the order from "Deleted
- * customer"; the owner finds an English customer by email, downloads their data and deletes the account for
- * them. axe on the data tab, the deletion page and the owner's page.
+ * Customers own their data (docs/decisions/0029): a customer, in English and in Polish, downloads their data (the
+ * file holds their order), is refused deletion while the order is on its way, deletes the account once it is
+ * delivered (a missing tick and a wrong password refused first), can no longer sign in, and the owner (in the same
+ * language) sees the order from "Deleted customer"; the owner finds an English customer by email, downloads their data and deletes the account for
+ * them. axe on the data tab, the deletion page, the page after it and the owner's page.
  *
  * In the back-office project (it grants an admin). Fails a login on purpose twice (the wrong password, the
  * sign-in after deletion).
  */
 import fs from 'node:fs/promises';
 import type { Browser, Download, Page, TestInfo } from '@playwright/test';
-import { catalogue } from '../fixtures/catalogue';
+import { askedCents, catalogue, productName } from '../fixtures/catalogue';
 import { type Locale, t } from '../fixtures/i18n';
 import { authField, kopi, newAccount, signUp, submitButton } from './accounts';
 import { TEST_CARDS, card, courierCents, customerWithCart, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
@@ -39,28 +39,32 @@ async function json(download: Download): Promise<Record<string, any>> {
   return JSON.parse(await fs.readFile((await download.path())!, 'utf8'));
 }
 
-test('a Polish customer downloads their data, deletes the account once the order has arrived, and cannot sign in again', async ({ page, browser, expectNoSeriousA11yViolations, consoleErrors }, testInfo) => {
+for (const language of ['en', 'pl'] as const) {
+test(`a customer downloads their data, deletes the account once the order has arrived, and cannot sign in again (${language})`, async ({ page, browser, expectNoSeriousA11yViolations, consoleErrors }, testInfo) => {
   test.setTimeout(120_000);
   consoleErrors.allow(failedLoad(400));
   consoleErrors.allow(failedLoad(409));
   consoleErrors.allow(failedLoad(401));
   const baseURL = testInfo.project.use.baseURL!;
-  await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', 'pl'), url: baseURL }]);
-  const product = catalogue[0];
+  const tr = t(language);
+  const at = (target: string) => (language === 'pl' ? `/pl${target}` : target);
+  await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL }]);
+  const product = catalogue[language === 'pl' ? 0 : 7];
+  const cents = askedCents(product, product.priceCents);
   const path = await findProductPath(page, product.en.name);
-  const account = await customerWithCart(page, testInfo, [[path, 2]], { label: 'ola.privacy' });
-  await page.goto('/pl/checkout');
+  const account = await customerWithCart(page, testInfo, [[path, 2]], { label: `ola.privacy.${language}` });
+  await page.goto(at('/checkout'));
   await waitForHydration(page);
-  await proceedToPayment(page, polishAddress, 'pl', { method: 'courier' });
-  const orderId = await payAndFinish(page, 2 * product.priceCents + courierCents(2 * product.priceCents), card(TEST_CARDS.success), 'pl');
+  await proceedToPayment(page, polishAddress, language, { method: 'courier' });
+  const orderId = await payAndFinish(page, 2 * cents + courierCents(2 * cents), card(TEST_CARDS.success), language);
 
   // What the shop keeps, counted, and the file.
-  await page.goto('/pl/profile?tab=data');
-  await expect(page.getByRole('heading', { level: 2, name: pl('privacy.data.title') })).toBeVisible();
-  await expect(page.getByTestId('data-summary')).toContainText(pl('privacy.data.counts.orders', { count: 1 }));
-  await expectNoSeriousA11yViolations(page, { label: 'your data pl' });
+  await page.goto(at('/profile?tab=data'));
+  await expect(page.getByRole('heading', { level: 2, name: tr('privacy.data.title') })).toBeVisible();
+  await expect(page.getByTestId('data-summary')).toContainText(tr('privacy.data.counts.orders', { count: 1 }));
+  await expectNoSeriousA11yViolations(page, { label: `your data ${language}` });
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: pl('privacy.data.download') }).click();
+  await page.getByRole('button', { name: tr('privacy.data.download') }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^kopi-data-\d{4}-\d{2}-\d{2}\.json$/);
   const data = await json(file);
@@ -70,61 +74,63 @@ test('a Polish customer downloads their data, deletes the account once the order
   expect(data.summary.orders).toBe(1);
 
   // On its way: refused, nothing changed.
-  await page.goto('/pl/profile/delete');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pl('privacy.delete.title'));
-  await expectNoSeriousA11yViolations(page, { label: 'delete account pl' });
-  await page.getByLabel(pl('privacy.delete.password')).fill(account.password);
-  await page.getByLabel(pl('privacy.delete.confirm')).check();
-  await page.getByRole('button', { name: pl('privacy.delete.submit') }).click();
-  await expect(page.getByRole('alert')).toHaveText(pl('privacy.delete.errors.openOrders'));
+  await page.goto(at('/profile/delete'));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('privacy.delete.title'));
+  await expectNoSeriousA11yViolations(page, { label: `delete account ${language}` });
+  await page.getByLabel(tr('privacy.delete.password')).fill(account.password);
+  await page.getByLabel(tr('privacy.delete.confirm')).check();
+  await page.getByRole('button', { name: tr('privacy.delete.submit') }).click();
+  await expect(page.getByRole('alert')).toHaveText(tr('privacy.delete.errors.openOrders'));
 
   // The owner ships it and marks it delivered.
-  const owner = await ownerPage(browser, testInfo);
+  const owner = await ownerPage(browser, testInfo, language);
   await owner.goto(`/admin/orders/${orderId}`);
-  await owner.getByLabel(en('admin.orders.carrier')).selectOption('inpost');
-  await owner.getByLabel(en('admin.orders.trackingNumber')).fill('620012345678901234567899');
-  await owner.getByRole('button', { name: en('admin.orders.ship') }).click();
-  await expect(owner.getByTestId('admin-order-status')).toHaveText(en('orders.status.shipped'));
-  await owner.getByRole('button', { name: en('admin.orders.deliver') }).click();
-  await expect(owner.getByTestId('admin-order-status')).toHaveText(en('orders.status.delivered'));
+  await owner.getByLabel(tr('admin.orders.carrier')).selectOption('inpost');
+  await owner.getByLabel(tr('admin.orders.trackingNumber')).fill('620012345678901234567899');
+  await owner.getByRole('button', { name: tr('admin.orders.ship') }).click();
+  await expect(owner.getByTestId('admin-order-status')).toHaveText(tr('orders.status.shipped'));
+  await owner.getByRole('button', { name: tr('admin.orders.deliver') }).click();
+  await expect(owner.getByTestId('admin-order-status')).toHaveText(tr('orders.status.delivered'));
 
   // No tick, then a wrong password: each refused with its message.
-  await page.goto('/pl/profile/delete');
+  await page.goto(at('/profile/delete'));
   await waitForHydration(page);
-  await page.getByLabel(pl('privacy.delete.password')).fill(account.password);
-  await page.getByRole('button', { name: pl('privacy.delete.submit') }).click();
-  await expect(page.getByText(pl('privacy.delete.errors.confirm'))).toBeVisible();
-  await page.getByLabel(pl('privacy.delete.password')).fill('not my password');
-  await page.getByLabel(pl('privacy.delete.confirm')).check();
-  await page.getByRole('button', { name: pl('privacy.delete.submit') }).click();
-  await expect(page.getByText(pl('privacy.delete.errors.password'))).toBeVisible();
-  await expect(page.getByLabel(pl('privacy.delete.password'))).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel(tr('privacy.delete.password')).fill(account.password);
+  await page.getByRole('button', { name: tr('privacy.delete.submit') }).click();
+  await expect(page.getByText(tr('privacy.delete.errors.confirm'))).toBeVisible();
+  await page.getByLabel(tr('privacy.delete.password')).fill('not my password');
+  await page.getByLabel(tr('privacy.delete.confirm')).check();
+  await page.getByRole('button', { name: tr('privacy.delete.submit') }).click();
+  await expect(page.getByText(tr('privacy.delete.errors.password'))).toBeVisible();
+  await expect(page.getByLabel(tr('privacy.delete.password'))).toHaveAttribute('aria-invalid', 'true');
 
-  await page.getByLabel(pl('privacy.delete.password')).fill(account.password);
-  await page.getByLabel(pl('privacy.delete.confirm')).check();
-  await page.getByRole('button', { name: pl('privacy.delete.submit') }).click();
-  await expect(page.getByTestId('account-deleted')).toHaveText(pl('privacy.delete.done'));
+  await page.getByLabel(tr('privacy.delete.password')).fill(account.password);
+  await page.getByLabel(tr('privacy.delete.confirm')).check();
+  await page.getByRole('button', { name: tr('privacy.delete.submit') }).click();
+  await expect(page.getByTestId('account-deleted')).toHaveText(tr('privacy.delete.done'));
+  await expectNoSeriousA11yViolations(page, { label: `account deleted ${language}` });
 
   // Signed out here, and the account is gone: the same email and password no longer sign in.
-  await page.goto('/pl/profile');
-  await expect(page).toHaveURL(/\/pl\/auth\?mode=login/);
+  await page.goto(at('/profile'));
+  await expect(page).toHaveURL(language === 'pl' ? /\/pl\/auth\?mode=login/ : /\/auth\?mode=login/);
   await waitForHydration(page);
-  await authField(page, 'email', 'pl').fill(account.email);
-  await authField(page, 'password', 'pl').fill(account.password);
-  await submitButton(page, 'login', 'pl').click();
-  await expect(page.getByRole('main').getByText(pl('auth.errors.invalidCredentials'))).toBeVisible();
+  await authField(page, 'email', language).fill(account.email);
+  await authField(page, 'password', language).fill(account.password);
+  await submitButton(page, 'login', language).click();
+  await expect(page.getByRole('main').getByText(tr('auth.errors.invalidCredentials'))).toBeVisible();
 
   // The owner still has the order, from "Deleted customer", with its lines; nobody is found under the address.
   await owner.goto(`/admin/orders/${orderId}`);
-  await expect(owner.getByTestId('order-deleted-customer')).toHaveText(en('admin.customers.deletedCustomer'));
+  await expect(owner.getByTestId('order-deleted-customer')).toHaveText(tr('admin.customers.deletedCustomer'));
   await expect(owner.getByRole('main')).not.toContainText(polishAddress.fullName);
-  await expect(owner.getByRole('main')).toContainText(product.en.name);
+  await expect(owner.getByRole('main')).toContainText(productName(product, language));
   await owner.goto(`/admin/customers?q=${encodeURIComponent(account.email)}`);
-  await expect(owner.getByText(en('admin.customers.none', { q: account.email }))).toBeVisible();
+  await expect(owner.getByText(tr('admin.customers.none', { q: account.email }))).toBeVisible();
   await owner.goto('/admin/activity');
-  await expect(owner.getByTestId('activity-row').first()).toContainText(en('admin.activity.customerActor'));
+  await expect(owner.getByTestId('activity-row').first()).toContainText(tr('admin.activity.customerActor'));
   await owner.context().close();
 });
+}
 
 test('the owner finds a customer by email, downloads their data and deletes the account for them', async ({ page, browser, expectNoSeriousA11yViolations }, testInfo) => {
   test.setTimeout(120_000);

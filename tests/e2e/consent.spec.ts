@@ -187,13 +187,16 @@ test('Accept is recorded on the server with the visitor id and the banner’s ve
   expect(await page.evaluate(() => localStorage.getItem('cookiesVersion'))).toBe(COOKIE_BANNER_VERSION);
 });
 
-test('in Polish, “Cookie settings” in the footer reopens the banner with the current choice; Decline is recorded and stops analytics at once', async ({ page, expectNoSeriousA11yViolations }) => {
+for (const language of ['en', 'pl'] as const) {
+test(`“Cookie settings” in the footer reopens the banner with the current choice; Decline is recorded and stops analytics at once (${language})`, async ({ page, expectNoSeriousA11yViolations }) => {
+  const tr = t(language);
+  const at = (target: string) => (language === 'pl' ? `/pl${target}` : target);
   const analytics = await watchAnalytics(page);
   const consents = await watchConsents(page);
-  const region = page.getByRole('region', { name: pl('cookies.label') });
-  await page.goto('/pl');
+  const region = page.getByRole('region', { name: tr('cookies.label') });
+  await page.goto(language === 'pl' ? '/pl' : '/');
   await waitForHydration(page);
-  await region.getByRole('button', { name: pl('cookies.accept') }).click();
+  await region.getByRole('button', { name: tr('cookies.accept') }).click();
   await expect.poll(() => consents.length).toBe(1);
   const visitorId = await page.evaluate(() => localStorage.getItem('kopiVisitor'));
   expect(consents[0]).toEqual({ status: 204, body: { analytics: true, version: COOKIE_BANNER_VERSION, visitorId } });
@@ -201,15 +204,15 @@ test('in Polish, “Cookie settings” in the footer reopens the banner with the
   await expect.poll(() => analytics.requests, 'analytics run while accepted').toBeGreaterThan(0);
 
   // Without JavaScript the link leads to the cookie policy; with it, it opens the banner and stays on the page.
-  const settings = page.getByRole('contentinfo').getByRole('link', { name: pl('footer.cookieSettings') });
-  await expect(settings).toHaveAttribute('href', '/pl/legal/cookies');
+  const settings = page.getByRole('contentinfo').getByRole('link', { name: tr('footer.cookieSettings') });
+  await expect(settings).toHaveAttribute('href', at('/legal/cookies'));
   await settings.click();
   await expect(region).toBeVisible();
-  await expect(page).toHaveURL(/\/pl$/);
-  await expect(region.getByText(pl('cookies.nowAccepted'))).toBeVisible();
-  await expect(region.getByRole('button', { name: pl('cookies.decline') }), 'focus moves to the banner').toBeFocused();
-  await expect(region.getByRole('button', { name: pl('cookies.accept') })).toBeVisible();
-  await expectNoSeriousA11yViolations(page, { label: 'cookie settings reopened (pl)' });
+  await expect(page).toHaveURL(language === 'pl' ? /\/pl$/ : /:\d+\/$/);
+  await expect(region.getByText(tr('cookies.nowAccepted'))).toBeVisible();
+  await expect(region.getByRole('button', { name: tr('cookies.decline') }), 'focus moves to the banner').toBeFocused();
+  await expect(region.getByRole('button', { name: tr('cookies.accept') })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, { label: `cookie settings reopened (${language})` });
 
   // Escape closes it unchanged, with focus back on the link.
   await page.keyboard.press('Escape');
@@ -221,7 +224,7 @@ test('in Polish, “Cookie settings” in the footer reopens the banner with the
   // By keyboard this time; Decline withdraws consent with the visitor id it had.
   await page.keyboard.press('Enter');
   await expect(region).toBeVisible();
-  await region.getByRole('button', { name: pl('cookies.decline') }).click();
+  await region.getByRole('button', { name: tr('cookies.decline') }).click();
   await expect(region).toBeHidden();
   await expect.poll(() => consents.length).toBe(2);
   expect(consents[1]).toEqual({ status: 204, body: { analytics: false, version: COOKIE_BANNER_VERSION, visitorId } });
@@ -229,18 +232,19 @@ test('in Polish, “Cookie settings” in the footer reopens the banner with the
   expect(await page.evaluate(() => localStorage.getItem('kopiVisitor')), 'the visitor id is forgotten').toBeNull();
 
   const sent = { requests: analytics.requests, events: analytics.events.length };
-  await page.getByRole('banner').getByRole('link', { name: pl('nav.categories') }).click();
-  await expect(page).toHaveURL(/\/pl\/categories$/);
-  await page.getByRole('banner').getByRole('link', { name: pl('nav.contact') }).click();
-  await expect(page).toHaveURL(/\/pl\/contact$/);
+  await page.getByRole('banner').getByRole('link', { name: tr('nav.categories') }).click();
+  await expect(page).toHaveURL(new RegExp(`${at('/categories')}$`));
+  await page.getByRole('banner').getByRole('link', { name: tr('nav.contact') }).click();
+  await expect(page).toHaveURL(new RegExp(`${at('/contact')}$`));
   await page.reload();
   await waitForHydration(page);
-  await page.getByRole('banner').getByRole('link', { name: pl('nav.about') }).click();
-  await expect(page).toHaveURL(/\/pl\/about$/);
+  await page.getByRole('banner').getByRole('link', { name: tr('nav.about') }).click();
+  await expect(page).toHaveURL(new RegExp(`${at('/about')}$`));
   expect(analytics.requests, 'no analytics after the withdrawal').toBe(sent.requests);
   expect(analytics.events).toHaveLength(sent.events);
 
   // Reopened now, it shows the withdrawal.
   await settings.click();
-  await expect(region.getByText(pl('cookies.nowDeclined'))).toBeVisible();
+  await expect(region.getByText(tr('cookies.nowDeclined'))).toBeVisible();
 });
+}
