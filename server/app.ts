@@ -10,6 +10,7 @@ import { pinoHttp } from 'pino-http';
 import { type ServerBuild, createRequestHandler } from 'react-router';
 import { type AppContext, createRouterContext } from '~/context';
 import { type Config, loadConfig, prepareDataDir, requireSharedSecret } from '~/config/env.server';
+import { maskAddresses } from '~/lib/mask-addresses';
 import { migrateToLatest, openDatabase } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { seedDemoCatalogue } from '~/demo/seed.server';
@@ -414,7 +415,5 @@ export const LOG_REDACT = {
  * an email address keeps only its first letter and its domain ("o…@example.com").
  */
 export function withoutSecrets(url: string): string {
-  return url
-    .replace(/((?:^|[?&]|%3F|%26)(?:key|token|code|state|payment_intent_client_secret|session_id)(?:=|%3D))(?:[^&#%]|%(?!26|23)[0-9A-Fa-f]{2})*/gi, '$1…')
-    .replace(/([A-Za-z0-9])(?:[A-Za-z0-9._+~!$'*-]|%(?!40)[0-9A-Fa-f]{2})*(@|%40)([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g, '$1…$2$3');
+  return maskAddresses(url.replace(/((?:^|[?&]|%3F|%26)(?:key|token|code|state|payment_intent_client_secret|session_id)(?:=|%3D))(?:[^&#%]|%(?!26|23)[0-9A-Fa-f]{2})*/gi, '$1…'));
 }

@@ -2,6 +2,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { maskAddresses } from '~/lib/mask-addresses';
 import { LOG_REDACT, withoutSecrets } from './app';
 
 describe('the request log', () => {
@@ -24,6 +25,14 @@ describe('the request log', () => {
     expect(withoutSecrets('/admin/customers?q=ola.nowak@example.com')).toBe('/admin/customers?q=o…@example.com');
     expect(withoutSecrets('/admin/customers?q=ola.nowak%40example.com&delete=1')).toBe('/admin/customers?q=o…%40example.com&delete=1');
     expect(withoutSecrets('/withdraw?email=Jan%2Bkawa%40kopi.pl')).toBe('/withdraw?email=J…%40kopi.pl');
+  });
+
+  it('masks addresses in any text as in URLs: a mail server’s refusal keeps its words, not the whole address', () => {
+    expect(maskAddresses("EENVELOPE: Can't send mail - all recipients were rejected: 550 5.1.1 <ola.nowak@example.com>: Recipient address rejected")).toBe(
+      "EENVELOPE: Can't send mail - all recipients were rejected: 550 5.1.1 <o…@example.com>: Recipient address rejected",
+    );
+    expect(maskAddresses('to Jan+kawa@kopi.pl and ewa@mail.example.co.uk')).toBe('to J…@kopi.pl and e…@mail.example.co.uk');
+    expect(withoutSecrets('/admin/customers?q=ola.nowak@example.com')).toBe(`/admin/customers?q=${maskAddresses('ola.nowak@example.com')}`);
   });
 
   it('redacts passwords, tokens, cookies and addresses in anything logged', () => {

@@ -135,11 +135,19 @@ export async function confirmShipment(services: ShipmentServices, actor: Actor, 
   return { ok: true, shipped: false };
 }
 
-/** The shipment's A6 label as a PDF, from ShipX (InPost keeps it; Kopi fetches it whenever it is printed). */
-export async function shipmentLabel(services: Pick<ShipmentServices, 'db' | 'shipx'>, id: string): Promise<ShipxAnswer<ArrayBuffer> | { ok: false; reason: 'not_found' | 'not_configured' }> {
+/**
+ * The shipment's A6 label as a PDF, from ShipX (InPost keeps it; Kopi fetches it whenever it is printed). Not for
+ * an order whose customer was removed (deleted, or past retention; docs/decisions/0029): the label carries their
+ * name, address and phone, which Kopi no longer holds and must not fetch back. Its shipment id stays (what was sent).
+ */
+export async function shipmentLabel(
+  services: Pick<ShipmentServices, 'db' | 'shipx'>,
+  id: string,
+): Promise<ShipxAnswer<ArrayBuffer> | { ok: false; reason: 'not_found' | 'not_configured' | 'anonymised' }> {
   if (!services.shipx) return { ok: false, reason: 'not_configured' };
   if (!idPattern.test(id)) return { ok: false, reason: 'not_found' };
-  const row = await services.db.selectFrom('orders').select('shipment_id').where('id', '=', id).where('payment_status', '=', 'succeeded').executeTakeFirst();
+  const row = await services.db.selectFrom('orders').select(['shipment_id', 'anonymised_at']).where('id', '=', id).where('payment_status', '=', 'succeeded').executeTakeFirst();
   if (!row?.shipment_id) return { ok: false, reason: 'not_found' };
+  if (row.anonymised_at !== null) return { ok: false, reason: 'anonymised' };
   return services.shipx.label(row.shipment_id);
 }

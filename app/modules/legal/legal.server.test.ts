@@ -32,13 +32,18 @@ describe('legal documents', () => {
 
   it('states the retention periods as configured, in both languages', async () => {
     const text = JSON.stringify(await legalDocument(config({ RETENTION_CART_DAYS: '45', RETENTION_TAX_YEARS: '6' }), 'privacy', 'en'));
-    expect(text).toContain('6 years after the end of the year of the sale');
+    expect(text).toContain('6 years after the end of the year in which the tax on the sale was due');
     expect(text).toContain('guest carts: 45 days');
     expect(text).toContain('their text 30 days after sending');
     expect(text).not.toContain('{{');
     const pl = JSON.stringify(await legalDocument(config(), 'privacy', 'pl'));
-    expect(pl).toContain('5 lat od końca roku sprzedaży');
+    expect(pl).toContain('5 lat od końca roku, w którym minął termin zapłaty podatku od sprzedaży');
     expect(pl).toContain('13 mies.');
+    // Statistics are linked to a signed-in customer's account: pseudonymous, never called anonymous.
+    expect(text).toContain('pseudonymous, not anonymous');
+    expect(text).not.toMatch(/\banonymous page views/);
+    expect(pl).toContain('spseudonimizowane, a nie anonimowe');
+    expect(pl).not.toContain('anonimowe odsłony');
   });
 
   it('refuses retention periods below what the law needs', () => {

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { type DB, type Executor, databaseKind, now as nowIso } from '~/db/database.server';
 import type { MailOutboxTable } from '~/db/schema';
+import { maskAddresses } from '~/lib/mask-addresses';
 import { newId } from '~/db/ids.server';
 import type { MailAttachment, OutgoingMail } from './mailer.server';
 import type { MailTransport } from './transport.server';
@@ -216,12 +217,16 @@ export async function deliverDueMail(
   return { sent, failed };
 }
 
-/** The error's code and message, short, with anything that looks like URL credentials removed. */
+/**
+ * The error's code and message, short, with anything that looks like URL credentials removed and addresses masked
+ * as the logs keep them: a refused recipient's message names them ("<ola@example.com>: Recipient address rejected"),
+ * and this text is logged and kept in the outbox.
+ */
 function describeError(error: unknown): string {
   const e = error as { code?: unknown; message?: unknown };
   const message = typeof e?.message === 'string' ? e.message : String(error);
   const code = typeof e?.code === 'string' ? `${e.code}: ` : '';
-  return `${code}${message}`.replace(/\/\/[^/\s@]*@/g, '//***@').slice(0, 500);
+  return maskAddresses(`${code}${message}`.replace(/\/\/[^/\s@]*@/g, '//***@')).slice(0, 500);
 }
 
 export type MailWorker = {

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,13 +12,17 @@ const from = 'Kopi <hello@kopi.test>';
 
 type Received = { from: string; to: string[]; raw: string };
 
-/** An in-process SMTP server on 127.0.0.1 that keeps every message it accepts. */
-async function startSmtpServer(port = 0) {
+/** An in-process SMTP server on 127.0.0.1 that keeps every message it accepts (and refuses the `refuse` recipient, as a mailbox that does not exist). */
+async function startSmtpServer(port = 0, { refuse }: { refuse?: string } = {}) {
   const received: Received[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (address.address !== refuse) return callback();
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -257,6 +262,28 @@ describe.each(testDatabases())('mail outbox on %s', (_kind, open) => {
     const stuck = (await outbox()).find((row) => row.subject === 'Stuck')!;
     expect(stuck).toMatchObject({ status: 'queued', attempts: 1, claim_token: null });
     expect(stuck.last_error).toMatch(/no answer from the mail server/);
+  });
+
+  it('keeps a refused recipient’s address out of the log and the outbox: its first letter and domain only', async () => {
+    const address = 'ola.nowak@example.com';
+    const refusing = await startSmtpServer(0, { refuse: address });
+    const to = transportTo(refusing.port);
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    try {
+      await queueMail(handle.db, { to: address, subject: 'Your order', text: 'Thank you.' });
+      expect(await deliverDueMail(handle.db, to, { from, log: pino({ level: 'warn' }, sink) })).toEqual({ sent: 0, failed: 1 });
+    } finally {
+      to.close();
+      await refusing.close();
+    }
+    const [row] = await outbox();
+    // What the server said stays (the owner needs to know why), with the address as the logs keep one.
+    expect(row!.last_error).toMatch(/Recipient address rejected/);
+    expect(row!.last_error).toContain('o…@example.com');
+    expect(row!.last_error).not.toContain(address);
+    expect(lines.join('')).toContain('o…@example.com');
+    expect(lines.join('')).not.toContain(address);
   });
 
   it('queues inside a caller transaction and rolls back with it', async () => {

@@ -4,6 +4,7 @@
  * (without the person), reviews are kept unsigned or removed with the coffee's figures recounted; admins,
  * customers with a parcel on its way and a second deletion are refused without changing anything.
  */
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
@@ -14,11 +15,13 @@ import { recordEvent } from '~/modules/analytics/index.server';
 import { defaultVariantOf } from '~/modules/cart/index.server';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
 import { submitContactMessage } from '~/modules/contact/index.server';
-import { moveOrder, refundWithdrawal } from '~/modules/fulfilment/index.server';
+import { type Shipx, moveOrder, refundWithdrawal, shipmentLabel } from '~/modules/fulfilment/index.server';
+import { routeArgs } from '~/http/test-args';
 import { type InvoiceBuyer, sellerOf } from '~/modules/invoices/index.server';
 import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
 import { saveReview } from '~/modules/reviews/index.server';
 import { findOwnOrderForWithdrawal, requestWithdrawal } from '~/modules/withdrawals/index.server';
+import * as orderLabelRoute from '~/routes/admin/order-label';
 import { address, createCoffee, fillCart, freeCourier } from '../../../tests/fixtures/shop';
 import { deleteAccount, eraseGuest, recordConsent } from './index.server';
 
@@ -250,6 +253,88 @@ describe.each(testDatabases())('deleting an account on %s', (_kind, open) => {
 
     // Another customer's data is untouched.
     expect(await snapshot(bystander.userId, bystander.email)).toEqual(bystanderBefore);
+  });
+
+  it('an order whose customer was deleted fetches no InPost label (410), and the log forgets its parcel’s numbers', async () => {
+    const admin = { id: 'u-admin', email: owner.email, displayName: 'Owner', isAdmin: true, photoUrl: null };
+    const asked: string[] = [];
+    const shipx = { label: async (id: string) => (asked.push(id), { ok: true as const, value: new TextEncoder().encode('%PDF-').buffer as ArrayBuffer }) } as unknown as Shipx;
+    const label = (id: string) =>
+      orderLabelRoute.loader(routeArgs(new Request(`http://localhost/admin/orders/${id}/label`), { app: { db, shipx, log: pino({ level: 'silent' }) }, shopper: { user: admin }, params: { id } }) as never) as Promise<Response>;
+    /** A delivered order shipped through InPost, as createShipment leaves it and its log. */
+    async function shippedByInpost(who: { userId: string; email: string }, shipmentId: string) {
+      const orderId = await order(who, [java]);
+      await db.updateTable('orders').set({ shipment_id: shipmentId, shipment_size: 'small' }).where('id', '=', orderId).execute();
+      await db.insertInto('activity_log').values({ id: newId(), actor_id: null, actor_email: owner.email, action: 'order.shipment', subject_type: 'order', subject_id: orderId, subject_label: orderId, details: JSON.stringify({ shipmentId, size: 'small', service: 'courier' }), created_at: new Date().toISOString() }).execute();
+      return orderId;
+    }
+    const parcelLog = async (orderId: string) =>
+      (await db.selectFrom('activity_log').select(['action', 'details']).where('subject_id', '=', orderId).where('action', 'in', ['order.shipment', 'order.shipped']).orderBy('action').execute()).map((e) => ({ action: e.action, ...JSON.parse(e.details) }));
+    const ewa = await account('Ewa Paczka');
+    const other = await account('Jan Paczka');
+    const orderId = await shippedByInpost(ewa, 'shp-ewa');
+    const otherOrder = await shippedByInpost(other, 'shp-jan');
+    const otherLog = await parcelLog(otherOrder);
+
+    // Before: the label comes from ShipX; the log says which shipment and which parcel.
+    expect((await label(orderId)).status).toBe(200);
+    expect(await parcelLog(orderId)).toEqual([
+      { action: 'order.shipment', shipmentId: 'shp-ewa', size: 'small', service: 'courier' },
+      { action: 'order.shipped', from: 'processing', to: 'shipped', carrier: 'inpost', trackingNumber: '6200123456789' },
+    ]);
+    expect(await deleteAccount(db, { userId: ewa.userId, reviews: 'keep', locale: 'en' })).toMatchObject({ ok: true });
+    asked.length = 0;
+
+    // After: InPost is not asked for the person's name, address and phone; the page says why, cleanly.
+    expect(await shipmentLabel({ db, shipx }, orderId)).toEqual({ ok: false, reason: 'anonymised' });
+    const refused = await label(orderId);
+    expect([refused.status, (await refused.text()).trim()]).toEqual([410, 'This order’s customer details were removed, so its InPost label (their name, address and phone) is no longer available.']);
+    expect(asked).toEqual([]);
+    // The shipment id itself stays on the order (what was sent, and to whom InPost knows); the log keeps what was done.
+    expect(await db.selectFrom('orders').select(['shipment_id', 'carrier']).where('id', '=', orderId).executeTakeFirstOrThrow()).toEqual({ shipment_id: 'shp-ewa', carrier: 'inpost' });
+    expect(await parcelLog(orderId)).toEqual([
+      { action: 'order.shipment', size: 'small', service: 'courier' },
+      { action: 'order.shipped', from: 'processing', to: 'shipped', carrier: 'inpost' },
+    ]);
+    // Another customer's order keeps its label and its log.
+    expect((await label(otherOrder)).status).toBe(200);
+    expect(asked).toEqual(['shp-jan']);
+    expect(await parcelLog(otherOrder)).toEqual(otherLog);
+  });
+
+  it('a withdrawal made before the deletion is refunded after it: the refund, its VAT and the correcting invoice are right, nobody is mailed', async () => {
+    const zofia = await account('Zofia Zwrot');
+    const orderId = await order(zofia, [gayo, java], { invoice: true });
+    const withdrawable = (await findOwnOrderForWithdrawal(db, zofia.userId, orderId))!;
+    const javaLine = withdrawable.lines.find((l) => l.productId === java)!;
+    const asked = await requestWithdrawal(db, withdrawable, { name: zofia.name, email: zofia.email, positions: [javaLine.position], reason: '', locale: 'en' }, { contactTo: 'shop@kopi.test' });
+    if (!asked.ok) throw new Error(asked.reason);
+    expect(await deleteAccount(db, { userId: zofia.userId, reviews: 'keep', locale: 'en' })).toMatchObject({ ok: true, orders: 1 });
+
+    const orderBefore = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+    expect(orderBefore).toMatchObject({ user_email: '', shipping_full_name: '', anonymised_by: 'deletion', refunded_cents: 0 });
+    const [invoice, ...none] = await db.selectFrom('invoices').selectAll().where('order_id', '=', orderId).execute();
+    expect(none).toEqual([]);
+    expect(JSON.parse(invoice!.buyer)).toMatchObject({ name: cafe.name, taxId: cafe.taxId });
+    const mailsBefore = await mailsTo(zofia.email);
+    const javaVat = (await db.selectFrom('order_lines').select('vat_cents').where('order_id', '=', orderId).where('position', '=', javaLine.position).executeTakeFirstOrThrow()).vat_cents!;
+    expect(javaVat).toBeGreaterThan(0);
+
+    expect(await refundWithdrawal({ db, payments: provider, publicUrl: 'https://kopi.test/', log: quiet }, owner, orderId, asked.withdrawal.id)).toMatchObject({ ok: true, refundedCents: 900 });
+
+    // The refund: what the withdrawn coffee cost, with its VAT.
+    const refunds = await db.selectFrom('refunds').select(['id', 'amount_cents', 'vat_cents', 'status']).where('order_id', '=', orderId).execute();
+    expect(refunds).toEqual([{ id: expect.any(String), amount_cents: 900, vat_cents: javaVat, status: 'succeeded' }]);
+    // The correcting invoice (KOR) corrects the kept invoice, for its buyer — the invoice is a document of its own.
+    const correction = await db.selectFrom('invoices').selectAll().where('order_id', '=', orderId).where('kind', '=', 'correction').executeTakeFirstOrThrow();
+    expect(correction).toMatchObject({ corrects_id: invoice!.id, refund_id: refunds[0]!.id, gross_cents: -900, vat_cents: -javaVat, buyer: invoice!.buyer });
+    expect(correction.number).toMatch(/^KOR\/\d{4}\/\d{5}$/);
+    expect(correction.pdf).not.toBeNull();
+    // Nobody is mailed at the deleted address, and no mail is queued without an address.
+    expect(await mailsTo(zofia.email)).toEqual(mailsBefore);
+    expect(await db.selectFrom('mail_outbox').select('id').where('to_address', '=', '').execute()).toEqual([]);
+    // The order's amounts are as they were; only what was refunded moved.
+    expect(await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow()).toEqual({ ...orderBefore, refunded_cents: 900 });
   });
 
   it('removes the reviews when asked, and the coffee’s stars and count are recounted', async () => {

@@ -48,8 +48,32 @@ export async function anonymiseOrders(trx: Executor, orderIds: string[], at: str
     // key, which is that address ("email:<address>"; an account's is "user:<id>").
     await trx.updateTable('discount_code_uses').set({ email: '' }).where('order_id', 'in', ids).execute();
     await trx.updateTable('discount_code_uses').set({ customer: '' }).where('order_id', 'in', ids).where('customer', 'like', 'email:%').execute();
+    await forgetParcelsInActivity(trx, ids);
   }
   return changed;
+}
+
+/** What in an order's activity entries leads to the person through the carrier: its tracking number and InPost shipment. */
+const PARCEL_KEYS = ['trackingNumber', 'shipmentId'] as const;
+
+/**
+ * The owner's log keeps that an order was shipped, by which carrier and in what size, not the numbers with which
+ * InPost (or anyone holding them) finds the parcel's receiver, address and phone.
+ */
+async function forgetParcelsInActivity(trx: Executor, orderIds: string[]): Promise<void> {
+  const entries = await trx
+    .selectFrom('activity_log')
+    .select(['id', 'details'])
+    .where('subject_type', '=', 'order')
+    .where('subject_id', 'in', orderIds)
+    .where((eb) => eb.or(PARCEL_KEYS.map((key) => eb('details', 'like', `%"${key}"%`))))
+    .execute();
+  for (const entry of entries) {
+    const details = JSON.parse(entry.details) as Record<string, unknown>;
+    if (!PARCEL_KEYS.some((key) => key in details)) continue;
+    for (const key of PARCEL_KEYS) delete details[key];
+    await trx.updateTable('activity_log').set({ details: JSON.stringify(details) }).where('id', '=', entry.id).execute();
+  }
 }
 
 const about = (email: string) => (eb: ExpressionBuilder<Database, 'mail_outbox'>) => {

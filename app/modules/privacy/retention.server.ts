@@ -12,7 +12,7 @@ import type { Retention } from '~/config/env.server';
 import { type DB, type Executor, inTransaction } from '~/db/database.server';
 import { pruneAccountData } from '~/modules/accounts/index.server';
 import { anonymiseOrders } from './erase.server';
-import { MAIL_LOG_DAYS, OSS_YEARS, daysBefore, monthsBefore, taxCutoff } from './periods';
+import { MAIL_LOG_DAYS, OSS_YEARS, daysBefore, monthsBefore, ossCutoff, taxCutoff } from './periods';
 
 export const RETENTION_JOB = 'retention';
 
@@ -109,17 +109,19 @@ export async function applyRetention(db: DB, retention: Retention, now: Date): P
   const messages = await db.deleteFrom('contact_messages').where('handled_at', 'is not', null).where('handled_at', '<', daysBefore(now, retention.messageDays).toISOString()).executeTakeFirst();
 
   const mailRecords = await db.deleteFrom('mail_outbox').where('status', '=', 'sent').where('sent_at', '<', daysBefore(now, MAIL_LOG_DAYS).toISOString()).executeTakeFirst();
+  // The last delivery error goes with the text: a refused recipient's is about them (their address, masked or not).
   const mailBodies = await db
     .updateTable('mail_outbox')
-    .set({ text_body: '', html_body: null, attachments: null, reply_to: null })
+    .set({ text_body: '', html_body: null, attachments: null, reply_to: null, last_error: null })
     .where('status', '=', 'sent')
     .where('sent_at', '<', daysBefore(now, retention.mailDays).toISOString())
-    .where((eb) => eb.or([eb('text_body', '<>', ''), eb('html_body', 'is not', null), eb('attachments', 'is not', null), eb('reply_to', 'is not', null)]))
+    .where((eb) => eb.or([eb('text_body', '<>', ''), eb('html_body', 'is not', null), eb('attachments', 'is not', null), eb('reply_to', 'is not', null), eb('last_error', 'is not', null)]))
     .executeTakeFirst();
 
-  // Paid orders: the tax year's end plus its years (OSS sales: at least 10).
+  // Paid orders: the end of the year their tax fell due plus its years (a December sale's is due in January); OSS
+  // sales at least 10 from the end of the year of the sale — and never sooner than a domestic sale of the same day.
   const taxBefore = taxCutoff(now, retention.taxYears).toISOString();
-  const ossBefore = taxCutoff(now, Math.max(retention.taxYears, OSS_YEARS)).toISOString();
+  const ossBefore = [ossCutoff(now, Math.max(retention.taxYears, OSS_YEARS)).toISOString(), taxBefore].sort()[0]!;
   const orders = await inSlices(
     () =>
       db
@@ -137,7 +139,8 @@ export async function applyRetention(db: DB, retention: Retention, now: Date): P
         .execute(),
     (ids) => inTransaction(db, (trx) => anonymiseOrders(trx, ids, at, 'retention')),
   );
-  // Invoices: issued in a year whose retention has ended lose their documents and buyer; number and amounts stay.
+  // Invoices: issued before the same moment (a correction changes the VAT of the month it is issued in) lose their
+  // documents and buyer; number and amounts stay.
   const invoices = await db
     .updateTable('invoices')
     .set({ pdf: null, ksef_xml: null, buyer: '{}', purged_at: at })

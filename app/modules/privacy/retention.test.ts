@@ -8,6 +8,7 @@ import type { DB } from '~/db/database.server';
 import type { Database } from '~/db/schema';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { defaultVariantOf } from '~/modules/cart/index.server';
+import { type Shipx, shipmentLabel } from '~/modules/fulfilment/index.server';
 import { createCoffee, createUser } from '../../../tests/fixtures/shop';
 import { DEFAULT_RETENTION, type RetentionReport, applyRetention, runDailyRetention } from './index.server';
 
@@ -33,6 +34,7 @@ const tables = {
   contact_messages: (r) => r.id,
   mail_outbox: (r) => r.id,
   users: (r) => r.id,
+  activity_log: (r) => r.id,
 } satisfies { [T in keyof Database]?: (row: Record<string, unknown>) => unknown };
 type Dump = Record<string, Map<string, Record<string, unknown>>>;
 
@@ -82,9 +84,9 @@ describe.each(testDatabases())('the retention job on %s', (_kind, open) => {
   // --- seeding ---------------------------------------------------------------------------------------
 
   /** An order with everything about its customer filled in. */
-  async function order(id: string, o: { createdAt: string; paidAt?: string | null; taxCountry?: string; guest?: boolean; shipped?: boolean }) {
+  async function order(id: string, o: { createdAt: string; paidAt?: string | null; taxCountry?: string; guest?: boolean; shipped?: boolean }, into: DB = db) {
     const paid = o.paidAt !== undefined && o.paidAt !== null;
-    await db
+    await into
       .insertInto('orders')
       .values({
         id,
@@ -121,8 +123,8 @@ describe.each(testDatabases())('the retention job on %s', (_kind, open) => {
         delivery_country: o.taxCountry ?? 'PL',
         delivery_point: null,
         delivery_point_address: null,
-        shipment_id: null,
-        shipment_size: null,
+        shipment_id: o.shipped ? `shp-${id}` : null,
+        shipment_size: o.shipped ? 'small' : null,
         shipment_started_at: null,
         guest_key: o.guest ? `key-${id}` : null,
         tax_country: paid ? (o.taxCountry ?? 'PL') : null,
@@ -130,14 +132,14 @@ describe.each(testDatabases())('the retention job on %s', (_kind, open) => {
         invoice_buyer: paid ? JSON.stringify({ name: 'Kawiarnia', taxId: '7250018200' }) : null,
       })
       .execute();
-    await db.insertInto('order_lines').values({ order_id: id, position: 0, product_id: 'p', title: 'Gayo', unit_price_cents: 2500, quantity: 1, image: null, variant_id: null, sku: null, net_weight_grams: null, batches: null, tax_rate_bp: 2300, net_cents: 2033, vat_cents: 467 }).execute();
+    await into.insertInto('order_lines').values({ order_id: id, position: 0, product_id: 'p', title: 'Gayo', unit_price_cents: 2500, quantity: 1, image: null, variant_id: null, sku: null, net_weight_grams: null, batches: null, tax_rate_bp: 2300, net_cents: 2033, vat_cents: 467 }).execute();
   }
 
   let invoiceSeq = 0;
-  async function invoice(id: string, orderId: string, issuedAt: string) {
+  async function invoice(id: string, orderId: string, issuedAt: string, into: DB = db) {
     invoiceSeq += 1;
     const year = Number(issuedAt.slice(0, 4));
-    await db
+    await into
       .insertInto('invoices')
       .values({
         id,
@@ -177,10 +179,10 @@ describe.each(testDatabases())('the retention job on %s', (_kind, open) => {
     db.insertInto('consents').values({ id, visitor_id: `v-${id}`, user_id: userId, analytics: 1, version: '2025-01-01', created_at: createdAt }).execute();
   const message = (id: string, createdAt: string, handledAt: string | null) =>
     db.insertInto('contact_messages').values({ id, name: 'Ola', email: 'ola@example.test', subject: 'Hello', message: 'Which grind?', locale: 'pl', created_at: createdAt, handled_at: handledAt, handled_by: handledAt ? 'owner' : null }).execute();
-  const mail = (id: string, status: 'sent' | 'queued', at: string, body = 'Your order, ul. Kwiatowa 5') =>
+  const mail = (id: string, status: 'sent' | 'queued', at: string, body = 'Your order, ul. Kwiatowa 5', lastError: string | null = null) =>
     db
       .insertInto('mail_outbox')
-      .values({ id, to_address: 'ola@example.test', subject: 'Your order', text_body: body, html_body: body ? `<p>${body}</p>` : null, reply_to: null, status, next_attempt_at: at, last_error: null, created_at: at, sent_at: status === 'sent' ? at : null, claim_token: null, attachments: body ? '[{"filename":"a.pdf","contentType":"application/pdf","base64":"JVBERi0="}]' : null })
+      .values({ id, to_address: 'ola@example.test', subject: 'Your order', text_body: body, html_body: body ? `<p>${body}</p>` : null, reply_to: null, status, next_attempt_at: at, last_error: lastError, created_at: at, sent_at: status === 'sent' ? at : null, claim_token: null, attachments: body ? '[{"filename":"a.pdf","contentType":"application/pdf","base64":"JVBERi0="}]' : null })
       .execute();
 
   /** What anonymising leaves of an order seeded by `order`. */
@@ -200,6 +202,11 @@ describe.each(testDatabases())('the retention job on %s', (_kind, open) => {
     anonymised_by: 'retention',
   });
   const purged = { pdf: null, ksef_xml: null, buyer: '{}', purged_at: AT };
+  /** An entry of the owner's log about an order, as shipping writes them. */
+  const logged = (id: string, orderId: string, action: string, details: Record<string, unknown>) =>
+    db.insertInto('activity_log').values({ id, actor_id: null, actor_email: 'owner@kopi.test', action, subject_type: 'order', subject_id: orderId, subject_label: orderId, details: JSON.stringify(details), created_at: AT }).execute();
+  /** ShipX for the label alone: it answers with a PDF and remembers which shipments were asked for. */
+  const labels = (asked: string[]) => ({ label: async (shipmentId: string) => (asked.push(shipmentId), { ok: true as const, value: new TextEncoder().encode('%PDF-').buffer as ArrayBuffer }) }) as unknown as Shipx;
 
   it('removes what is past its period and keeps what is just inside it, and nothing else; a second run does nothing', async () => {
     // Sessions and reset links: expired ones go (a reset link a day after it expired).
@@ -230,25 +237,34 @@ describe.each(testDatabases())('the retention job on %s', (_kind, open) => {
     await message('message-handled-364d', daysAgo(370), daysAgo(364));
     await message('message-unread-2y', daysAgo(730), null);
     // Mail: the text 30 days after it was sent, the record after a year (its text long gone); queued mail waits.
-    await mail('mail-sent-31d', 'sent', daysAgo(31));
+    // (Its last delivery error, from a version that kept one after sending, names the recipient.)
+    await mail('mail-sent-31d', 'sent', daysAgo(31), undefined, 'EENVELOPE: 452 <o…@example.test>: mailbox full');
     await mail('mail-sent-29d', 'sent', daysAgo(29));
     await mail('mail-sent-366d', 'sent', daysAgo(366), '');
     await mail('mail-queued-40d', 'queued', daysAgo(40));
-    // Paid orders: 5 years from the end of the tax year (2020's may go in 2026, 2021's not yet); OSS sales 10.
-    await order('paid-pl-2020', { createdAt: '2020-12-30T10:00:00.000Z', paidAt: '2020-12-31T10:00:00.000Z', shipped: true });
+    // Paid orders: 5 years from the end of the year their VAT fell due — November 2020's (due in December) may go in
+    // 2026; December 2020's is due in January 2021, so it waits for 2027, as 2021's do; OSS sales 10 years.
+    await order('paid-pl-2020-11', { createdAt: '2020-11-30T09:00:00.000Z', paidAt: '2020-11-30T10:00:00.000Z', shipped: true });
+    await order('paid-pl-2020-12', { createdAt: '2020-12-30T10:00:00.000Z', paidAt: '2020-12-31T10:00:00.000Z', shipped: true });
     await db
       .insertInto('withdrawals')
-      .values({ id: 'withdrawal-2020', order_id: 'paid-pl-2020', name: 'Ola Nowak', email: 'ola@example.test', lines: '[]', reason: 'Too strong', locale: 'pl', created_at: '2021-01-05T10:00:00.000Z', refunded_cents: null, refunded_at: null })
+      .values({ id: 'withdrawal-2020', order_id: 'paid-pl-2020-11', name: 'Ola Nowak', email: 'ola@example.test', lines: '[]', reason: 'Too strong', locale: 'pl', created_at: '2021-01-05T10:00:00.000Z', refunded_cents: null, refunded_at: null })
       .execute();
     await order('paid-pl-2021', { createdAt: '2021-01-02T09:00:00.000Z', paidAt: '2021-01-02T10:00:00.000Z', shipped: true });
     await order('paid-de-2019', { createdAt: '2019-06-01T10:00:00.000Z', paidAt: '2019-06-01T10:00:00.000Z', taxCountry: 'DE', shipped: true });
     await order('paid-de-2015', { createdAt: '2015-06-01T10:00:00.000Z', paidAt: '2015-06-01T10:00:00.000Z', taxCountry: 'DE', shipped: true });
     await order('paid-recent', { createdAt: daysAgo(3), paidAt: daysAgo(3) });
-    // Invoices: those issued in a year past its retention lose their documents and buyer; OSS sales' are kept 10 years.
-    await invoice('invoice-2020', 'paid-pl-2020', '2020-12-31T10:00:00.000Z');
+    // Invoices: the same rule by the day of issue (a correction changes the VAT of its month); OSS sales' are kept 10 years.
+    await invoice('invoice-2020-11', 'paid-pl-2020-11', '2020-11-30T10:00:00.000Z');
+    await invoice('invoice-2020-12', 'paid-pl-2020-12', '2020-12-31T10:00:00.000Z');
     await invoice('invoice-2021', 'paid-pl-2021', '2021-01-02T10:00:00.000Z');
     await invoice('invoice-de-2019', 'paid-de-2019', '2019-06-01T10:00:00.000Z');
     await invoice('invoice-de-2015', 'paid-de-2015', '2015-06-01T10:00:00.000Z');
+    // The owner's log of their shipping: an order that goes loses its InPost shipment and tracking number there too.
+    await logged('log-shipment-2020-11', 'paid-pl-2020-11', 'order.shipment', { shipmentId: 'shp-paid-pl-2020-11', size: 'small', service: 'courier' });
+    await logged('log-shipped-2020-11', 'paid-pl-2020-11', 'order.shipped', { from: 'processing', to: 'shipped', carrier: 'inpost', trackingNumber: '6200123456789' });
+    await logged('log-delivered-2020-11', 'paid-pl-2020-11', 'order.delivered', { from: 'shipped', to: 'delivered', deliveredAt: '2020-12-02T10:00:00.000Z' });
+    await logged('log-shipped-2020-12', 'paid-pl-2020-12', 'order.shipped', { from: 'processing', to: 'shipped', carrier: 'inpost', trackingNumber: '6200123456780' });
 
     const before = await dump();
     const report = await applyRetention(db, retention, NOW);
@@ -270,22 +286,62 @@ describe.each(testDatabases())('the retention job on %s', (_kind, open) => {
       changed: {
         'orders:unpaid-61d': anonymised({ guest: true }),
         'discount_code_uses:unpaid-61d': { email: '', customer: '' },
-        'orders:paid-pl-2020': anonymised({ paid: true, shipped: true }),
+        'orders:paid-pl-2020-11': anonymised({ paid: true, shipped: true }),
         'withdrawals:withdrawal-2020': { name: '', email: '', reason: null },
         'orders:paid-de-2015': anonymised({ paid: true, shipped: true }),
-        'invoices:invoice-2020': purged,
+        'invoices:invoice-2020-11': purged,
         'invoices:invoice-de-2015': purged,
-        'mail_outbox:mail-sent-31d': { text_body: '', html_body: null, attachments: null },
+        'mail_outbox:mail-sent-31d': { text_body: '', html_body: null, attachments: null, last_error: null },
+        'activity_log:log-shipment-2020-11': { details: JSON.stringify({ size: 'small', service: 'courier' }) },
+        'activity_log:log-shipped-2020-11': { details: JSON.stringify({ from: 'processing', to: 'shipped', carrier: 'inpost' }) },
       },
     });
     // What tax law needs of an anonymised order stays: its amounts, VAT, dates and countries, and its lines.
-    expect(after.orders!.get('paid-pl-2020')).toMatchObject({ total_cents: 2500, vat_cents: 467, paid_at: '2020-12-31T10:00:00.000Z', tax_country: 'PL', delivery_country: 'PL' });
-    expect(await db.selectFrom('order_lines').select(['title', 'vat_cents']).where('order_id', '=', 'paid-pl-2020').execute()).toEqual([{ title: 'Gayo', vat_cents: 467 }]);
-    expect(after.invoices!.get('invoice-2020')).toMatchObject({ number: before.invoices!.get('invoice-2020')!.number, gross_cents: 2500, vat_cents: 467 });
+    expect(after.orders!.get('paid-pl-2020-11')).toMatchObject({ total_cents: 2500, vat_cents: 467, paid_at: '2020-11-30T10:00:00.000Z', tax_country: 'PL', delivery_country: 'PL' });
+    expect(await db.selectFrom('order_lines').select(['title', 'vat_cents']).where('order_id', '=', 'paid-pl-2020-11').execute()).toEqual([{ title: 'Gayo', vat_cents: 467 }]);
+    expect(after.invoices!.get('invoice-2020-11')).toMatchObject({ number: before.invoices!.get('invoice-2020-11')!.number, gross_cents: 2500, vat_cents: 467 });
+    // Its InPost shipment id stays (what was sent), but its label — the person's name, address and phone, kept by
+    // InPost — is no longer fetched; a kept order's still is.
+    const asked: string[] = [];
+    expect(await shipmentLabel({ db, shipx: labels(asked) }, 'paid-pl-2020-11')).toEqual({ ok: false, reason: 'anonymised' });
+    expect(await shipmentLabel({ db, shipx: labels(asked) }, 'paid-pl-2020-12')).toMatchObject({ ok: true });
+    expect(asked).toEqual(['shp-paid-pl-2020-12']);
 
     // Run again (a node that retried, or tomorrow's run on the same data): nothing left to do.
     expect(await applyRetention(db, retention, NOW)).toEqual(nothing);
     expect(diff(after, await dump())).toEqual({ removed: [], added: [], changed: {} });
+  });
+
+  it('counts from the year the VAT fell due: a sale paid on 31 December (Warsaw) is kept a year longer than one paid on 30 November', async () => {
+    // A database of its own: the clock moves across two New Years.
+    const fresh = await open();
+    const at = fresh.db;
+    try {
+      await order('paid-30-nov', { createdAt: '2020-11-30T10:00:00.000Z', paidAt: '2020-11-30T10:00:00.000Z', guest: true }, at);
+      await invoice('invoice-30-nov', 'paid-30-nov', '2020-11-30T10:00:00.000Z', at);
+      await order('paid-31-dec', { createdAt: '2020-12-31T10:00:00.000Z', paidAt: '2020-12-31T10:00:00.000Z', guest: true }, at);
+      await invoice('invoice-31-dec', 'paid-31-dec', '2020-12-31T10:00:00.000Z', at);
+      // 23:30 UTC on 30 November is 00:30 on 1 December in Warsaw: December's VAT, due in January.
+      await order('paid-1-dec-warsaw', { createdAt: '2020-11-30T23:30:00.000Z', paidAt: '2020-11-30T23:30:00.000Z', guest: true }, at);
+      const gone = async () => ({
+        orders: (await at.selectFrom('orders').select('id').where('anonymised_at', 'is not', null).orderBy('id').execute()).map((o) => o.id),
+        invoices: (await at.selectFrom('invoices').select('id').where('purged_at', 'is not', null).orderBy('id').execute()).map((i) => i.id),
+      });
+      const run = (iso: string) => applyRetention(at, retention, new Date(iso));
+
+      // 23:59 on 31 December 2025 in Warsaw: everything is kept.
+      expect(await run('2025-12-31T22:59:00.000Z')).toMatchObject({ orders: 0, invoices: 0 });
+      // 1 January 2026 in Warsaw: November's sale (VAT due in December 2020) has had its 5 years.
+      expect(await run('2025-12-31T23:00:00.000Z')).toMatchObject({ orders: 1, invoices: 1 });
+      expect(await gone()).toEqual({ orders: ['paid-30-nov'], invoices: ['invoice-30-nov'] });
+      // December's (due in January 2021) stay through 2026 …
+      expect(await run('2026-12-31T22:59:00.000Z')).toMatchObject({ orders: 0, invoices: 0 });
+      // … and go a year after November's.
+      expect(await run('2026-12-31T23:00:00.000Z')).toMatchObject({ orders: 2, invoices: 1 });
+      expect(await gone()).toEqual({ orders: ['paid-1-dec-warsaw', 'paid-30-nov', 'paid-31-dec'], invoices: ['invoice-30-nov', 'invoice-31-dec'] });
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('runs on one node a day: of two at once one does the work, the same day again nobody, the next day one again', async () => {

@@ -4,7 +4,8 @@
  * comma, as a spreadsheet set to that language expects; both start with a UTF-8 byte-order mark so
  * spreadsheet programs read ą, ł and € correctly. Text that a spreadsheet would run as a formula is defused.
  * Each line's status is its order's (Cancelled for a cancelled order), or Withdrawn (· refunded) for a line
- * withdrawn from, so a line that was not kept says so.
+ * withdrawn from, so a line that was not kept says so. An order whose customer was removed (docs/decisions/0029)
+ * says "Deleted customer" or "Customer details removed (retention period ended)", as the back office does.
  */
 import type { Executor } from '~/db/database.server';
 import { getT, type Locale } from '~/modules/i18n/index.server';
@@ -35,6 +36,7 @@ export async function exportOrdersCsv(
         'orders.paid_at',
         'orders.shipping_full_name',
         'orders.user_email',
+        'orders.anonymised_by',
         'orders.shipping_status',
         'orders.delivery_kind',
         'orders.delivery_cents',
@@ -66,6 +68,9 @@ export async function exportOrdersCsv(
     return line ? (line.refunded ? 'returned' : 'withdrawn') : row.shipping_status;
   };
 
+  // A customer the shop no longer knows is named as the back office names them, not left blank.
+  const customer = (row: (typeof rows)[number]) =>
+    row.anonymised_by === 'deletion' ? t('admin.customers.deletedCustomer') : row.anonymised_by === 'retention' ? t('admin.customers.detailsRemoved') : row.shipping_full_name;
   const dateTime = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   const cell = (value: string) => {
     // A leading = + - @ (or a tab / carriage return) makes a spreadsheet evaluate the cell: keep it text.
@@ -87,7 +92,7 @@ export async function exportOrdersCsv(
     [
       cell(orderLabel(row.id)),
       cell(dateTime.format(new Date(row.paid_at!))),
-      cell(row.shipping_full_name),
+      cell(customer(row)),
       cell(row.user_email),
       cell(t('delivery.delivery')),
       cell([t(`delivery.kinds.${row.delivery_kind}`), row.delivery_point ?? ''].filter(Boolean).join(' ')),
@@ -106,7 +111,7 @@ export async function exportOrdersCsv(
       [
         cell(orderLabel(row.id)),
         cell(dateTime.format(new Date(row.paid_at!))),
-        cell(row.shipping_full_name),
+        cell(customer(row)),
         cell(row.user_email),
         cell(row.title || t('orders.mail.unnamed')),
         cell(row.variant_label),

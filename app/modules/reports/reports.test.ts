@@ -320,6 +320,29 @@ describe.each(testDatabases())('reports on %s', (_kind, open) => {
     ]);
   });
 
+  it('the CSV names a removed customer as the back office does: "Deleted customer" or "Customer details removed", never a blank', async () => {
+    // 2030: a year of its own.
+    await order('2030-04-02T08:00:00.000Z', [[gayo, 'Gayo', 1250, 1]]);
+    const deleted = await order('2030-04-02T09:00:00.000Z', [[gayo, 'Gayo', 1250, 1]], { delivery: { kind: 'courier', cents: 499 } });
+    const expired = await order('2030-04-02T10:00:00.000Z', [[toraja, 'Toraja', 2000, 1]]);
+    for (const [id, by] of [[deleted, 'deletion'], [expired, 'retention']] as const) {
+      await db.updateTable('orders').set({ user_email: '', shipping_full_name: '', shipping_address: '', anonymised_at: '2030-05-01T00:00:00.000Z', anonymised_by: by }).where('id', '=', id).execute();
+    }
+    const customers = (csv: string, separator: string) => csv.slice(1).trimEnd().split('\r\n').slice(1).map((r) => r.split(separator).slice(2, 5).join(separator));
+    expect(customers(await exportOrdersCsv(db, { from: '2030-04-02', to: '2030-04-02', timeZone: zone, locale: 'en' }), ',')).toEqual([
+      'Ola Nowak,ola@example.com,Gayo',
+      'Deleted customer,,Gayo',
+      'Deleted customer,,Delivery',
+      'Customer details removed (retention period ended),,Toraja',
+    ]);
+    expect(customers(await exportOrdersCsv(db, { from: '2030-04-02', to: '2030-04-02', timeZone: zone, locale: 'pl' }), ';')).toEqual([
+      'Ola Nowak;ola@example.com;Gayo',
+      'Usunięty klient;;Gayo',
+      'Usunięty klient;;Dostawa',
+      'Dane klienta usunięte (minął okres przechowywania);;Toraja',
+    ]);
+  });
+
   it('finds midnight in Warsaw in winter, in summer and around the changes of clock', () => {
     expect(startOfShopDay('2026-11-23', zone).toISOString()).toBe('2026-11-22T23:00:00.000Z');
     expect(startOfShopDay('2026-07-01', zone).toISOString()).toBe('2026-06-30T22:00:00.000Z');

@@ -8,7 +8,7 @@ import type { Route } from './+types/order-label';
 
 /**
  * `GET /admin/orders/:id/label`: the order's InPost label (A6 PDF), fetched from ShipX as it is printed. When
- * InPost cannot give it, back to the order's page, which says so.
+ * InPost cannot give it, back to the order's page, which says so; for an order whose customer was removed, 410.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
@@ -26,6 +26,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   }
   if (label.reason === 'not_found' || label.reason === 'not_configured') {
     return new Response(`${getT(shopper.locale)('admin.orders.errors.not_found')}\n`, { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  }
+  // The customer's details were removed: the label (their name, address, phone) is gone for good.
+  if (label.reason === 'anonymised') {
+    return new Response(`${getT(shopper.locale)('admin.orders.errors.label_removed')}\n`, { status: 410, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   }
   app.log.warn({ order: params.id, reason: label.reason, message: label.reason === 'refused' ? label.message : undefined }, 'an InPost label could not be fetched');
   return redirect(`/admin/orders/${encodeURIComponent(params.id)}?label=unavailable`);

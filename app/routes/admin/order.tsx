@@ -559,6 +559,8 @@ function InpostShipment({ order, inpost, busy }: { order: Route.ComponentProps['
                 {t('admin.orders.shipment.check')}
               </button>
             </Form>
+          ) : order.customer.removed ? (
+            <p className="text-muted" data-testid="inpost-label-removed">{t('admin.orders.errors.label_removed')}</p>
           ) : (
             <a href={`/admin/orders/${order.id}/label`} className="btn-primary" download>
               <Download aria-hidden="true" className="h-4 w-4" />
