@@ -71,8 +71,10 @@ describe('the cookie banner’s choice in the browser', () => {
     expect(posts).toEqual([]);
   });
 
-  it('keeps a choice stored before versions were, made on the same banner text', () => {
+  it('counts a choice stored before versions were as made on the first banner: asked again since its text changed', () => {
     storage.setItem(CONSENT_KEY, 'false');
+    expect(readConsent()).toBeNull();
+    storage.setItem('cookiesVersion', COOKIE_BANNER_VERSION);
     expect(readConsent()).toBe(false);
   });
 

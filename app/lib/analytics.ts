@@ -18,7 +18,7 @@ const CONSENT_ENDPOINT = '/api/consent';
  * The cookie banner's version, recorded with each choice. Change it when the banner's text or what it asks
  * about changes: every choice made on an older version then counts as none, and the banner asks again.
  */
-export const COOKIE_BANNER_VERSION = '2026-11-28';
+export const COOKIE_BANNER_VERSION = '2026-11-28.2';
 /** What a choice stored before versions were counts as: it was made on this version's text. Never change it. */
 const FIRST_BANNER_VERSION = '2026-11-28';
 

@@ -16,7 +16,8 @@ import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { authField, fillLogIn, kopi, newAccount, signUp, submitButton } from './accounts';
 import { TEST_CARDS, card, continueToDelivery, deliveryMethod, expectStep, fillAddress, orderLabel, payAndFinish, polishAddress, proceedButton } from './checkout-helpers';
 import { signedCookie } from './cookies';
-import { expect, test } from './fixtures';
+import { declineCookies, expect, test } from './fixtures';
+import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
 import { addToCartByRequest, findProductPath, waitForHydration } from './helpers';
 
 const en = t('en');
@@ -41,7 +42,7 @@ test.afterAll(async ({ browser }, testInfo) => {
 async function ownerPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
   const baseURL = testInfo.project.use.baseURL!;
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': `10.8.2.${testInfo.retry + 1}` } });
-  await context.addInitScript(() => window.localStorage.setItem('cookiesAccepted', 'false'));
+  await context.addInitScript(declineCookies, COOKIE_BANNER_VERSION);
   const page = await context.newPage();
   const account = newAccount(testInfo, 'owner.guests', 'Owner');
   await signUp(page, account);
@@ -62,7 +63,7 @@ async function setGuestCheckout(owner: Page, on: boolean) {
 async function guestWithCart(browser: Browser, testInfo: TestInfo, locale: Locale): Promise<Page> {
   const baseURL = testInfo.project.use.baseURL!;
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': `10.8.3.${testInfo.retry + 1}` } });
-  await context.addInitScript(() => window.localStorage.setItem('cookiesAccepted', 'false'));
+  await context.addInitScript(declineCookies, COOKIE_BANNER_VERSION);
   await context.addCookies([{ name: 'lang', value: await signedCookie('lang', locale), url: baseURL }]);
   const page = await context.newPage();
   await addToCartByRequest(page, await findProductPath(page, light.en.name), 1);

@@ -16,7 +16,8 @@ import { type Locale, escapeRegExp, price, t } from '../fixtures/i18n';
 import { e2eDataDir, kopi, newAccount, signUp } from './accounts';
 import { card, continueToDelivery, customerWithCart, deliveryMethod, expectStep, fillAddress, orderCard, payAndFinish, polishAddress, proceedButton, proceedToPayment, shownDate, TEST_CARDS } from './checkout-helpers';
 import { signedCookie } from './cookies';
-import { expect, failedLoad, test } from './fixtures';
+import { declineCookies, expect, failedLoad, test } from './fixtures';
+import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
 import { waitForHydration } from './helpers';
 
 const en = t('en');
@@ -25,7 +26,7 @@ const pl = t('pl');
 async function ownerPage(browser: Browser, testInfo: TestInfo, language: Locale = 'en'): Promise<Page> {
   const baseURL = testInfo.project.use.baseURL!;
   const context = await browser.newContext({ baseURL, locale: language === 'pl' ? 'pl-PL' : 'en-GB' });
-  await context.addInitScript(() => window.localStorage.setItem('cookiesAccepted', 'false'));
+  await context.addInitScript(declineCookies, COOKIE_BANNER_VERSION);
   await context.addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL }]);
   const page = await context.newPage();
   const account = newAccount(testInfo, 'owner.invoices', 'Owner');

@@ -15,7 +15,8 @@ import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
 import { TEST_CARDS, card, customerWithCart, deliveryMethod, expectStep, fillAddress, orderLabel, payAndFinish, polishAddress, proceedButton } from './checkout-helpers';
 import { signedCookie } from './cookies';
-import { expect, test } from './fixtures';
+import { declineCookies, expect, test } from './fixtures';
+import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
 import { findProductPath, waitForHydration } from './helpers';
 
 const en = t('en');
@@ -64,7 +65,7 @@ async function lockerOrder(page: Page, testInfo: TestInfo, code: string) {
 async function ownerPage(browser: Browser, testInfo: TestInfo, language: Locale = 'en'): Promise<Page> {
   const baseURL = testInfo.project.use.baseURL!;
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': `10.8.1.${testInfo.retry + 1}` } });
-  await context.addInitScript(() => window.localStorage.setItem('cookiesAccepted', 'false'));
+  await context.addInitScript(declineCookies, COOKIE_BANNER_VERSION);
   await context.addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL }]);
   const page = await context.newPage();
   const account = newAccount(testInfo, 'owner.shipments', 'Owner');

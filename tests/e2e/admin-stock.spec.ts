@@ -15,7 +15,8 @@ import { type Locale, t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
 import { signedCookie } from './cookies';
-import { expect, test } from './fixtures';
+import { declineCookies, expect, test } from './fixtures';
+import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
 import { addToCart, addToCartButton, expectCartCount, waitForHydration } from './helpers';
 
 const en = t('en');
@@ -35,7 +36,7 @@ test.afterAll(async () => {
 async function ownerPage(browser: Browser, testInfo: TestInfo, language: Locale = 'en'): Promise<Page> {
   const baseURL = testInfo.project.use.baseURL!;
   const context = await browser.newContext({ baseURL, locale: language === 'pl' ? 'pl-PL' : 'en-GB', timezoneId: 'Europe/Warsaw' });
-  await context.addInitScript(() => window.localStorage.setItem('cookiesAccepted', 'false'));
+  await context.addInitScript(declineCookies, COOKIE_BANNER_VERSION);
   await context.addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL }]);
   const page = await context.newPage();
   const account = newAccount(testInfo, 'owner', 'Owner');

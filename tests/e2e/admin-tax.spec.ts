@@ -14,7 +14,8 @@ import { type Locale, price, t } from '../fixtures/i18n';
 import { kopi, newAccount, signUp } from './accounts';
 import { card, customerWithCart, deliveryMethod, expectStep, fillAddress, orderCard, orderLabel, payAndFinish, plainSpacesPattern, polishAddress, proceedButton, proceedToPayment, TEST_CARDS } from './checkout-helpers';
 import { signedCookie } from './cookies';
-import { expect, failedLoad, test } from './fixtures';
+import { declineCookies, expect, failedLoad, test } from './fixtures';
+import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
 import { waitForHydration } from './helpers';
 
 const en = t('en');
@@ -25,7 +26,7 @@ test.describe.configure({ mode: 'serial' });
 async function ownerPage(browser: Browser, testInfo: TestInfo, language: Locale = 'en'): Promise<Page> {
   const baseURL = testInfo.project.use.baseURL!;
   const context = await browser.newContext({ baseURL, locale: language === 'pl' ? 'pl-PL' : 'en-GB' });
-  await context.addInitScript(() => window.localStorage.setItem('cookiesAccepted', 'false'));
+  await context.addInitScript(declineCookies, COOKIE_BANNER_VERSION);
   await context.addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL }]);
   const page = await context.newPage();
   const account = newAccount(testInfo, 'owner.tax', 'Owner');

@@ -13,6 +13,7 @@ import { type Page, test as base, expect } from '@playwright/test';
 import { type DemoProduct, PAGE_SIZE, catalogue } from '../fixtures/catalogue';
 import type { Locale } from '../fixtures/i18n';
 import { localePath } from '../../app/modules/i18n/paths';
+import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
 import { signedCookie } from './cookies';
 
 const hash = (text: string) => [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
@@ -74,6 +75,16 @@ export async function expectNoSeriousA11yViolations(page: Page, { exclude = [], 
   expect(serious.map((v) => v.id), `axe found serious/critical violations on ${label ?? page.url()}:\n${report}`).toEqual([]);
 }
 
+/** An init script: the visitor declined statistics on the current banner (it stays closed). */
+export function declineCookies(version: string): void {
+  try {
+    window.localStorage.setItem('cookiesAccepted', 'false');
+    window.localStorage.setItem('cookiesVersion', version);
+  } catch {
+    // about:blank has no storage
+  }
+}
+
 export const test = base.extend<Options & Fixtures, WorkerFixtures>({
   cookieConsent: ['declined', { option: true }],
   language: [null, { option: true }],
@@ -81,13 +92,17 @@ export const test = base.extend<Options & Fixtures, WorkerFixtures>({
   context: async ({ context, cookieConsent, language, baseURL }, use) => {
     if (cookieConsent !== null) {
       const value = String(cookieConsent === 'accepted');
-      await context.addInitScript((v) => {
-        try {
-          window.localStorage.setItem('cookiesAccepted', v);
-        } catch {
-          // about:blank has no storage
-        }
-      }, value);
+      await context.addInitScript(
+        ({ v, version }) => {
+          try {
+            window.localStorage.setItem('cookiesAccepted', v);
+            window.localStorage.setItem('cookiesVersion', version);
+          } catch {
+            // about:blank has no storage
+          }
+        },
+        { v: value, version: COOKIE_BANNER_VERSION },
+      );
     }
     if (language) await context.addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL! }]);
     await use(context);
