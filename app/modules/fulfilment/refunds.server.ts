@@ -243,13 +243,20 @@ export async function listRefunds(db: Executor, orderId: string) {
 }
 
 /**
- * The VAT in a refund: spread over the rates of what it gives back — the withdrawn lines (`positions`), or the
- * whole order with its delivery — in proportion to what was charged at each (docs/decisions/0027).
+ * The VAT in a refund: spread over the rates of what it gives back — the withdrawn lines (`positions`) and, with
+ * the withdrawal that completes the order, its delivery; or the whole order with its delivery — in proportion to
+ * what was charged at each (docs/decisions/0027).
  */
 async function refundTax(trx: Executor, orderId: string, amountCents: number, positions?: readonly number[]): Promise<VatPart[]> {
   const [order, lines] = await Promise.all([findOrderRecord(trx, orderId), getOrderRecordLines(trx, orderId)]);
   if (positions) {
     const returned = lines.filter((l) => positions.includes(l.position)).flatMap((l) => (l.vat ? [l.vat] : []));
+    const linesCents = returned.reduce((sum, p) => sum + p.grossCents, 0);
+    // Beyond the lines' cost, the refund is the delivery's: back at the rates the delivery was charged at (under
+    // OSS it follows all the order's goods, not only the lines withdrawn last).
+    if (returned.length > 0 && amountCents > linesCents && order && order.deliveryVat.length > 0) {
+      return sumByRate([...refundVat(returned, linesCents), ...refundVat(order.deliveryVat, amountCents - linesCents)]);
+    }
     if (returned.length > 0) return refundVat(returned, amountCents);
   }
   // What is left of the order's charge per rate after its earlier refunds: a second refund (a cancellation after a
@@ -304,7 +311,7 @@ export type WithdrawalRefundOutcome =
   | { ok: false; reason: 'refund_unavailable' };
 
 /**
- * Refunds what a withdrawal's lines cost (Kopi charges no delivery, so there is no delivery cost to add),
+ * Refunds what a withdrawal's lines cost (with the standard delivery when it completes the order's withdrawal),
  * through the provider that took the payment, once: the idempotency key is the withdrawal's, and the
  * withdrawal is marked refunded in the same transaction that records the refund and queues the mail. The
  * order keeps its status (a delivered order stays delivered, partly or fully refunded).

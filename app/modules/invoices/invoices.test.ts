@@ -7,18 +7,19 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cancelOrder } from '~/modules/fulfilment/index.server';
+import { cancelOrder, recordRefundEvent, refundWithdrawal } from '~/modules/fulfilment/index.server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { listActivity } from '~/modules/activity/index.server';
-import { type PaymentServices, payWithCard, startPayment } from '~/modules/checkout/index.server';
+import { type PaymentServices, payWithCard, startPayment, sweepPayments } from '~/modules/checkout/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
-import { findOrderRecord } from '~/modules/orders/index.server';
-import { saveOssSetting } from '~/modules/tax/index.server';
+import { findOrderRecord, getOrderRecordLines, orderLabel } from '~/modules/orders/index.server';
+import { type VatPart, saveOssSetting, sumByRate } from '~/modules/tax/index.server';
+import { findOwnOrderForWithdrawal, requestWithdrawal } from '~/modules/withdrawals/index.server';
 import { address, courier, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
 import { spawnStandIn } from '../../../tests/doubles/spawn';
-import { type InvoiceBuyer, createNbpRates, invoicePdf, invoiceWindowEnds, invoiceXml, isValidNip, issueCorrections, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, recordKsefNumber, sellerOf } from './index.server';
+import { type InvoiceBuyer, createNbpRates, getInvoice, invoicePdf, invoiceWindowEnds, invoiceXml, isValidNip, issueCorrections, issueInvoice, listOrderInvoices, normalizeTaxId, parseBuyer, recordKsefNumber, sellerOf } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
 const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
@@ -312,5 +313,126 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     expect(await invoicePdf(db, issued.invoice.id, { admin: true })).toBeNull();
     expect(await invoicePdf(db, issued.invoice.id, { userId: o.userId })).toBeNull();
     expect((await db.selectFrom('invoices').select('pdf').where('id', '=', issued.invoice.id).executeTakeFirstOrThrow()).pdf).toBeNull();
+  });
+
+  it('a withdrawal’s refund stores the VAT of the lines withdrawn per rate and its correction gives them back negative; the whole order withdrawn returns exactly the order’s VAT', async () => {
+    // Under OSS a German consumer pays 7% on a 30.00 € coffee and 19% on a 10.00 € mug; the EU courier's 9.99 €
+    // follows them 3:1 (7.49 € at 7%, 2.50 € at 19%).
+    const user = await createUser(db);
+    const mug = await createCoffee(db, 'Widerruf Becher', 1000);
+    await db.updateTable('products').set({ tax_class: 'other' }).where('id', '=', mug).execute();
+    const cartId = await fillCart(db, user.id, [[await createCoffee(db, 'Widerruf Kaffee', 3000), 1], [mug, 1]]);
+    await saveOssSetting(db, owner, true);
+    let orderId: string;
+    try {
+      const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId, address, delivery: { country: 'DE', methodId: 'method-eu-courier' } });
+      if (!started.ok) throw new Error(started.reason);
+      expect(await payWithCard(services, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
+      orderId = started.orderId;
+    } finally {
+      await saveOssSetting(db, owner, false);
+    }
+    const order = (await findOrderRecord(db, orderId))!;
+    const lines = await getOrderRecordLines(db, orderId);
+    expect(lines.map((l) => [l.title, l.vat])).toEqual([
+      ['Widerruf Kaffee PL', { rateBp: 700, grossCents: 3000, netCents: 2804, vatCents: 196 }],
+      ['Widerruf Becher PL', { rateBp: 1900, grossCents: 1000, netCents: 840, vatCents: 160 }],
+    ]);
+    expect(order.deliveryVat).toEqual([
+      { rateBp: 1900, grossCents: 250, netCents: 210, vatCents: 40 },
+      { rateBp: 700, grossCents: 749, netCents: 700, vatCents: 49 },
+    ]);
+    expect(order).toMatchObject({ totalCents: 4999, vatCents: 445 });
+    const consumer: InvoiceBuyer = { name: 'Anna Schmidt', taxId: '', country: 'DE', address: 'Hauptstraße 1', zipCode: '10115', city: 'Berlin' };
+    const issued = await issueInvoice(db, { orderId, buyer: consumer, seller, by: { admin: owner } });
+    if (!issued.ok) throw new Error(issued.reason);
+
+    const refundServices = { db, payments: provider, publicUrl: 'https://kopi.test/' };
+    const withdraw = async (title: string) => {
+      const found = (await findOwnOrderForWithdrawal(db, user.id, orderId))!;
+      const position = lines.find((l) => l.title === title)!.position;
+      const outcome = await requestWithdrawal(db, found, { name: 'Anna Schmidt', email: user.email, positions: [position], reason: '', locale: 'pl' }, { contactTo: 'shop@kopi.test' });
+      if (!outcome.ok) throw new Error(outcome.reason);
+      return outcome.withdrawal;
+    };
+    const refundsOf = async () =>
+      (await db.selectFrom('refunds').select(['amount_cents', 'vat_cents', 'tax']).where('order_id', '=', orderId).orderBy('created_at').execute()).map((r) => ({
+        amountCents: Number(r.amount_cents),
+        vatCents: Number(r.vat_cents),
+        tax: JSON.parse(r.tax!) as VatPart[],
+      }));
+
+    // The mug sent back: its 10.00 €, all of it at 19%, exactly the VAT its line was charged.
+    const mugBack = await withdraw('Widerruf Becher PL');
+    expect(await refundWithdrawal(refundServices, owner, orderId, mugBack.id)).toEqual({ ok: true, refundedCents: 1000 });
+    expect(await refundsOf()).toEqual([{ amountCents: 1000, vatCents: 160, tax: [{ rateBp: 1900, grossCents: 1000, netCents: 840, vatCents: 160 }] }]);
+    const afterMug = await listOrderInvoices(db, orderId);
+    expect(afterMug.map((d) => [d.kind, d.grossCents])).toEqual([
+      ['invoice', 4999],
+      ['correction', -1000],
+    ]);
+    expect(afterMug[1]!.number).toMatch(/^KOR\/\d{4}\/\d{5}$/);
+    const mugCorrection = (await getInvoice(db, afterMug[1]!.id))!;
+    expect(mugCorrection).toMatchObject({ kind: 'correction', correctsNumber: issued.invoice.number, totals: { grossCents: -1000, netCents: -840, vatCents: -160, taxCountry: 'DE' } });
+    expect(mugCorrection.lines).toEqual([
+      { name: `Zwrot do faktury ${issued.invoice.number}`, sku: null, quantity: 1, unitGrossCents: -1000, grossCents: -1000, netCents: -840, vatCents: -160, rateBp: 1900 },
+    ]);
+
+    // The coffee too: the last withdrawal returns the delivery with it, each part at the rate it was charged.
+    const coffeeBack = await withdraw('Widerruf Kaffee PL');
+    expect(coffeeBack).toMatchObject({ amountCents: 3000 + 999, deliveryCents: 999 });
+    expect(await refundWithdrawal(refundServices, owner, orderId, coffeeBack.id)).toEqual({ ok: true, refundedCents: 3999 });
+    const refunds = await refundsOf();
+    expect(refunds[1]).toEqual({
+      amountCents: 3999,
+      vatCents: 196 + 49 + 40,
+      tax: [
+        { rateBp: 1900, grossCents: 250, netCents: 210, vatCents: 40 },
+        { rateBp: 700, grossCents: 3749, netCents: 3504, vatCents: 245 },
+      ],
+    });
+    // Everything back: the refunds' VAT per rate is the order's, to the cent.
+    expect(sumByRate(refunds.flatMap((r) => r.tax))).toEqual(sumByRate([...lines.map((l) => l.vat!), ...order.deliveryVat]));
+    expect(refunds.reduce((sum, r) => sum + r.vatCents, 0)).toBe(order.vatCents);
+    const documents = await listOrderInvoices(db, orderId);
+    expect(documents.map((d) => [d.kind, d.grossCents])).toEqual([
+      ['invoice', 4999],
+      ['correction', -1000],
+      ['correction', -3999],
+    ]);
+    expect((await getInvoice(db, documents[2]!.id))!.lines.map((l) => [l.rateBp, l.grossCents, l.netCents, l.vatCents])).toEqual([
+      [1900, -250, -210, -40],
+      [700, -3749, -3504, -245],
+    ]);
+  });
+
+  it('a refund made at the provider is corrected by the payment sweep: one correcting invoice, however often the sweep runs', async () => {
+    const o = await paidOrder('Korekta Z Panelu', 2460);
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner } });
+    if (!issued.ok) throw new Error(issued.reason);
+    // 10.00 € given back in the provider's dashboard: its event records the refund, at the order's 23%.
+    expect(await recordRefundEvent(db, { orderId: o.orderId, provider: provider.name, amountRefundedCents: 1000, refunds: [{ id: 're_dashboard_kor', amountCents: 1000, status: 'succeeded' }] })).toBe(
+      'refund_recorded',
+    );
+    expect((await listOrderInvoices(db, o.orderId)).map((d) => d.kind)).toEqual(['invoice']);
+
+    await sweepPayments(services);
+    await sweepPayments(services);
+    const documents = await listOrderInvoices(db, o.orderId);
+    expect(documents.map((d) => [d.kind, d.grossCents])).toEqual([
+      ['invoice', 2 * 2460 + 499],
+      ['correction', -1000],
+    ]);
+    const correction = (await getInvoice(db, documents[1]!.id))!;
+    expect(correction).toMatchObject({ number: expect.stringMatching(/^KOR\/\d{4}\/\d{5}$/), correctsNumber: issued.invoice.number, payment: { reference: 're_dashboard_kor' } });
+    expect(correction.lines.map((l) => [l.rateBp, l.grossCents, l.netCents, l.vatCents])).toEqual([[2300, -1000, -813, -187]]);
+    const mailed = await db.selectFrom('mail_outbox').select('subject').where('subject', 'like', `%${correction.number}%`).execute();
+    expect(mailed).toEqual([{ subject: `Faktura korygująca ${correction.number} do zamówienia ${orderLabel(o.orderId)}` }]);
+    // The event delivered again changes nothing, nor does another sweep.
+    expect(await recordRefundEvent(db, { orderId: o.orderId, provider: provider.name, amountRefundedCents: 1000, refunds: [{ id: 're_dashboard_kor', amountCents: 1000, status: 'succeeded' }] })).toBe(
+      'refund_confirmed',
+    );
+    await sweepPayments(services);
+    expect(await listOrderInvoices(db, o.orderId)).toHaveLength(2);
   });
 });
