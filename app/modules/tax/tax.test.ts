@@ -9,7 +9,7 @@ import { listActivity } from '~/modules/activity/index.server';
 import { deliveryStep, startPayment, payWithCard, type PaymentServices } from '~/modules/checkout/index.server';
 import { createLockerDirectory } from '~/modules/delivery/index.server';
 import { cancelOrder, recordRefundEvent } from '~/modules/fulfilment/index.server';
-import { getOrderForUser, getOrderRecordLines, findOrderRecord } from '~/modules/orders/index.server';
+import { getOrderForUser, getOrderRecordLines, findOrderRecord, orderLabel } from '~/modules/orders/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { address, courier, createCoffee, createUser, fillCart, pickup, storage } from '../../../tests/fixtures/shop';
 import { crossBorderSales, exportOssCsv, ossQuarter, quarterOf } from '~/modules/reports/index.server';
@@ -34,7 +34,7 @@ describe.each(testDatabases())('VAT on %s', (_kind, open) => {
   afterAll(() => handle.close());
 
   /** A customer's paid order of these coffees (name, cents, quantity), delivered as asked. */
-  async function paidOrder(items: Array<[string, number, number, ('coffee' | 'other')?]>, delivery: { country: string; methodId: string } = courier) {
+  async function paidOrder(items: Array<[string, number, number, ('coffee' | 'other')?]>, delivery: { country: string; methodId: string } = courier, locale: 'en' | 'pl' = 'en') {
     const user = await createUser(db);
     const products: Array<[string, number]> = [];
     for (const [name, cents, quantity, taxClass] of items) {
@@ -43,10 +43,10 @@ describe.each(testDatabases())('VAT on %s', (_kind, open) => {
       products.push([id, quantity]);
     }
     const cartId = await fillCart(db, user.id, products);
-    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'en', currency: 'EUR', cartId, address, delivery });
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale, currency: 'EUR', cartId, address, delivery });
     if (!started.ok) throw new Error(started.reason);
     expect(await payWithCard(services, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
-    return { userId: user.id, orderId: started.orderId };
+    return { userId: user.id, email: user.email, orderId: started.orderId };
   }
 
   it('ships a rate for every country and class; the owner overrides one and goes back to Kopi’s, each change logged', async () => {
@@ -278,6 +278,72 @@ describe.each(testDatabases())('VAT on %s', (_kind, open) => {
     } finally {
       await saveOssSetting(db, owner, false);
     }
+  });
+
+  it('the OSS threshold warns from 80% of €10,000 of the year’s net cross-border sales: at 8,000.00 €, not at 7,999.99 €; past it, the next year too', async () => {
+    // A year of its own (the orders are moved there once paid), so nothing else in this database counts.
+    const zone = 'Europe/Warsaw';
+    const year = 2019;
+    const moveToYear = (orderId: string) => db.updateTable('orders').set({ paid_at: `${year}-06-14T10:00:00.000Z` }).where('id', '=', orderId).execute();
+    expect(await crossBorderSales(db, { year, timeZone: zone })).toMatchObject({ totalEurCents: 0, share: 0, warn: false, passed: false, passedLastYear: false });
+
+    // OSS off, so Polish VAT: 9,840.00 € of coffee to a German consumer is 8,000.00 € net at 23% (the EU courier is free from 120 €).
+    const at = await paidOrder([['Threshold Bulk', 984_000, 1]], germany);
+    const order = (await findOrderRecord(db, at.orderId))!;
+    expect(order).toMatchObject({ totalCents: 984_000, vatCents: 184_000, taxCountry: 'PL' });
+    await moveToYear(at.orderId);
+    expect(await crossBorderSales(db, { year, timeZone: zone })).toMatchObject({ netCents: { EUR: 800_000, PLN: 0 }, totalEurCents: 800_000, thresholdCents: 1_000_000, share: 0.8, warn: true, passed: false });
+
+    // One cent given back (no VAT in it): 7,999.99 € net, just under 80%, no warning.
+    expect(await recordRefundEvent(db, { orderId: at.orderId, provider: provider.name, amountRefundedCents: 1, refunds: null })).toBe('refund_recorded');
+    const under = await crossBorderSales(db, { year, timeZone: zone });
+    expect(under).toMatchObject({ totalEurCents: 799_999, warn: false, passed: false });
+    expect(under.share).toBeLessThan(0.8);
+
+    // 2,460.00 € more (2,000.00 € net): past the threshold, and the year after warns from its first day.
+    const over = await paidOrder([['Threshold More', 246_000, 1]], germany);
+    await moveToYear(over.orderId);
+    expect(await crossBorderSales(db, { year, timeZone: zone })).toMatchObject({ totalEurCents: 999_999, warn: true, passed: false });
+    const third = await paidOrder([['Threshold Past', 123, 1]], germany);
+    await moveToYear(third.orderId);
+    const past = await crossBorderSales(db, { year, timeZone: zone });
+    expect(past.totalEurCents).toBeGreaterThan(1_000_000);
+    expect(past).toMatchObject({ warn: true, passed: true });
+    expect(await crossBorderSales(db, { year: year + 1, timeZone: zone })).toMatchObject({ totalEurCents: 0, share: 0, warn: true, passed: false, passedLastYear: true });
+  });
+
+  it('the order mails say the VAT inside the total, per rate, in the order’s language', async () => {
+    const mailsTo = (to: string) => db.selectFrom('mail_outbox').select(['subject', 'text_body', 'html_body']).where('to_address', '=', to).execute();
+    // 38.98 € at 23% (as above): 7.28 € of VAT.
+    const en = await paidOrder([
+      ['Mail Gayo', 1250, 2],
+      ['Mail Toraja', 899, 1],
+    ]);
+    const [confirmation] = (await mailsTo(en.email)).filter((m) => m.subject === `Your Kopi order ${orderLabel(en.orderId)}`);
+    expect(confirmation!.text_body).toContain('Total: €38.98\nincl. VAT €7.28 (23%)\n');
+    expect(confirmation!.html_body).toContain('incl. VAT €7.28 (23%)');
+
+    // A Polish order under OSS to Germany: 30.00 € of coffee at 7% and a 10.00 € mug at 19%, with the EU courier's
+    // 9.99 € split over them (7.49 € and 2.50 €): 1.96 + 0.49 € and 1.60 + 0.40 € of VAT, the higher rate first.
+    await saveOssSetting(db, owner, true);
+    let pl: { orderId: string; email: string };
+    try {
+      pl = await paidOrder(
+        [
+          ['Mail Kerinci', 3000, 1],
+          ['Mail Kubek', 1000, 1, 'other'],
+        ],
+        germany,
+        'pl',
+      );
+    } finally {
+      await saveOssSetting(db, owner, false);
+    }
+    const [potwierdzenie] = (await mailsTo(pl.email)).filter((m) => m.subject === `Twoje zamówienie Kopi ${orderLabel(pl.orderId)}`);
+    expect(potwierdzenie!.text_body).toContain('Razem: 49,99\u00a0€\nw tym VAT 2,00\u00a0€ (19%) · w tym VAT 2,45\u00a0€ (7%)\n');
+    // The shop's own notice is in English, with the country whose VAT it is.
+    const [notice] = (await mailsTo('shop@kopi.test')).filter((m) => m.subject.startsWith(`[Kopi order] ${orderLabel(pl.orderId)}`));
+    expect(notice!.text_body).toContain('VAT: incl. VAT €2.00 (19%) · incl. VAT €2.45 (7%) — DE\n');
   });
 
   it('refunds in steps return exactly the order’s VAT per rate in the end: each is spread over what is left', async () => {
