@@ -9,6 +9,9 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureUserCart, addToCart } from '~/modules/cart/index.server';
+import { payWithCard, startPayment } from '~/modules/checkout/index.server';
+import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
+import { address, courier } from '../tests/fixtures/shop';
 import { type TestShop, rawRequest, startTestShop } from './test-shop';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -72,12 +75,19 @@ type Endpoint = {
   /** Whose session 'always' and 'sometimes' mean: a customer's (the default) or an admin's. */
   as?: 'customer' | 'admin';
   json?: boolean;
+  /** What an answer from the form's own checks says: some answers must say it (the requests get past the parsing). */
+  reaches?: RegExp;
 };
 
 const bad = (r: Random) => r.pick(hostileValues);
 const breakField = (name: string) => (fields: Record<string, string>, r: Random) => {
   if (r.chance(0.3)) delete fields[name];
   else fields[name] = bad(r);
+};
+/** A buyer's field left out or given a value parseBuyer always refuses. */
+const invalidBuyerField = (name: string, values: readonly string[]) => (fields: Record<string, string>, r: Random) => {
+  if (r.chance(0.3)) delete fields[name];
+  else fields[name] = r.pick(values);
 };
 const unknownId = (r: Random) => r.pick(['', 'nope', 'x'.repeat(300), '../../x', `${'A'.repeat(22)}`, '1 OR 1=1', '\u0000', '%ff']);
 
@@ -282,6 +292,31 @@ function endpoints(productId: string): Endpoint[] {
       signedIn: 'sometimes',
     },
     {
+      name: 'POST /invoice/:orderId (a customer asking for the invoice of their paid order, with details that are refused)',
+      path: '/invoice/the-paid-order',
+      fields: {
+        invoiceName: () => 'Kawiarnia sp. z o.o.',
+        invoiceTaxId: (r) => r.pick(['7250018200', 'PL 725-001-82-00', '']),
+        invoiceCountry: () => 'PL',
+        invoiceAddress: () => 'ul. Piotrkowska 100',
+        invoiceZipCode: () => '90-004',
+        invoiceCity: () => 'Łódź',
+      },
+      // The order is real, paid and the customer's, and the shop may issue invoices: a valid body would issue one, so
+      // every defect is one parseBuyer refuses (not the generic hostile values: some of those are a valid name, and an
+      // empty country or tax number is Poland's or none). Nothing may be issued, no number taken.
+      defects: [
+        invalidBuyerField('invoiceName', ['', ' ', '\u0000', 'Ola\u0000Nowak', 'x\u202ey', 'a\u2066b\u2069', '\u001b[31mred', 'x'.repeat(201), 'x'.repeat(6000), '<script>alert(1)</script>\u0000', "' OR 1=1 --\u0007", 'a\r\nb']),
+        (f, r) => void Object.assign(f, { invoiceCountry: 'PL', invoiceTaxId: r.pick(['7250018201', '725001820', '72500182000', 'PL 725-001-82-01', 'DE123456789', '\u0000', 'x'.repeat(300), "' OR 1=1 --", '١٢٣٤٥٦٧٨٩٠']) }),
+        (f, r) => void (f.invoiceCountry = r.pick(['US', 'XX', 'GB', 'CH', 'NO', '\u0000', 'x'.repeat(300), '<b>', 'ÖS', '1'])),
+        invalidBuyerField('invoiceZipCode', ['', ' ', '<b>', 'x'.repeat(30), '-1234', '12_34', '1', 'ab\u0000c', ' -']),
+        invalidBuyerField('invoiceAddress', ['', ' ', '\u0000', 'x'.repeat(201), 'a\u202eb', 'a\tb']),
+        invalidBuyerField('invoiceCity', ['', ' ', '\u0000', 'x'.repeat(101), 'a\u202eb', 'a\tb']),
+      ],
+      signedIn: 'always',
+      reaches: /Some details need fixing\./,
+    },
+    {
       name: 'POST /admin/orders/:id (an invoice for unknown orders, as an admin)',
       path: '/admin/orders/NoSuchOrderAtAll',
       fields: { intent: () => 'invoice', invoiceName: () => 'Café Berlin GmbH', invoiceTaxId: (r) => r.pick(['DE123456789', '7250018200', 'x']), invoiceCountry: (r) => r.pick(['DE', 'PL', 'XX']), invoiceAddress: () => 'Torstraße 1', invoiceZipCode: () => '10119', invoiceCity: () => 'Berlin' },
@@ -406,6 +441,15 @@ function endpoints(productId: string): Endpoint[] {
         phone: () => '600100200',
         lockerCode: () => 'KRA01M',
         saveToProfile: () => 'on',
+        // Mostly with an invoice asked for, its details valid or not: parseBuyer runs on them (a valid buyer changes
+        // nothing, the delivery's defect below still refuses the order).
+        invoice: (r) => r.pick(['on', 'on', 'on', '', 'yes']),
+        invoiceName: (r) => r.pick(['Kawiarnia sp. z o.o.', ...hostileValues]),
+        invoiceTaxId: (r) => r.pick(['7250018200', '7250018201', 'PL 725-001-82-00', 'DE123456789', 'DE123', ...hostileValues]),
+        invoiceCountry: (r) => r.pick(['PL', 'DE', 'pl', 'US', 'XX', ...hostileValues]),
+        invoiceAddress: (r) => r.pick(['ul. Piotrkowska 100', ...hostileValues]),
+        invoiceZipCode: (r) => r.pick(['90-004', '10119', '<b>', 'x'.repeat(30), ...hostileValues]),
+        invoiceCity: (r) => r.pick(['Łódź', ...hostileValues]),
       },
       // Each is refused before any order: a country not served or malformed, a method not offered (or not one),
       // a phone that is not one, a locker code that cannot be one, a courier without its address.
@@ -417,6 +461,7 @@ function endpoints(productId: string): Endpoint[] {
         (f, r) => void Object.assign(f, { methodId: 'method-pl-courier', [r.pick(['address', 'city', 'zipCode'])]: r.pick(['', ' ', '\u0000', 'x'.repeat(300)]) }),
       ],
       signedIn: 'always',
+      reaches: /Enter the company’s or your name|too long or has characters it cannot have|Choose a country of the European Union|Enter the street and number|Enter the city|postal code|This NIP is not valid|does not match the country’s format/,
     },
     {
       name: 'POST /admin/delivery (as an admin)',
@@ -769,11 +814,13 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
   let stripeShop: TestShop;
   let cookie: string;
   let adminCookie: string;
+  let paidOrderId: string;
   beforeAll(async () => {
     // At the real abuse limits: an invalid request is refused before any limit counts it, so "nothing written"
     // includes rate_events — a visitor's malformed forms never use up their address's allowance (generous for
     // customers behind a shared address) or the shop-wide ceiling that real customers share.
-    shop = await startTestShop({ RATE_LIMIT_FACTOR: '1' });
+    // With the seller's details the shop issues invoices: a customer's valid request would write one.
+    shop = await startTestShop({ RATE_LIMIT_FACTOR: '1', SHOP_LEGAL_NAME: 'Kopi Palarnia sp. z o.o.', SHOP_ADDRESS: 'ul. Mokotowska 12, 00-640 Warszawa', SHOP_TAX_ID: '5260250274' });
     // The Stripe webhook only exists with Stripe configured (its API is never reached here).
     stripeShop = await startTestShop({
       PAYMENT_PROVIDER: 'stripe',
@@ -787,25 +834,40 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
     const customer = await shop.customer();
     cookie = customer.cookie;
     adminCookie = (await shop.admin()).cookie;
-    // The customer's cart exists and holds a coffee, as a real customer's would.
+    // The customer has a paid order (whose invoice they may ask for), and their cart holds a coffee, as a real customer's would.
+    const payments = createTestPaymentProvider(shop.db);
+    const cartId = await ensureUserCart(shop.db, customer.userId);
+    await addToCart(shop.db, cartId, shop.variantId, 1);
+    const started = await startPayment(shop.db, payments, { userId: customer.userId, email: customer.email, locale: 'en', currency: 'EUR', cartId, address, delivery: courier });
+    if (!started.ok) throw new Error(started.reason);
+    const paid = await payWithCard({ db: shop.db, payments, contactTo: 'shop@kopi.test', kickMail: () => {} }, { userId: customer.userId, orderId: started.orderId, card: { number: TEST_CARDS.success, expMonth: 12, expYear: 2040, cvc: '123' } });
+    if (!paid.ok) throw new Error(paid.code);
+    paidOrderId = started.orderId;
     await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), shop.variantId, 2);
+    // The order's mails go out (the shop's worker looks every 5 s) before any run compares the tables.
+    for (let waited = 0; (await shop.db.selectFrom('mail_outbox').select('id').where('status', '=', 'queued').execute()).length > 0; waited += 100) {
+      if (waited > 20_000) throw new Error('the shop did not send the order’s mails');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
   afterAll(async () => {
     await shop?.close();
     await stripeShop?.close();
   });
 
-  async function run(target: TestShop, make: (r: Random, i: number) => Generated, label: string) {
+  async function run(target: TestShop, make: (r: Random, i: number) => Generated, label: string, reaches?: RegExp) {
     const r = random(SEED ^ createHash('sha1').update(label).digest().readUInt32BE(0));
     const before = await snapshot(target);
     const failures: string[] = [];
     const statuses = new Map<number, number>();
+    let reached = 0;
     const requests = Array.from({ length: PER_ENDPOINT }, (_, i) => make(r, i));
     for (let i = 0; i < requests.length; i += 8) {
       await Promise.all(
         requests.slice(i, i + 8).map(async (request) => {
           const response = await rawRequest(target.port, request);
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (reaches?.test(response.body)) reached += 1;
           if (response.status >= 500 || /at .+\.(js|ts):\d+/.test(response.body)) {
             failures.push(`${request.method} ${request.path.slice(0, 120)} [${request.headers['content-type'] ?? '-'}] → ${response.status} ${response.body.slice(0, 200)}`);
           }
@@ -816,14 +878,15 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
     const after = await snapshot(target);
     const changed = Object.keys({ ...before, ...after }).filter((table) => before[table] !== after[table]);
     expect(changed, `tables written by ${label}`).toEqual([]);
-    return statuses;
+    return { statuses, reached };
   }
 
   for (const endpoint of endpoints('the-product')) {
     it(`${endpoint.name}: ${PER_ENDPOINT} malformed requests, all below 500, nothing written`, async () => {
-      const target = { ...endpoint, path: endpoint.path.replace('the-product', shop.productId) };
-      const statuses = await run(shop, (r) => generate(target, r, { customer: cookie, admin: adminCookie }), endpoint.name);
+      const target = { ...endpoint, path: endpoint.path.replace('the-product', shop.productId).replace('the-paid-order', paidOrderId) };
+      const { statuses, reached } = await run(shop, (r) => generate(target, r, { customer: cookie, admin: adminCookie }), endpoint.name, endpoint.reaches);
       expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
+      if (endpoint.reaches) expect(reached, `answers of ${endpoint.name} from the form's own checks`).toBeGreaterThan(0);
     });
   }
 
@@ -836,7 +899,7 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
   });
 
   it(`POST /webhooks/stripe: ${PER_ENDPOINT} forged or malformed webhooks, all below 500, nothing written`, async () => {
-    const statuses = await run(stripeShop, (r) => generateWebhook(r), 'POST /webhooks/stripe');
+    const { statuses } = await run(stripeShop, (r) => generateWebhook(r), 'POST /webhooks/stripe');
     expect(statuses.get(200)).toBeUndefined();
   });
 
