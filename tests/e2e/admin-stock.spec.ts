@@ -1,5 +1,6 @@
 /**
- * Stock in the browser, as a shopper and the owner meet it: the demo's sold-out coffee shows as sold out and the
+ * Stock in the browser, as a shopper and the owner meet it, in English and in Polish: the demo's sold-out coffee
+ * shows as sold out and the
  * server refuses to add it; a shopper asks to be told when it is back (the confirmation arrives over SMTP); the
  * owner finds the coffee's stock page from the product list, adds a roast batch, and the waiting shopper's mail
  * arrives; the product page then says In stock with the batch's roast day and sells it. The owner's corrections
@@ -10,10 +11,11 @@
  * SMTP catcher's port, so its tests run one after another.
  */
 import type { Browser, Page, TestInfo } from '@playwright/test';
-import { byKey, productName } from '../fixtures/catalogue';
-import { type Locale, t } from '../fixtures/i18n';
+import { askedCents, byKey, productName } from '../fixtures/catalogue';
+import { type Locale, price, t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
+import { TEST_CARDS, card, customerWithCart, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
 import { signedCookie } from './cookies';
 import { declineCookies, expect, test } from './fixtures';
 import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
@@ -68,78 +70,88 @@ const longDate = (day: string, locale: Locale) => {
   return `${d} ${months[m - 1]} ${y}`;
 };
 
-test('a sold-out coffee is refused, and the shopper who asked hears when the owner adds a batch', async ({ page, browser, productPath }, testInfo) => {
+for (const language of ['en', 'pl'] as const) {
+test(`a sold-out coffee is refused, and the shopper who asked hears when the owner adds a batch (${language})`, async ({ page, browser, productPath }, testInfo) => {
   test.setTimeout(90_000);
-  const owner = await ownerPage(browser, testInfo);
-  const stockPath = await openStockPage(owner, MOLLO.en.name);
+  const tr = t(language);
+  const at = (target: string) => (language === 'pl' ? `/pl${target}` : target);
+  const name = productName(MOLLO, language);
+  const kg = (text: string) => (language === 'pl' ? text.replace('.', ',') : text);
+  if (language === 'pl') await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', 'pl'), url: testInfo.project.use.baseURL! }]);
+  const owner = await ownerPage(browser, testInfo, language);
+  const stockPath = await openStockPage(owner, name);
 
   // Sold out, also when this test runs again: every batch with coffee left is corrected to nothing.
   for (;;) {
     const full = owner.locator('[data-testid="stock-batch"]:not([data-grams-left="0"])');
-    if ((await full.count()) === 0) break;
+    const left = await full.count();
+    if (left === 0) break;
     const batch = full.first();
-    await batch.getByText(en('admin.stock.correct'), { exact: true }).click();
-    await batch.getByLabel(en('admin.stock.kilogramsLeft')).fill('0');
-    await batch.getByRole('button', { name: en('admin.stock.saveCorrection') }).click();
-    await expect(owner.getByTestId('stock-saved')).toHaveText(en('admin.stock.saved.correct-batch'));
+    await batch.getByText(tr('admin.stock.correct'), { exact: true }).click();
+    await batch.getByLabel(tr('admin.stock.kilogramsLeft')).fill('0');
+    await batch.getByRole('button', { name: tr('admin.stock.saveCorrection') }).click();
+    await expect(owner.getByTestId('stock-saved')).toHaveText(tr('admin.stock.saved.correct-batch'));
+    // The list is read again after the save: count once it has been.
+    await expect(full).toHaveCount(left - 1);
   }
-  await expect(owner.getByTestId('stock-variant').first()).toContainText(en('product.soldOut'));
+  await expect(owner.getByTestId('stock-variant').first()).toContainText(tr('product.soldOut'));
 
   // The shopper: sold out on the page, and the server refuses an add all the same.
   const path = productPath(MOLLO);
-  await page.goto(path);
+  await page.goto(at(path));
   await waitForHydration(page);
-  await expect(page.getByTestId('availability')).toHaveText(en('product.soldOut'));
-  await expect(addToCartButton(page, MOLLO.en.name)).toHaveCount(0);
-  const refused = await page.request.post('/cart', { form: { intent: 'add', productId: path.split('/').pop()!, quantity: '1' }, maxRedirects: 0 });
+  await expect(page.getByTestId('availability')).toHaveText(tr('product.soldOut'));
+  await expect(addToCartButton(page, name, language)).toHaveCount(0);
+  const refused = await page.request.post(at('/cart'), { form: { intent: 'add', productId: path.split('/').pop()!, quantity: '1' }, maxRedirects: 0 });
   expect(refused.status()).toBe(409);
-  expect(await refused.text()).toContain(en('product.addSoldOut'));
+  expect(await refused.text()).toContain(tr('product.addSoldOut'));
 
   // "Notify me": an address and consent; the confirmation arrives with a link to stop it.
   const email = `waiting-${testInfo.testId.slice(-6)}-${testInfo.retry}-${Date.now().toString(36)}@example.com`;
-  await page.getByLabel(en('product.notify.email')).fill(email);
-  await page.getByLabel(en('product.notify.consent')).check();
-  await page.getByRole('button', { name: en('product.notify.submit') }).click();
+  await page.getByLabel(tr('product.notify.email')).fill(email);
+  await page.getByLabel(tr('product.notify.consent')).check();
+  await page.getByRole('button', { name: tr('product.notify.submit') }).click();
   await expect(page.getByRole('status').filter({ hasText: email })).toBeVisible();
   const confirmation = await mail.waitFor((m) => m.envelope.to.includes(email), 15_000);
-  expect(confirmation.subject).toContain(MOLLO.en.name);
+  expect(confirmation.subject).toContain(name);
   expect(confirmation.text).toMatch(/\/back-in-stock\?token=[\w-]+/);
 
   // The owner roasts again: 4.5 kg yesterday.
   const yesterday = shopDay(-1);
   await owner.goto(stockPath);
   await waitForHydration(owner);
-  await owner.getByLabel(en('admin.stock.roastedOnLabel')).fill(yesterday);
-  await owner.getByLabel(en('admin.stock.kilograms')).fill('4,5');
-  await owner.getByRole('button', { name: en('admin.stock.addBatchButton') }).click();
-  await expect(owner.getByTestId('stock-saved')).toContainText(en('admin.stock.saved.batch'));
-  await expect(owner.getByTestId('stock-saved')).toContainText(/told it is back/);
-  await expect(owner.getByTestId('stock-grams')).toContainText('4.5 kg');
-  await expect(owner.getByTestId('stock-roasted-on')).toContainText(longDate(yesterday, 'en'));
-  await expect(owner.getByTestId('ledger-row').first()).toContainText(en('admin.stock.kinds.roasted'));
+  await owner.getByLabel(tr('admin.stock.roastedOnLabel')).fill(yesterday);
+  await owner.getByLabel(tr('admin.stock.kilograms')).fill('4,5');
+  await owner.getByRole('button', { name: tr('admin.stock.addBatchButton') }).click();
+  await expect(owner.getByTestId('stock-saved')).toContainText(tr('admin.stock.saved.batch'));
+  await expect(owner.getByTestId('stock-saved')).toContainText(tr('admin.stock.notified', { count: 1 }));
+  await expect(owner.getByTestId('stock-grams')).toContainText(kg('4.5 kg'));
+  await expect(owner.getByTestId('stock-roasted-on')).toContainText(longDate(yesterday, language));
+  await expect(owner.getByTestId('ledger-row').first()).toContainText(tr('admin.stock.kinds.roasted'));
 
   // The waiting shopper hears, once, with the way to the coffee.
-  const back = await mail.waitFor((m) => m.envelope.to.includes(email) && m.subject === en('product.notify.mail.backSubject', { name: confirmation.subject.match(/when (.+) is back/)?.[1] ?? '' }), 15_000);
+  const back = await mail.waitFor((m) => m.envelope.to.includes(email) && m.subject === tr('product.notify.mail.backSubject', { name: confirmation.subject.match(language === 'pl' ? /gdy (.+) wróci do sprzedaży/ : /when (.+) is back/)?.[1] ?? '' }), 15_000);
   expect(back.text).toContain(path);
 
   // The page (cookie-less, from the shared cache, which the change emptied) sells it, with the roast day.
   const guest = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
   const fresh = await guest.newPage();
-  await fresh.goto(path);
-  await expect(fresh.getByTestId('availability')).toHaveText(en('product.stock.inStock'));
-  await expect(fresh.getByTestId('roasted-on')).toHaveText(en('product.stock.roastedOn', { date: longDate(yesterday, 'en') }));
+  await fresh.goto(at(path));
+  await expect(fresh.getByTestId('availability')).toHaveText(tr('product.stock.inStock'));
+  await expect(fresh.getByTestId('roasted-on')).toHaveText(tr('product.stock.roastedOn', { date: longDate(yesterday, language) }));
   await guest.close();
   await page.reload();
   await waitForHydration(page);
-  await addToCart(page.getByRole('main'), MOLLO.en.name);
-  await expectCartCount(page, 1);
+  await addToCart(page.getByRole('main'), name, language);
+  await expectCartCount(page, 1, language);
 
-  // The activity log says what the owner did.
+  // The activity log says what the owner did (it names the coffee as it was logged: its English name).
   await owner.goto('/admin/activity');
-  const entry = owner.getByTestId('activity-row').filter({ hasText: en('admin.activity.actions.stockBatch', { subject: MOLLO.en.name }) }).first();
-  await expect(entry).toContainText(en('admin.activity.batch', { date: longDate(yesterday, 'en'), weight: '4.5 kg' }));
+  const entry = owner.getByTestId('activity-row').filter({ hasText: tr('admin.activity.actions.stockBatch', { subject: MOLLO.en.name }) }).first();
+  await expect(entry).toContainText(tr('admin.activity.batch', { date: longDate(yesterday, language), weight: kg('4.5 kg') }));
   await owner.context().close();
 });
+}
 
 test('the owner’s bad input is refused with a message and changes nothing; corrections keep a reason', async ({ browser }, testInfo) => {
   const owner = await ownerPage(browser, testInfo);
@@ -208,6 +220,37 @@ test('the dashboard lists what runs low, and counted packs are corrected by coun
   await pack.getByRole('button', { name: en('admin.stock.saveCorrection') }).click();
   await expect(owner.getByTestId('stock-saved')).toHaveText(en('admin.stock.saved.correct-units'));
   await expect(owner.getByTestId('stock-count').first()).toContainText(en('admin.stock.counted', { count: 40 }));
+  await owner.context().close();
+});
+
+test('cancelling a paid order asks whether its packs go back to stock (ticked before shipping), and they do', async ({ page, browser, productPath }, testInfo) => {
+  test.setTimeout(90_000);
+  const owner = await ownerPage(browser, testInfo);
+  await openStockPage(owner, LOW.en.name);
+  // Packs on the shelf over the coffee's variants (which one the default is does not matter here).
+  const counted = async () =>
+    (await owner.getByTestId('stock-count').allTextContents()).reduce((sum, text) => sum + Number(text.match(/(\d+) on the shelf/)?.[1] ?? 0), 0);
+  const before = await counted();
+
+  const cents = askedCents(LOW, LOW.priceCents) * 2;
+  await customerWithCart(page, testInfo, [[productPath(LOW), 2]], { label: 'ola.cancel-restock' });
+  await page.goto('/checkout');
+  await proceedToPayment(page, polishAddress);
+  const orderId = await payAndFinish(page, cents, card(TEST_CARDS.success));
+  await owner.reload();
+  await expect.poll(counted).toBe(before - 2);
+
+  await owner.goto(`/admin/orders/${orderId}`);
+  await waitForHydration(owner);
+  const panel = owner.getByTestId('order-cancel');
+  await panel.getByText(en('admin.orders.cancel')).click();
+  await expect(panel.getByLabel(en('admin.orders.backToStock'))).toBeChecked();
+  await panel.getByRole('button', { name: en('admin.orders.confirmCancel', { amount: price(cents, 'en') }) }).click();
+  await expect(owner.getByTestId('admin-order-status')).toHaveText(en('orders.status.cancelled'));
+
+  await openStockPage(owner, LOW.en.name);
+  await expect.poll(counted).toBe(before);
+  await expect(owner.getByTestId('ledger-row').first()).toContainText(en('admin.stock.kinds.returned'));
   await owner.context().close();
 });
 

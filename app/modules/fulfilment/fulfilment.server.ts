@@ -15,6 +15,7 @@ import { queueMail } from '~/modules/mail/index.server';
 import { type Currency } from '~/modules/pricing/index.server';
 import { type DisplayStatus, type OrderDelivery, type OrderDiscount, displayStatus, orderCurrency, findOrderRecord, getOrderRecordLines, orderLabel, orderVatSummary, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
 import { type Storage, productImage } from '~/modules/storage/index.server';
+import { orderStockOut } from '~/modules/stock/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
 import { listRefunds } from './refunds.server';
@@ -148,6 +149,8 @@ export type OwnerOrder = {
   lines: (Omit<OrderRecordLine, 'image'> & { image: ReturnType<typeof productImage> | null; roastedOn: string[] })[];
   /** Paid after its coffee sold out: refunded in full, never shipped. */
   stockShort: boolean;
+  /** Its goods came off the stock (tracked coffee, sold and not all returned): cancelling may put them back. */
+  stockOut: boolean;
   totalCents: number;
   /** The VAT in the total per rate, and whose VAT it is (null on an order without VAT recorded). */
   vat: VatPart[];
@@ -192,7 +195,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at', 'shipment_id', 'shipment_size']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
-  const [lines, drawn, activity, mails, refunds, withdrawals] = await Promise.all([
+  const [lines, drawn, activity, mails, refunds, withdrawals, stockOut] = await Promise.all([
     getOrderRecordLines(db, id),
     db.selectFrom('order_lines').select(['position', 'batches']).where('order_id', '=', id).execute(),
     listActivity(db, { subjectType: 'order', subjectId: id }),
@@ -205,6 +208,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
       .execute(),
     listRefunds(db, id),
     listWithdrawals(db, id),
+    orderStockOut(db, id),
   ]);
   const timeline: TimelineEntry[] = [
     { at: record.createdAt, kind: 'placed' as const },
@@ -254,6 +258,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
       roastedOn: roastDays(drawn.find((d) => d.position === line.position)?.batches ?? null),
     })),
     stockShort: row.stock_short_at !== null,
+    stockOut,
     totalCents: record.totalCents,
     vat: orderVatSummary(lines.map((l) => ({ vat: l.vat ?? null })), record.deliveryVat),
     taxCountry: record.taxCountry,

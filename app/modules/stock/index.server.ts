@@ -1,6 +1,6 @@
 /** Stock, the roaster's way: the stock module's public server API (docs/decisions/0020). */
 export { addStockVariants, lockProducts, refreshAgingStock, refreshShownStock, stockOf, syncStockVariants } from './levels.server';
-export { RESERVATION_MINUTES, holdsCover, releaseCartHolds, releaseExpiredReservations, releaseStock, reserveStock, returnToStock, stockShortages, takeStock, type Shortage, type StockLine } from './reservations.server';
+export { RESERVATION_MINUTES, holdsCover, releaseCartHolds, releaseExpiredReservations, orderStockOut, releaseStock, reserveStock, returnToStock, stockShortages, takeStock, type Shortage, type StockLine } from './reservations.server';
 export { addBatch, correctStock, getStockOverview, getStockSettings, setStockMode, type BatchView, type Correction, type MovementView, type StockOverview, type StockSettings } from './admin.server';
 export * from './stock.types';
 export * from './stock-form';

@@ -297,6 +297,17 @@ export async function returnToStock(
   return refreshShownStock(trx, productIds, now);
 }
 
+/** Whether the ledger shows goods of this order still out of stock: sold to it and not returned yet. */
+export async function orderStockOut(db: Executor, orderId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('stock_movements')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('grams'), eb.lit(0)).as('grams'), eb.fn.coalesce(eb.fn.sum<number>('units'), eb.lit(0)).as('units')])
+    .where('order_id', '=', orderId)
+    .where('kind', 'in', ['sold', 'returned'])
+    .executeTakeFirst();
+  return Number(row?.grams ?? 0) < 0 || Number(row?.units ?? 0) < 0;
+}
+
 /** One row of the ledger. */
 export async function movement(
   trx: Executor,

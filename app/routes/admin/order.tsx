@@ -51,6 +51,11 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     canShip: canMove(order.shippingStatus, 'shipped', order.delivery?.kind ?? null) && !order.stockShort && !order.shipment,
     canDeliver: canMove(order.shippingStatus, 'delivered', order.delivery?.kind ?? null) && !order.stockShort,
     canCancel: canCancel(order.shippingStatus),
+    /**
+     * Whether cancelling asks if the goods go back to stock (only when they came off it), and the answer it
+     * starts from: yes before shipping (the bags are on the shelf), no once shipped (only if they come back).
+     */
+    cancelBackToStock: canCancel(order.shippingStatus) && order.stockOut ? { checked: order.shippingStatus === 'processing' } : null,
     inpost: service
       ? {
           service,
@@ -184,7 +189,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
   const { t, locale } = useI18n();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
-  const { order, canShip, canDeliver, canCancel, today, shippedOn, inpost, labelUnavailable } = loaderData;
+  const { order, canShip, canDeliver, canCancel, cancelBackToStock, today, shippedOn, inpost, labelUnavailable } = loaderData;
   const result = actionData as Result | undefined;
   const dateError = result && !result.ok && ['invalid_date', 'delivered_in_future', 'delivered_before_shipping'].includes(result.error);
   const statusText = (s: string) => t(`orders.status.${s}`);
@@ -230,7 +235,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                   <Form method="post" className="grid shrink-0 justify-items-end gap-2 text-right">
                     <input type="hidden" name="intent" value="refund-withdrawal" />
                     <input type="hidden" name="withdrawalId" value={w.id} />
-                    <BackToStock id={`back-${w.id}`} hint={t('admin.orders.backToStockReturnedHint')} />
+                    {order.stockOut && <BackToStock id={`back-${w.id}`} hint={t('admin.orders.backToStockReturnedHint')} />}
                     <button type="submit" className="btn-primary" disabled={busy}>
                       {t('admin.orders.refundWithdrawal', { amount: formatPrice(w.amountCents, order.currency, locale) })}
                     </button>
@@ -403,7 +408,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
             )}
             {!canShip && !canDeliver && <p className="mt-3 text-sm text-muted">{t('admin.orders.nothingToDo', { status: statusText(order.shippingStatus) })}</p>}
             {canCancel && (
-              <details className="group mt-6 border-t border-sand pt-4">
+              <details className="group mt-6 border-t border-sand pt-4" data-testid="order-cancel">
                 <summary className="inline-flex cursor-pointer items-center gap-2 rounded-full text-sm font-semibold text-cherry hover:underline">
                   <Ban aria-hidden="true" className="h-4 w-4" />
                   {t('admin.orders.cancel')}
@@ -414,7 +419,13 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 {order.shipment && <p className="mt-2 text-sm font-medium text-cherry">{t('admin.orders.shipment.cancelWarning', { id: order.shipment.id })}</p>}
                 <Form method="post" className="mt-4 grid gap-3">
                   <input type="hidden" name="intent" value="cancel" />
-                  {order.shippingStatus === 'paid' && <BackToStock id="cancel-back-to-stock" defaultChecked hint={t('admin.orders.backToStockHint')} />}
+                  {cancelBackToStock && (
+                    <BackToStock
+                      id="cancel-back-to-stock"
+                      defaultChecked={cancelBackToStock.checked}
+                      hint={t(order.shippingStatus === 'processing' ? 'admin.orders.backToStockHint' : 'admin.orders.backToStockReturnedHint')}
+                    />
+                  )}
                   <button type="submit" className="btn w-full bg-cherry text-white hover:bg-cherry/90" disabled={busy}>
                     <Ban aria-hidden="true" className="h-4 w-4" />
                     {t('admin.orders.confirmCancel', { amount: formatPrice(order.totalCents - order.refundedCents, order.currency, locale) })}
