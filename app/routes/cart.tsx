@@ -7,7 +7,7 @@ import { track } from '~/lib/analytics';
 import { focusQuietly, mainHeading } from '~/lib/navigation-focus';
 import { safeRedirect } from '~/lib/safe-redirect';
 import { useHydrated } from '~/lib/use-hydrated';
-import { cartFormSchema } from '~/modules/cart/cart.schema';
+import { type CartRefusal, cartFormSchema } from '~/modules/cart/cart.schema';
 import { readForm } from '~/http/body.server';
 import { keepCountry, keepGuestCart, shopperContext } from '~/http/shopper.server';
 import { amountToFreeDelivery, cheapestDelivery, chooseCountry, deliveryOptions, getDeliveryTable, servedCountries, inCurrency } from '~/modules/delivery/index.server';
@@ -65,13 +65,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const shopper = context.get(shopperContext);
   const form = await readForm(request);
   const parsed = cartFormSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return data({ ok: false as const, error: 'invalid' }, { status: 400 });
+  if (!parsed.success) return data<CartRefusal>({ ok: false, error: 'invalid', field: faultyField(parsed.error.issues) }, { status: 400 });
   const input = parsed.data;
   const { user, cartId } = shopper;
 
   if (input.intent === 'add') {
     const variantId = input.variantId ?? (await defaultVariantOf(app.db, input.productId!));
-    if (!variantId) return data({ ok: false as const, error: 'variant_not_found' }, { status: 404 });
+    if (!variantId) return data<CartRefusal>({ ok: false, error: 'variant_not_found' }, { status: 404 });
     const target = user ? (cartId ?? (await ensureUserCart(app.db, user.id))) : cartId;
     const result = await addToCart(app.db, target, variantId, input.quantity, input.requestKey);
     if (!result.ok) return refused(result);
@@ -108,8 +108,14 @@ const codeRefusal = (answer: unknown) => {
 
 /** Why an add or a quantity was refused: an unknown variant (404), or the stock (409: sold out, only `left`). */
 function refused(result: { reason: 'variant_not_found' } | StockRefusal, variantId?: string) {
-  if (result.reason === 'variant_not_found') return data({ ok: false as const, error: result.reason }, { status: 404 });
-  return data({ ok: false as const, error: result.reason, left: result.reason === 'not_enough' ? result.left : 0, variantId }, { status: 409 });
+  if (result.reason === 'variant_not_found') return data<CartRefusal>({ ok: false, error: result.reason }, { status: 404 });
+  return data<CartRefusal>({ ok: false, error: result.reason, left: result.reason === 'not_enough' ? result.left : 0, variantId }, { status: 409 });
+}
+
+/** The field a form the cart cannot read is wrong in (the one its message names), if one of those. */
+function faultyField(issues: readonly { path: readonly PropertyKey[] }[]): 'quantity' | 'variantId' | 'productId' | null {
+  const fields = issues.map((issue) => issue.path[0]);
+  return fields.includes('quantity') ? 'quantity' : fields.includes('variantId') ? 'variantId' : fields.includes('productId') ? 'productId' : null;
 }
 
 export default function CartPage({ loaderData, actionData }: Route.ComponentProps) {

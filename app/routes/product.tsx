@@ -50,7 +50,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     : null;
   const name = product.name || t('product.unnamed');
   const url = siteUrlOf(app.config.publicUrl) + localePath(locale, `/product/${product.id}`);
-  return {
+  const view = {
     product,
     reviews,
     delivery,
@@ -64,6 +64,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     jsonLd: productJsonLd(product, name, url, app.config.publicUrl, locale, currency, t),
     messages: getMessages(locale, 'product', 'reviews'),
   };
+  // A size, grind or pack the coffee is not sold in (a value it does not have, a combination it does not offer, a
+  // variant switched off): the page says so, with the picker to choose again, as a 404 (never kept by the page caches).
+  const offered = findVariant(product.variants, product.options, chosenOptions(product, search));
+  return offered ? view : data(view, { status: 404 });
 }
 
 /** "Notify me when it's back" on a sold-out variant: an email address and consent (rate-limited like the other public forms). */

@@ -5,6 +5,7 @@ import { useFetcher, useLocation } from 'react-router';
 import { track } from '~/lib/analytics';
 import { newRequestKey, useFormKey } from '~/lib/form-key';
 import { useHydrated } from '~/lib/use-hydrated';
+import { refusalMessage } from '~/modules/cart/cart.schema';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 
 export const ADDED_LABEL_MS = 2000;
@@ -58,13 +59,11 @@ export function AddToCartButton({
     return () => clearTimeout(timer);
   }, [fetcher.state, fetcher.data, productId, priceCents, currency]);
 
-  // The stock's refusal says why; anything else is a plain failure.
-  const failure = (result: AddResult | undefined) =>
-    result && !result.ok && result.error === 'sold_out'
-      ? t('product.addSoldOut')
-      : result && !result.ok && result.error === 'not_enough'
-        ? t('product.notEnough', { count: result.left ?? 0 })
-        : t('product.addFailed');
+  // The refusal says why (the stock, a variant no longer sold, a quantity out of range); anything else is a plain failure.
+  const failure = (result: AddResult | undefined) => {
+    const refusal = refusalMessage(result, 'add');
+    return refusal ? t(refusal.key, refusal.vars) : t('product.addFailed');
+  };
   const busy = fetcher.state !== 'idle';
   const failed = fetcher.state === 'idle' && fetcher.data?.ok === false;
   // `large` and `stretch` buttons fill the width on phones (a product page, a half-width card).

@@ -7,6 +7,7 @@ import { track } from '~/lib/analytics';
 import { focusQuietly, mainHeading } from '~/lib/navigation-focus';
 import { useHydrated } from '~/lib/use-hydrated';
 import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.types';
+import { refusalMessage } from '~/modules/cart/cart.schema';
 import { lineName } from '~/modules/catalog/variants';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { formatPrice } from '~/lib/format';
@@ -27,8 +28,8 @@ export function CartLine({ line, currency }: { line: Line; currency: Currency })
   const { t, locale } = useI18n();
   const price = (cents: number) => formatPrice(cents, currency, locale);
   const fetcher = useFetcher<{ ok: boolean; error?: string; left?: number }>({ key: `cart-line:${line.variantId}` });
-  // The stock refused more of it: said beside the line.
-  const refusal = fetcher.state === 'idle' && fetcher.data?.ok === false ? fetcher.data : null;
+  // The stock (or the cart) refused the change: said beside the line.
+  const refusal = fetcher.state === 'idle' ? refusalMessage(fetcher.data, 'line') : null;
   const hydrated = useHydrated();
   // Two lines may hold one coffee (250 g and 1 kg): the controls' names say which.
   const name = lineName(line.name || t('product.unnamed'), line.label);
@@ -87,7 +88,7 @@ export function CartLine({ line, currency }: { line: Line; currency: Currency })
           </p>
           <UnitPrice priceCents={line.unitPriceCents} netWeightGrams={line.netWeightGrams} currency={currency} withWeight className="mt-0.5 block text-xs text-muted" />
           <p role="status" className={refusal ? 'mt-2 text-sm font-medium text-cherry' : 'sr-only'}>
-            {refusal?.error === 'not_enough' ? t('cart.stock.lineNotEnough', { count: refusal.left ?? 0 }) : refusal?.error === 'sold_out' ? t('product.addSoldOut') : ''}
+            {refusal ? t(refusal.key, refusal.vars) : ''}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 sm:flex-col sm:flex-nowrap sm:items-end sm:gap-3">
