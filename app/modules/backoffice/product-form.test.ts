@@ -89,6 +89,16 @@ describe('the product form’s variants', () => {
     });
   });
 
+  it('refuses whole bean on ground coffee on the row’s grind, as the browser and the server both check it', () => {
+    const rows = { 0: { weight: '250', grind: 'filter', price: '19' }, 1: { weight: '250', grind: 'wholeBean', price: '19' } };
+    expect(parseProductForm(form('size,grind', rows, { category: 'groundCoffee' }))).toMatchObject({ ok: false, errors: { 'variants.1.grind': 'groundWholeBean' } });
+    expect(parseProductForm(form('grind', { 0: { weight: '250', grind: 'wholeBean', price: '19' } }, { category: 'groundCoffee' }))).toMatchObject({
+      ok: false,
+      errors: { 'variants.0.grind': 'groundWholeBean' },
+    });
+    expect(parseProductForm(form('size,grind', rows, { category: 'wholeBean' }))).toMatchObject({ ok: true });
+  });
+
   it('asks for pieces when sold by the pack, and ignores the grind and pack a product is not sold by', () => {
     const packs = parseProductForm(form('pack', { 0: { weight: '120', pack: '10', price: '12.90', grind: 'espresso' }, 1: { weight: '360', pack: '0', price: '34.90' }, 2: { weight: '360', price: '34.90' } }));
     expect(packs).toMatchObject({ ok: false, errors: { 'variants.1.pack': 'variantPack', 'variants.2.pack': 'variantPack' } });

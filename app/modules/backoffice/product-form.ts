@@ -204,7 +204,7 @@ const validGrams = (value: number) => value >= 1 && value <= MAX_NET_WEIGHT_GRAM
 export function variantProblemField(problem: string, options: readonly OptionKind[]): VariantField {
   const key = problem.replace(/^productForm\.errors\./, '');
   if (key === 'variantSize' || key === 'netWeight' || key === 'netWeightRequired') return 'weight';
-  if (key === 'variantGrind') return 'grind';
+  if (key === 'variantGrind' || key === 'groundWholeBean') return 'grind';
   if (key === 'variantPack') return 'pack';
   if (key === 'sku' || key === 'skuTwice' || key === 'skuTaken') return 'sku';
   if (key === 'price' || key === 'priceRequired') return 'price';
@@ -214,7 +214,7 @@ export function variantProblemField(problem: string, options: readonly OptionKin
 }
 
 /** Reads and checks the variants table for a product sold by `options`: the variants, or the errors per row and field. */
-function parseVariantRows(rows: VariantRowValues[], options: OptionKind[], errors: ProductFormErrors): { variants: FormVariant[]; rowKeys: number[] } {
+function parseVariantRows(rows: VariantRowValues[], options: OptionKind[], category: string, errors: ProductFormErrors): { variants: FormVariant[]; rowKeys: number[] } {
   const variants: FormVariant[] = [];
   const rowKeys: number[] = [];
   const kept = rows.filter((row) => !row.remove);
@@ -258,7 +258,7 @@ function parseVariantRows(rows: VariantRowValues[], options: OptionKind[], error
     const key = rowKeys[i];
     const field = (name: VariantField) => variantFieldName(key, name);
     if (variantFields.some((name) => errors[field(name)])) return;
-    const problem = variantProblem(variant, options);
+    const problem = variantProblem(variant, options, category);
     if (problem) errors[field(variantProblemField(problem, options))] ??= problem.replace(/^productForm\.errors\./, '');
     const combination = options.map((kind) => optionValue(variant, kind)).join('|');
     if (combinations.has(combination)) errors[field(variantProblemField('variantTwice', options))] ??= 'variantTwice';
@@ -301,6 +301,7 @@ export function parseProductForm(form: FormData): ProductFormResult {
   const way = isSellingWay(t('options')) ? (t('options') as SellingWay) : null;
   check('options', way !== null, 'options');
   const options = way ? optionsOf(way) : [];
+  const category = t('category') || 'wholeBean';
   let sold: { variants: FormVariant[]; rowKeys: number[] | null } = { variants: [], rowKeys: null };
   if (way === 'none') {
     // One way: the price, net weight and SKU fields (the table is not read).
@@ -316,10 +317,9 @@ export function parseProductForm(form: FormData): ProductFormResult {
     check('sku', sku === '' || skuPattern.test(sku), 'sku');
     sold = { variants: [{ sku, netWeightGrams, grind: null, packCount: null, priceCents: priceCents ?? 0, pricePln: pricePln ?? null, active: true }], rowKeys: null };
   } else if (way) {
-    sold = parseVariantRows(values.variants, options, errors);
+    sold = parseVariantRows(values.variants, options, category, errors);
   }
 
-  const category = t('category') || 'wholeBean';
   check('category', (categories as readonly string[]).includes(category), 'category');
   const taxClass = t('taxClass') || 'coffee';
   check('taxClass', isTaxClass(taxClass), 'choice');

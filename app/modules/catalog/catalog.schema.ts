@@ -131,7 +131,7 @@ export const productInputSchema = z
     const combinations = new Set<string>();
     const skus = new Set<string>();
     p.variants.forEach((variant, i) => {
-      const wrong = variantProblem(variant, p.options);
+      const wrong = variantProblem(variant, p.options, p.category);
       if (wrong) problem(wrong, ['variants', i]);
       const combination = p.options.map((kind) => optionValue(variant, kind)).join('|');
       if (combinations.has(combination)) problem('productForm.errors.variantTwice', ['variants', i]);

@@ -145,4 +145,16 @@ describe('a product’s variants as the form gives them', () => {
     expect(problems(frinsa([bag(250, 'espresso', -1)]))).toEqual(['variants.0.priceCents: productForm.errors.price']);
     expect(problems({ category: 'wholeBean', translations: { en: { name: 'No price' } } })).toEqual(['priceCents: productForm.errors.price']);
   });
+
+  it('refuses whole bean on ground coffee, switched off or not, with its message in both languages', () => {
+    const ground = (variants: VariantInput[]) => frinsa(variants, { category: 'groundCoffee' });
+    expect(problems(ground([bag(250, 'filter', 1990), bag(250, 'wholeBean', 1990)]))).toEqual(['variants.1: productForm.errors.groundWholeBean']);
+    expect(problems(ground([bag(250, 'filter', 1990), bag(1000, 'wholeBean', 5990, { active: false })]))).toEqual(['variants.1: productForm.errors.groundWholeBean']);
+    expect(problems(frinsa([{ grind: 'wholeBean', priceCents: 1990 }], { category: 'groundCoffee', options: ['grind'] }))).toEqual(['variants.0: productForm.errors.groundWholeBean']);
+    // Ground coffee in its grinds, and whole-bean coffee ground to order, are fine.
+    expect(problems(ground([bag(250, 'filter', 1990), bag(250, 'espresso', 1990)]))).toEqual([]);
+    expect(problems(frinsa([bag(250, 'wholeBean', 1990), bag(250, 'espresso', 1990)]))).toEqual([]);
+    expect(getT('en')('admin.productForm.errors.groundWholeBean')).toBe('Ground coffee has no whole bean: choose a grind.');
+    expect(getT('pl')('admin.productForm.errors.groundWholeBean')).toBe('Kawa mielona nie ma wersji ziarnistej: wybierz rodzaj mielenia.');
+  });
 });

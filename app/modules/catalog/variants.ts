@@ -50,10 +50,14 @@ export const skuPattern = /^[A-Z0-9][A-Z0-9._-]{0,39}$/;
 export const MAX_VARIANTS = 60;
 export const MAX_PACK_COUNT = 1000;
 
-/** Which values a variant must (and must not) have for the product's options; the first problem's key, or null. */
-export function variantProblem(variant: VariantValues, options: readonly OptionKind[]): string | null {
+/**
+ * Which values a variant must (and must not) have for the product's options and category (ground coffee has no
+ * whole bean); the first problem's key, or null.
+ */
+export function variantProblem(variant: VariantValues, options: readonly OptionKind[], category?: string | null): string | null {
   if (options.includes('size') && variant.netWeightGrams === null) return 'productForm.errors.variantSize';
   if (options.includes('grind') !== (variant.grind !== null)) return 'productForm.errors.variantGrind';
+  if (category === 'groundCoffee' && variant.grind === 'wholeBean') return 'productForm.errors.groundWholeBean';
   if (options.includes('pack') !== (variant.packCount !== null)) return 'productForm.errors.variantPack';
   return null;
 }
