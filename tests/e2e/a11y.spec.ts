@@ -4,7 +4,7 @@
  * walks through a few states of one page and scans each of them.
  */
 import type { Page } from '@playwright/test';
-import { type DemoProduct, catalogue, withImages } from '../fixtures/catalogue';
+import { type DemoProduct, byKey, catalogue, lineNameOf, withImages } from '../fixtures/catalogue';
 import { type Locale, t } from '../fixtures/i18n';
 import { type ConsoleErrors, expect, failedLoad, test } from './fixtures';
 import { addToCartByRequest, openAbout, waitForHydration } from './helpers';
@@ -17,6 +17,9 @@ const visit = (path: string) => async (page: Page) => {
   await page.goto(path);
 };
 const gallery = withImages(3)[0];
+// The demo's sold-out coffee and the one running low (3 packs of its first variant).
+const soldOut = byKey('mollo-timor-ground-aeropress');
+const low = byKey('lintong-ese-pods');
 
 const pages: Record<string, State[]> = {
   home: [
@@ -26,6 +29,32 @@ const pages: Record<string, State[]> = {
   ],
   categories: [{ name: 'categories', reach: visit('/categories?category=capsulesAndPods') }],
   product: [
+    {
+      name: 'sold-out product with the notify-me form',
+      reach: async (page, { locale, productPath }) => {
+        await page.goto(productPath(soldOut));
+        await expect(page.getByTestId('availability')).toHaveText(t(locale)('product.soldOut'));
+        await waitForHydration(page);
+      },
+    },
+    {
+      name: 'notify-me form with errors',
+      reach: async (page, { locale }) => {
+        await page.getByRole('button', { name: t(locale)('product.notify.submit') }).click();
+        await expect(page.getByText(t(locale)('product.notify.errors.emailRequired'))).toBeVisible();
+      },
+    },
+    {
+      name: 'notify-me form done',
+      reach: async (page, { locale }) => {
+        const email = `axe-${locale}-${Date.now().toString(36)}@example.com`;
+        await page.getByLabel(t(locale)('product.notify.email')).fill(email);
+        await page.getByLabel(t(locale)('product.notify.consent')).check();
+        await page.getByRole('button', { name: t(locale)('product.notify.submit') }).click();
+        await expect(page.getByRole('status').filter({ hasText: email })).toBeVisible();
+      },
+    },
+    { name: 'product running low', reach: (page, { productPath }) => visit(productPath(low))(page) },
     { name: 'product with a gallery', reach: (page, { productPath }) => visit(productPath(gallery))(page) },
     {
       name: 'product lightbox',
@@ -47,6 +76,18 @@ const pages: Record<string, State[]> = {
         await waitForHydration(page);
         await page.getByRole('button', { name: t(locale)('cart.checkout') }).click();
         await expect(page.getByText(t(locale)('cart.loginRequired'))).toBeVisible();
+      },
+    },
+    {
+      name: 'cart line refused one more: only 3 left',
+      reach: async (page, { locale, productPath, consoleErrors }) => {
+        consoleErrors.allow(failedLoad(409));
+        await addToCartByRequest(page, productPath(low), 3);
+        await page.goto('/cart');
+        await waitForHydration(page);
+        const name = lineNameOf(low, locale);
+        await page.getByRole('button', { name: t(locale)('cart.increase', { name }) }).click();
+        await expect(page.getByText(t(locale)('cart.stock.lineNotEnough', { count: 3 }))).toBeVisible();
       },
     },
   ],
