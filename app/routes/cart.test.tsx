@@ -11,7 +11,7 @@ import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { routeArgs } from '~/http/test-args';
 import { renderRoute } from '~/http/test-render';
 import { addToCart, ensureUserCart } from '~/modules/cart/index.server';
-import { refusalMessage } from '~/modules/cart/cart.schema';
+import { refusalMessage } from '~/modules/cart/refusal';
 import { createProduct, variantsOf } from '~/modules/catalog/index.server';
 import { getT } from '~/modules/i18n/index.server';
 import type { Locale } from '~/modules/i18n/translate';

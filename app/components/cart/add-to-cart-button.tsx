@@ -5,7 +5,7 @@ import { useFetcher, useLocation } from 'react-router';
 import { track } from '~/lib/analytics';
 import { newRequestKey, useFormKey } from '~/lib/form-key';
 import { useHydrated } from '~/lib/use-hydrated';
-import { refusalMessage } from '~/modules/cart/cart.schema';
+import { refusalMessage } from '~/modules/cart/refusal';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 
 export const ADDED_LABEL_MS = 2000;

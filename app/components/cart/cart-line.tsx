@@ -7,7 +7,7 @@ import { track } from '~/lib/analytics';
 import { focusQuietly, mainHeading } from '~/lib/navigation-focus';
 import { useHydrated } from '~/lib/use-hydrated';
 import { MAX_LINE_QUANTITY, type CartLine as Line } from '~/modules/cart/cart.types';
-import { refusalMessage } from '~/modules/cart/cart.schema';
+import { refusalMessage } from '~/modules/cart/refusal';
 import { lineName } from '~/modules/catalog/variants';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { formatPrice } from '~/lib/format';

@@ -1,5 +1,5 @@
 import type { Cart } from '~/modules/cart/cart.types';
-import { refusalMessage } from '~/modules/cart/cart.schema';
+import { refusalMessage } from '~/modules/cart/refusal';
 import { useI18n } from '~/modules/i18n/react';
 
 /**
