@@ -256,8 +256,9 @@ async function main() {
       ],
       [`a product page's first-visit JavaScript ≤ 140 kB gzip (${(productAssets.js.bytes / 1024).toFixed(1)} kB)`, productAssets.js.bytes <= 140 * 1024],
       [
-        `never a bag sold twice: one paid order for the last bag, the others told before paying, never below zero (${[...new Set(races.map((r) => r.database))].join('; ')})`,
-        races.every((r) => r.ok),
+        // The budget names PostgreSQL with two nodes: without a database to race on, it is not met, it was not run.
+        `never a bag sold twice: one paid order for the last bag, the others told before paying, never below zero (${[...new Set(races.map((r) => r.database))].join('; ')}${races.some((r) => r.database.startsWith('postgres')) ? '' : '; PostgreSQL not run: set BENCH_DATABASE_URL or TEST_DATABASE_URL'})`,
+        races.every((r) => r.ok) && races.some((r) => r.database.startsWith('postgres')),
       ],
     ]);
     process.exitCode = ok ? 0 : 1;
