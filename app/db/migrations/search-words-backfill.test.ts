@@ -1,40 +1,13 @@
 /** Migration 0016 on a shop that has products already: their words are counted, and the trigram index finds them. */
-import { randomBytes } from 'node:crypto';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { NodeSqliteDatabase } from '../node-sqlite.server';
 import type { Database } from '../schema';
 import { missingTerms, similarWords } from '../search-words.server';
+import { emptyDatabases } from './empty-databases';
 import { migrations } from './index';
 
-type Empty = { db: Kysely<Database>; schema?: string; close: () => Promise<void> };
 
-async function emptySqlite(): Promise<Empty> {
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new NodeSqliteDatabase(':memory:') }) });
-  return { db, close: () => db.destroy() };
-}
-
-async function emptyPostgres(): Promise<Empty> {
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, options: `-c search_path=${schema}` }) }) });
-  await sql`create schema ${sql.id(schema)}`.execute(db);
-  return {
-    db,
-    schema,
-    close: async () => {
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
-      await db.destroy();
-    },
-  };
-}
-
-const kinds: Array<[string, () => Promise<Empty>]> = [['sqlite', emptySqlite]];
-if (process.env.TEST_DATABASE_URL) kinds.push(['postgres', emptyPostgres]);
-
-describe.each(kinds)('the vocabulary of an older shop on %s', (_kind, open) => {
+describe.each(emptyDatabases())('the vocabulary of an older shop on %s', (_kind, open) => {
   it('is counted from the products there are', async () => {
     const { db, schema, close } = await open();
     try {
