@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureUserCart, addToCart } from '~/modules/cart/index.server';
+import { createProduct, variantsOf } from '~/modules/catalog/index.server';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
+import { correctStock, setStockMode } from '~/modules/stock/index.server';
 import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.server';
 import { address, courier } from '../tests/fixtures/shop';
 import { type TestShop, rawRequest, startTestShop } from './test-shop';
@@ -89,6 +91,8 @@ const invalidBuyerField = (name: string, values: readonly string[]) => (fields: 
   if (r.chance(0.3)) delete fields[name];
   else fields[name] = r.pick(values);
 };
+/** Real coffees the shop cannot sell as asked (filled in before the runs): a pack sold out, one switched off, one with 2 left. */
+const real = { capsules: '', soldOut: '', switchedOff: '', low: '', beans: '' };
 const unknownId = (r: Random) => r.pick(['', 'nope', 'x'.repeat(300), '../../x', `${'A'.repeat(22)}`, '1 OR 1=1', '\u0000', '%ff']);
 
 function endpoints(productId: string): Endpoint[] {
@@ -351,6 +355,35 @@ function endpoints(productId: string): Endpoint[] {
         // A code that cannot be one (a real code's refusal is an attempt, counted against guessing).
         (f, r) => void Object.assign(f, { intent: 'code', code: r.pick([...hostileValues, 'ab', 'KAWA 10', '<b>KAWA10</b>', 'x'.repeat(101), 'kawa10\u0000']) }),
       ],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /cart (a pack sold out, a pack switched off, more than is left)',
+      path: '/cart',
+      fields: { intent: () => 'add', variantId: () => real.low, quantity: () => '1' },
+      // Real variants the stock or the owner refuses: a 409 or 404 saying why, and no cart, line or request key written.
+      defects: [
+        (f, r) => void Object.assign(f, { intent: 'add', variantId: real.soldOut, quantity: r.pick(['1', '2', '99']) }),
+        (f, r) => void Object.assign(f, { intent: 'add', variantId: real.switchedOff, quantity: r.pick(['1', '5']) }),
+        (f, r) => void Object.assign(f, { intent: 'add', variantId: real.low, quantity: r.pick(['2', '3', '50', '99']) }),
+        (f, r) => void Object.assign(f, { intent: 'set', variantId: real.low, quantity: r.pick(['3', '4', '99']) }),
+        (f, r) => void Object.assign(f, { intent: 'add', variantId: real.low, quantity: r.pick(['100', '-1', '2.5', '1e2', '0x10']) }),
+      ],
+      signedIn: 'sometimes',
+    },
+    {
+      name: 'POST /product/:id (notify me about a pack sold out, with an address that is none or no consent)',
+      path: '/product/the-capsules',
+      fields: { intent: () => 'notify', variantId: () => real.soldOut, email: () => plausible.email(), consent: () => 'yes' },
+      defects: [breakField('email'), (f) => void delete f.consent, (f, r) => void (f.consent = r.pick(['', 'on', 'off', 'YES', '\u0000'])), (f, r) => void (f.email = r.pick(['ola@', '@example.com', 'ola@example', 'ola@@example.com', 'x'.repeat(250) + '@example.com']))],
+      signedIn: 'sometimes',
+      reaches: /Please enter (your|a valid) email|Please tick the box/,
+    },
+    {
+      name: 'POST /back-in-stock (stopping alerts with tokens that are none)',
+      path: '/back-in-stock',
+      fields: { token: unknownId },
+      defects: [breakField('token'), (f, r) => void (f.token = unknownId(r))],
       signedIn: 'sometimes',
     },
     {
@@ -844,6 +877,37 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
     if (!paid.ok) throw new Error(paid.code);
     paidOrderId = started.orderId;
     await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), shop.variantId, 2);
+    // Capsules counted in units: 10s with 2 left (one in the customer's cart), 50s sold out, 100s switched off; and beans by size and grind.
+    const owner = { id: null, email: 'owner@kopi.test' };
+    real.capsules = await createProduct(shop.db, {
+      category: 'capsulesAndPods',
+      options: ['pack'],
+      variants: [
+        { packCount: 10, netWeightGrams: 55, priceCents: 450 },
+        { packCount: 50, netWeightGrams: 275, priceCents: 1900 },
+        { packCount: 100, netWeightGrams: 550, priceCents: 3500, active: false },
+      ],
+      translations: { en: { name: 'Capsules' }, pl: { name: 'Kapsułki' } },
+    });
+    const subject = { productId: real.capsules, label: 'Capsules' };
+    await setStockMode(shop.db, owner, subject, { mode: 'units', sellWithinDays: null });
+    const packs = new Map(((await variantsOf(shop.db, [real.capsules])).get(real.capsules) ?? []).map((v) => [v.packCount, v.id]));
+    real.low = packs.get(10)!;
+    real.soldOut = packs.get(50)!;
+    real.switchedOff = (await shop.db.selectFrom('variants').select('id').where('product_id', '=', real.capsules).where('active', '=', 0).executeTakeFirstOrThrow()).id;
+    await correctStock(shop.db, owner, subject, { variantId: real.low, units: 2, reason: 'count' });
+    await correctStock(shop.db, owner, subject, { variantId: real.soldOut, units: 0, reason: 'count' });
+    await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), real.low, 1);
+    real.beans = await createProduct(shop.db, {
+      category: 'wholeBean',
+      options: ['size', 'grind'],
+      variants: [
+        { netWeightGrams: 250, grind: 'wholeBean', priceCents: 1600 },
+        { netWeightGrams: 250, grind: 'espresso', priceCents: 1600 },
+        { netWeightGrams: 1000, grind: 'wholeBean', priceCents: 5200 },
+      ],
+      translations: { en: { name: 'Toraja' }, pl: { name: 'Toraja' } },
+    });
     // The order's mails go out (the shop's worker looks every 5 s) before any run compares the tables.
     for (let waited = 0; (await shop.db.selectFrom('mail_outbox').select('id').where('status', '=', 'queued').execute()).length > 0; waited += 100) {
       if (waited > 20_000) throw new Error('the shop did not send the order’s mails');
@@ -883,7 +947,7 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
 
   for (const endpoint of endpoints('the-product')) {
     it(`${endpoint.name}: ${PER_ENDPOINT} malformed requests, all below 500, nothing written`, async () => {
-      const target = { ...endpoint, path: endpoint.path.replace('the-product', shop.productId).replace('the-paid-order', paidOrderId) };
+      const target = { ...endpoint, path: endpoint.path.replace('the-product', shop.productId).replace('the-paid-order', paidOrderId).replace('the-capsules', real.capsules) };
       const { statuses, reached } = await run(shop, (r) => generate(target, r, { customer: cookie, admin: adminCookie }), endpoint.name, endpoint.reaches);
       expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
       if (endpoint.reaches) expect(reached, `answers of ${endpoint.name} from the form's own checks`).toBeGreaterThan(0);
@@ -901,6 +965,23 @@ describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
   it(`POST /webhooks/stripe: ${PER_ENDPOINT} forged or malformed webhooks, all below 500, nothing written`, async () => {
     const { statuses } = await run(stripeShop, (r) => generateWebhook(r), 'POST /webhooks/stripe');
     expect(statuses.get(200)).toBeUndefined();
+  });
+
+  it(`GET product pages: ${PER_ENDPOINT} sizes, grinds and packs that are none, all below 500 (a 404 says so), nothing written`, async () => {
+    const values = ['', '0', '-250', '250.5', '1e3', '99999999999999999999', '%ff', '%00', '%ED%A0%80', 'wholeBean', 'WHOLEBEAN', 'tea', 'x'.repeat(3000), '__proto__', '250&size=1000', '%E', '1000', '250', 'espresso', '10', '50', '100'];
+    const { statuses } = await run(
+      shop,
+      (r) => {
+        const [id, keys] = r.pick([[real.beans, ['size', 'grind']], [real.capsules, ['pack']]] as const);
+        const query = [...keys, r.pick(['size', 'grind', 'pack', 'variant', 'size[]'])].filter(() => r.chance(0.7)).map((key) => `${key}=${r.pick(values)}`).join('&');
+        const headers: Record<string, string> = {};
+        if (r.chance(0.5)) headers.cookie = r.pick([cookie, 'lang=pl', 'kopi_cart=%ff']);
+        return { method: r.pick(['GET', 'GET', 'HEAD']), path: `${r.pick(['', '/pl'])}/product/${id}${r.chance(0.1) ? '.data' : ''}?${query}`, headers, signedIn: false };
+      },
+      'GET product pages with hostile choices',
+    );
+    expect(statuses.get(404)).toBeGreaterThan(0);
+    expect(statuses.get(200)).toBeGreaterThan(0);
   });
 
   it(`GET pages: ${PER_ENDPOINT} odd paths, encodings, query strings and cookies, all below 500, nothing written`, async () => {

@@ -15,6 +15,7 @@ import { renderRoute } from '~/http/test-render';
 import { type VariantInput, catalogVersion, createProduct, getProductRecord, updateProduct } from '~/modules/catalog/index.server';
 import { getT } from '~/modules/i18n/index.server';
 import type { Locale } from '~/modules/i18n/translate';
+import { correctStock, setStockMode } from '~/modules/stock/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
 import * as product from './product';
 
@@ -107,5 +108,38 @@ describe.each(testDatabases())('a product page’s chosen variant on %s', (_kind
     expect(await shared('?size=1000&grind=filter')).toEqual({ status: 404, fromCache: false });
     expect(await shared('?size=1000&grind=filter')).toEqual({ status: 404, fromCache: false });
     expect((await get('?size=1000&grind=filter')).status).toBe(404);
+  });
+
+  it('the JSON-LD gives each variant its availability: in stock, limited (“only N left”), out of stock', async () => {
+    const capsules = await createProduct(db, {
+      category: 'capsulesAndPods',
+      options: ['pack'],
+      variants: [
+        { packCount: 10, netWeightGrams: 55, priceCents: 450 },
+        { packCount: 50, netWeightGrams: 275, priceCents: 1900 },
+        { packCount: 100, netWeightGrams: 550, priceCents: 3500 },
+      ],
+      translations: { en: { name: 'Capsules' }, pl: { name: 'Kapsułki' } },
+    });
+    const owner = { id: null, email: 'owner@kopi.test' };
+    const subject = { productId: capsules, label: 'Capsules' };
+    await setStockMode(db, owner, subject, { mode: 'units', sellWithinDays: null });
+    const record = (await getProductRecord(db, nullStorage, capsules))!;
+    const byPack = new Map(record.variants.map((v) => [v.packCount, v]));
+    await correctStock(db, owner, subject, { variantId: byPack.get(10)!.id, units: 40, reason: 'count' });
+    await correctStock(db, owner, subject, { variantId: byPack.get(50)!.id, units: 3, reason: 'count' });
+    await correctStock(db, owner, subject, { variantId: byPack.get(100)!.id, units: 0, reason: 'count' });
+    for (const locale of ['en', 'pl'] as const) {
+      const path = `${locale === 'pl' ? '/pl' : ''}/product/${capsules}`;
+      const request = new Request(`http://localhost${path}`);
+      const loaded = (await product.loader(routeArgs(request, { app: app(), shopper: { locale }, params: { id: capsules } }) as never)) as { jsonLd: { '@type': string; hasVariant: Array<{ sku: string; offers: { availability: string } }> } };
+      expect(loaded.jsonLd['@type']).toBe('ProductGroup');
+      const availability = Object.fromEntries(loaded.jsonLd.hasVariant.map((v) => [v.sku, v.offers.availability]));
+      expect(availability).toEqual({
+        [byPack.get(10)!.sku]: 'https://schema.org/InStock',
+        [byPack.get(50)!.sku]: 'https://schema.org/LimitedAvailability',
+        [byPack.get(100)!.sku]: 'https://schema.org/OutOfStock',
+      });
+    }
   });
 });

@@ -3,7 +3,7 @@ import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { addToCart, ensureUserCart, getCart, setLineQuantity } from '~/modules/cart/index.server';
 import { createProduct, getProduct, storedCatalogVersion, variantsOf } from '~/modules/catalog/index.server';
-import { type PaymentServices, payWithCard, settlePayment, startPayment } from '~/modules/checkout/index.server';
+import { type PaymentServices, handlePaymentEvent, payWithCard, settlePayment, startPayment } from '~/modules/checkout/index.server';
 import { changeStock } from '~/modules/backoffice/index.server';
 import { cancelOrder, getOwnerOrder } from '~/modules/fulfilment/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
@@ -255,6 +255,68 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     // Nothing to ship, and the refund is not made twice.
     expect(await cancelOrder(services, owner, lateStart.orderId)).toMatchObject({ ok: false, reason: 'not_allowed' });
     expect(await db.selectFrom('test_refunds').select('amount_cents').where('payment_id', '=', lateStart.paymentId).execute()).toEqual([{ amount_cents: 5000 }]);
+  });
+
+  it('a payment that succeeds after its hold lapsed takes the coffee when it is still there, and ships', async () => {
+    const coffee = await beans('Late but lucky', [[daysAgo(3), 1250]]);
+    const late = await customer([[coffee.large, 1]]);
+    const lateStart = await start(late);
+    if (!lateStart.ok) throw new Error('not started');
+    await db.updateTable('stock_reservations').set({ expires_at: minutesFrom(new Date(), -1).toISOString() }).where('order_id', '=', lateStart.orderId).execute();
+    expect(await releaseExpiredReservations(db)).toBe(true);
+    await db.updateTable('test_payments').set({ status: 'succeeded' }).where('id', '=', lateStart.paymentId).execute();
+    const paid = await settlePayment(services, (_trx, markPaid) => markPaid(lateStart.paymentId));
+    expect(paid).toMatchObject({ ok: true });
+    expect(paid).not.toHaveProperty('stockShort', true);
+    const order = await db.selectFrom('orders').selectAll().where('id', '=', lateStart.orderId).executeTakeFirstOrThrow();
+    expect(order).toMatchObject({ payment_status: 'succeeded', shipping_status: 'processing', refunded_cents: 0, stock_short_at: null });
+    expect(await gramsLeft(coffee.id)).toBe(250);
+    expect(await db.selectFrom('test_refunds').select('amount_cents').where('payment_id', '=', lateStart.paymentId).execute()).toEqual([]);
+  });
+
+  it('the provider’s “payment failed” lets the held coffee go; the order stays pending', async () => {
+    const coffee = await beans('Failed at the bank', [[daysAgo(2), 250]]);
+    const buyer = await customer([[coffee.small, 1]]);
+    const started = await start(buyer);
+    if (!started.ok) throw new Error('not started');
+    expect((await stockOf(db, [coffee.id])).get(coffee.id)?.variants[coffee.small]).toBe(0);
+    const shown = await storedCatalogVersion(db);
+    const event = { id: `evt_failed_${started.orderId}`, kind: 'payment_failed' as const, paymentId: started.paymentId, orderId: started.orderId, clientSecret: null };
+    expect(await handlePaymentEvent(services, event)).toBe('payment_failed');
+    expect((await stockOf(db, [coffee.id])).get(coffee.id)?.variants[coffee.small]).toBe(1);
+    expect(await storedCatalogVersion(db)).toBeGreaterThan(shown);
+    expect(await db.selectFrom('orders').select('payment_status').where('id', '=', started.orderId).executeTakeFirstOrThrow()).toEqual({ payment_status: 'pending' });
+    // The same event again changes nothing.
+    expect(await handlePaymentEvent(services, event)).toBe('duplicate');
+  });
+
+  it('the apology for a payment too late is in the language the customer ordered in', async () => {
+    const id = await createProduct(db, {
+      category: 'wholeBean',
+      options: ['size'],
+      variants: [{ netWeightGrams: 1000, priceCents: 5000 }],
+      translations: { en: { name: 'Gone in English', description: '' }, pl: { name: 'Wyprzedana Sumatra', description: '' } },
+    });
+    const subject = { productId: id, label: 'Wyprzedana Sumatra' };
+    await setStockMode(db, owner, subject, { mode: 'batches', sellWithinDays: null });
+    await addBatch(db, owner, subject, { roastedOn: daysAgo(2), grams: 1000 });
+    const [kilo] = (await variantsOf(db, [id])).get(id) ?? [];
+    const polish = await customer([[kilo.id, 1]]);
+    const polishStart = await startPayment(db, provider, { userId: polish.id, email: polish.email, locale: 'pl', currency: 'EUR', cartId: polish.cartId, address, delivery: pickup });
+    if (!polishStart.ok) throw new Error('not started');
+    await db.updateTable('stock_reservations').set({ expires_at: minutesFrom(new Date(), -1).toISOString() }).where('order_id', '=', polishStart.orderId).execute();
+    const other = await customer([[kilo.id, 1]]);
+    const otherStart = await start(other);
+    if (!otherStart.ok) throw new Error('not started');
+    expect(await payWithCard(services, { userId: other.id, orderId: otherStart.orderId, card })).toMatchObject({ ok: true });
+    await db.updateTable('test_payments').set({ status: 'succeeded' }).where('id', '=', polishStart.paymentId).execute();
+    expect(await settlePayment(services, (_trx, markPaid) => markPaid(polishStart.paymentId))).toMatchObject({ ok: true, stockShort: true });
+    const sent = (await mails(db)).filter((m) => m.to_address === polish.email);
+    expect(sent.map((m) => m.subject)).toEqual([expect.stringMatching(/^Przepraszamy: nie możemy zrealizować zamówienia Kopi .+$/)]);
+    expect(sent[0].text_body).toContain('Wyprzedane:');
+    expect(sent[0].text_body).toContain('- Wyprzedana Sumatra — 1\u00a0kg');
+    expect(sent[0].text_body).toMatch(/Zwróciliśmy 50,00\s€ na kartę/);
+    expect(sent[0].text_body).not.toMatch(/Sorry|refunded/);
   });
 
   it('never sells the last bag twice: of ten customers racing for it, one pays and the others are told before paying', async () => {
