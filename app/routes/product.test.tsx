@@ -3,6 +3,7 @@
  * is not (a value it does not have, two values it does not combine, a variant switched off) is the same page —
  * the coffee and its picker, saying the combination is not offered — with a 404, in either language. The page
  * caches keep only the 200: a URL cached while its variant was sold is dropped when the owner switches it off.
+ * The JSON-LD gives each variant's offer the availability its stock shows (in stock, limited, out of stock).
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,8 @@
  * owner finds the coffee's stock page from the product list, adds a roast batch, and the waiting shopper's mail
  * arrives; the product page then says In stock with the batch's roast day and sells it. The owner's corrections
  * and bad input, the activity log, the dashboard's low-stock list, and axe on the stock page and the notify-me
- * stop page in both languages.
+ * stop page in both languages. The packs going while a shopper checks out: the delivery step refuses, and a payment
+ * the stock no longer serves is refunded with an apology (axe on both, both languages).
  *
  * In the back-office project (it changes the demo's stock after the storefront journeys ran) and it binds the
  * SMTP catcher's port, so its tests run one after another.
