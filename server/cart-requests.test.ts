@@ -57,6 +57,24 @@ describe('a re-sent "Add to cart"', () => {
     expect(await quantityIn(cookie)).toBe(2);
   });
 
+  it('sent by script to a shop reached at another address than PUBLIC_URL adds the bag; from another site, nothing', async () => {
+    const viaScript = (origin: string, cookie?: string) =>
+      rawRequest(shop.port, {
+        method: 'POST',
+        path: '/cart.data',
+        headers: { 'content-type': form, origin, ...(cookie ? { cookie } : {}) },
+        body: new URLSearchParams({ intent: 'add', productId: shop.productId, quantity: '1' }).toString(),
+      });
+    // The test shop's PUBLIC_URL is http://127.0.0.1:3999; the browser reached it at its own port.
+    const here = await viaScript(`http://127.0.0.1:${shop.port}`);
+    expect(here.status).toBe(200);
+    const cookie = cookieOf(here);
+    expect(await quantityIn(cookie)).toBe(1);
+    const elsewhere = await viaScript('https://other.example', cookie);
+    expect(elsewhere.status).toBe(403);
+    expect(await quantityIn(cookie)).toBe(1);
+  });
+
   it('sent five times at once by a signed-in customer adds one bag', async () => {
     const { cookie } = await shop.customer();
     const key = 'concurrent-key-0123456789';

@@ -16,6 +16,9 @@ export function toFetchRequest(req: ExpressRequest, res: ExpressResponse, origin
     if (Array.isArray(value)) for (const v of value) headers.append(key, v);
     else headers.set(key, value);
   }
+  // The request's own origin passed the same-origin guard (a shop reached at another address than PUBLIC_URL, by
+  // IP, say); the router checks Origin again against the URL built below, so it is told the shop's origin.
+  if (headers.get('origin') === `${req.protocol}://${req.get('host') ?? 'localhost'}`) headers.set('origin', origin);
   const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const limit = res.locals.bodyLimit as number | undefined;
