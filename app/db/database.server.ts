@@ -58,7 +58,12 @@ export async function migrateToLatest(db: DB, schema?: string): Promise<void> {
   await migrate(db, schema);
 }
 
-const MIGRATION_LOCK = 7_401_926_000;
+/**
+ * The PostgreSQL advisory lock migrations run under. Kysely's migrator reads the catalogue of every schema
+ * (has_schema_privilege over pg_namespace), which fails when another schema is dropped at that moment: whoever
+ * drops a schema while others may migrate (the tests' own schemas) takes this lock first.
+ */
+export const MIGRATION_LOCK = 7_401_926_000;
 
 async function migrate(db: DB, schema?: string): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { type DB, type DatabaseKind, migrateToLatest, openDatabase } from './database.server';
+import { type DB, type DatabaseKind, MIGRATION_LOCK, migrateToLatest, openDatabase } from './database.server';
 import type { Database } from './schema';
 
 export type TestDatabase = { db: DB; kind: DatabaseKind; close: () => Promise<void> };
@@ -43,8 +43,23 @@ async function openPostgres(): Promise<TestDatabase> {
     db,
     kind: 'postgres',
     close: async () => {
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+      await dropSchema(db, schema);
       await db.destroy();
     },
   };
+}
+
+/**
+ * Drops a test's schema under the migration lock: test files run in parallel, and a schema dropped while
+ * another file migrates makes that migration fail (see MIGRATION_LOCK).
+ */
+export async function dropSchema(db: Kysely<any>, schema: string): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    try {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+    }
+  });
 }

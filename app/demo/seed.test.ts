@@ -10,6 +10,7 @@ import { demoProducts } from '~/demo/products';
 import { nullStorage } from '~/modules/storage/null-storage';
 import { type DB, migrateToLatest } from '~/db/database.server';
 import type { Database } from '~/db/schema';
+import { dropSchema } from '~/db/test-databases';
 import { seedDemoCatalogue } from './seed.server';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -36,8 +37,8 @@ describe.skipIf(!url)('starting several nodes at once on PostgreSQL', () => {
       const applied = await sql<{ n: number }>`select count(*)::int as n from ${sql.id(schema, 'kysely_migration')}`.execute(nodes[0]);
       expect(applied.rows[0].n).toBeGreaterThan(0);
     } finally {
+      await dropSchema(nodes[0], schema);
       await Promise.all(nodes.map((db) => db.destroy()));
-      await admin.query(`drop schema ${schema} cascade`);
       await admin.end();
     }
   });

@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { NodeSqliteDatabase } from '../node-sqlite.server';
 import type { Database } from '../schema';
+import { dropSchema } from '../test-databases';
 
 export type Empty = { db: Kysely<Database>; schema?: string; close: () => Promise<void> };
 
@@ -24,7 +25,7 @@ async function emptyPostgres(): Promise<Empty> {
     db,
     schema,
     close: async () => {
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+      await dropSchema(db, schema);
       await db.destroy();
     },
   };
