@@ -4,6 +4,10 @@
  * repeated, huge and hostile values, odd methods, paths and query strings), from a guest and from a signed-in
  * customer. Every request carries at least one defect that makes it invalid, so every answer must be below
  * 500 and the database must be exactly as it was. Deterministic: FUZZ_SEED replays a run.
+ *
+ * The endpoints are fuzzed in two files that Vitest runs side by side (each with its own shop):
+ * fuzz-back-office.test.ts (the owner's forms) and fuzz-storefront.test.ts (the shopper's forms, the APIs,
+ * the webhook and the pages). Each endpoint's requests come from its own seed, so the split changes none.
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
@@ -842,149 +846,157 @@ async function snapshot(shop: TestShop): Promise<Record<string, string>> {
   return out;
 }
 
-describe(`fuzzing the form routes and API endpoints (seed ${SEED})`, () => {
-  let shop: TestShop;
-  let stripeShop: TestShop;
-  let cookie: string;
-  let adminCookie: string;
-  let paidOrderId: string;
-  beforeAll(async () => {
-    // At the real abuse limits: an invalid request is refused before any limit counts it, so "nothing written"
-    // includes rate_events — a visitor's malformed forms never use up their address's allowance (generous for
-    // customers behind a shared address) or the shop-wide ceiling that real customers share.
-    // With the seller's details the shop issues invoices: a customer's valid request would write one.
-    shop = await startTestShop({ RATE_LIMIT_FACTOR: '1', SHOP_LEGAL_NAME: 'Kopi Palarnia sp. z o.o.', SHOP_ADDRESS: 'ul. Mokotowska 12, 00-640 Warszawa', SHOP_TAX_ID: '5260250274' });
-    // The Stripe webhook only exists with Stripe configured (its API is never reached here).
-    stripeShop = await startTestShop({
-      PAYMENT_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: 'sk_test_fuzz',
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_fuzz',
-      STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
-      STRIPE_API_URL: 'http://127.0.0.1:9',
-    });
-    // Guests may order: the checkout's guest path (an email with the address) is fuzzed too.
-    await shop.db.updateTable('delivery_settings').set({ guest_checkout: 1 }).execute();
-    const customer = await shop.customer();
-    cookie = customer.cookie;
-    adminCookie = (await shop.admin()).cookie;
-    // The customer has a paid order (whose invoice they may ask for), and their cart holds a coffee, as a real customer's would.
-    const payments = createTestPaymentProvider(shop.db);
-    const cartId = await ensureUserCart(shop.db, customer.userId);
-    await addToCart(shop.db, cartId, shop.variantId, 1);
-    const started = await startPayment(shop.db, payments, { userId: customer.userId, email: customer.email, locale: 'en', currency: 'EUR', cartId, address, delivery: courier });
-    if (!started.ok) throw new Error(started.reason);
-    const paid = await payWithCard({ db: shop.db, payments, contactTo: 'shop@kopi.test', kickMail: () => {} }, { userId: customer.userId, orderId: started.orderId, card: { number: TEST_CARDS.success, expMonth: 12, expYear: 2040, cvc: '123' } });
-    if (!paid.ok) throw new Error(paid.code);
-    paidOrderId = started.orderId;
-    await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), shop.variantId, 2);
-    // Capsules counted in units: 10s with 2 left (one in the customer's cart), 50s sold out, 100s switched off; and beans by size and grind.
-    const owner = { id: null, email: 'owner@kopi.test' };
-    real.capsules = await createProduct(shop.db, {
-      category: 'capsulesAndPods',
-      options: ['pack'],
-      variants: [
-        { packCount: 10, netWeightGrams: 55, priceCents: 450 },
-        { packCount: 50, netWeightGrams: 275, priceCents: 1900 },
-        { packCount: 100, netWeightGrams: 550, priceCents: 3500, active: false },
-      ],
-      translations: { en: { name: 'Capsules' }, pl: { name: 'Kapsułki' } },
-    });
-    const subject = { productId: real.capsules, label: 'Capsules' };
-    await setStockMode(shop.db, owner, subject, { mode: 'units', sellWithinDays: null });
-    const packs = new Map(((await variantsOf(shop.db, [real.capsules])).get(real.capsules) ?? []).map((v) => [v.packCount, v.id]));
-    real.low = packs.get(10)!;
-    real.soldOut = packs.get(50)!;
-    real.switchedOff = (await shop.db.selectFrom('variants').select('id').where('product_id', '=', real.capsules).where('active', '=', 0).executeTakeFirstOrThrow()).id;
-    await correctStock(shop.db, owner, subject, { variantId: real.low, units: 2, reason: 'count' });
-    await correctStock(shop.db, owner, subject, { variantId: real.soldOut, units: 0, reason: 'count' });
-    await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), real.low, 1);
-    real.beans = await createProduct(shop.db, {
-      category: 'wholeBean',
-      options: ['size', 'grind'],
-      variants: [
-        { netWeightGrams: 250, grind: 'wholeBean', priceCents: 1600 },
-        { netWeightGrams: 250, grind: 'espresso', priceCents: 1600 },
-        { netWeightGrams: 1000, grind: 'wholeBean', priceCents: 5200 },
-      ],
-      translations: { en: { name: 'Toraja' }, pl: { name: 'Toraja' } },
-    });
-    // The order's mails go out (the shop's worker looks every 5 s) before any run compares the tables.
-    for (let waited = 0; (await shop.db.selectFrom('mail_outbox').select('id').where('status', '=', 'queued').execute()).length > 0; waited += 100) {
-      if (waited > 20_000) throw new Error('the shop did not send the order’s mails');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  });
-  afterAll(async () => {
-    await shop?.close();
-    await stripeShop?.close();
-  });
+/** The owner's forms: everything under /admin, and adding or editing a product. */
+const isBackOffice = (endpoint: Endpoint) => /^\/(admin\/|add-product|edit-product\/)/.test(endpoint.path);
 
-  async function run(target: TestShop, make: (r: Random, i: number) => Generated, label: string, reaches?: RegExp) {
-    const r = random(SEED ^ createHash('sha1').update(label).digest().readUInt32BE(0));
-    const before = await snapshot(target);
-    const failures: string[] = [];
-    const statuses = new Map<number, number>();
-    let reached = 0;
-    const requests = Array.from({ length: PER_ENDPOINT }, (_, i) => make(r, i));
-    for (let i = 0; i < requests.length; i += 8) {
-      await Promise.all(
-        requests.slice(i, i + 8).map(async (request) => {
-          const response = await rawRequest(target.port, request);
-          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-          if (reaches?.test(response.body)) reached += 1;
-          if (response.status >= 500 || /at .+\.(js|ts):\d+/.test(response.body)) {
-            failures.push(`${request.method} ${request.path.slice(0, 120)} [${request.headers['content-type'] ?? '-'}] → ${response.status} ${response.body.slice(0, 200)}`);
-          }
-        }),
+/** The fuzzing suite for one part of the shop: its form endpoints, and for the storefront also the APIs, the webhook and the pages. */
+export function describeFuzz(part: 'back office' | 'storefront') {
+  describe(`fuzzing the form routes and API endpoints, ${part} (seed ${SEED})`, () => {
+    let shop: TestShop;
+    let stripeShop: TestShop;
+    let cookie: string;
+    let adminCookie: string;
+    let paidOrderId: string;
+    beforeAll(async () => {
+      // At the real abuse limits: an invalid request is refused before any limit counts it, so "nothing written"
+      // includes rate_events — a visitor's malformed forms never use up their address's allowance (generous for
+      // customers behind a shared address) or the shop-wide ceiling that real customers share.
+      // With the seller's details the shop issues invoices: a customer's valid request would write one.
+      shop = await startTestShop({ RATE_LIMIT_FACTOR: '1', SHOP_LEGAL_NAME: 'Kopi Palarnia sp. z o.o.', SHOP_ADDRESS: 'ul. Mokotowska 12, 00-640 Warszawa', SHOP_TAX_ID: '5260250274' });
+      // The Stripe webhook only exists with Stripe configured (its API is never reached here).
+      if (part === 'storefront') stripeShop = await startTestShop({
+        PAYMENT_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_fuzz',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_fuzz',
+        STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
+        STRIPE_API_URL: 'http://127.0.0.1:9',
+      });
+      // Guests may order: the checkout's guest path (an email with the address) is fuzzed too.
+      await shop.db.updateTable('delivery_settings').set({ guest_checkout: 1 }).execute();
+      const customer = await shop.customer();
+      cookie = customer.cookie;
+      adminCookie = (await shop.admin()).cookie;
+      // The customer has a paid order (whose invoice they may ask for), and their cart holds a coffee, as a real customer's would.
+      const payments = createTestPaymentProvider(shop.db);
+      const cartId = await ensureUserCart(shop.db, customer.userId);
+      await addToCart(shop.db, cartId, shop.variantId, 1);
+      const started = await startPayment(shop.db, payments, { userId: customer.userId, email: customer.email, locale: 'en', currency: 'EUR', cartId, address, delivery: courier });
+      if (!started.ok) throw new Error(started.reason);
+      const paid = await payWithCard({ db: shop.db, payments, contactTo: 'shop@kopi.test', kickMail: () => {} }, { userId: customer.userId, orderId: started.orderId, card: { number: TEST_CARDS.success, expMonth: 12, expYear: 2040, cvc: '123' } });
+      if (!paid.ok) throw new Error(paid.code);
+      paidOrderId = started.orderId;
+      await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), shop.variantId, 2);
+      // Capsules counted in units: 10s with 2 left (one in the customer's cart), 50s sold out, 100s switched off; and beans by size and grind.
+      const owner = { id: null, email: 'owner@kopi.test' };
+      real.capsules = await createProduct(shop.db, {
+        category: 'capsulesAndPods',
+        options: ['pack'],
+        variants: [
+          { packCount: 10, netWeightGrams: 55, priceCents: 450 },
+          { packCount: 50, netWeightGrams: 275, priceCents: 1900 },
+          { packCount: 100, netWeightGrams: 550, priceCents: 3500, active: false },
+        ],
+        translations: { en: { name: 'Capsules' }, pl: { name: 'Kapsułki' } },
+      });
+      const subject = { productId: real.capsules, label: 'Capsules' };
+      await setStockMode(shop.db, owner, subject, { mode: 'units', sellWithinDays: null });
+      const packs = new Map(((await variantsOf(shop.db, [real.capsules])).get(real.capsules) ?? []).map((v) => [v.packCount, v.id]));
+      real.low = packs.get(10)!;
+      real.soldOut = packs.get(50)!;
+      real.switchedOff = (await shop.db.selectFrom('variants').select('id').where('product_id', '=', real.capsules).where('active', '=', 0).executeTakeFirstOrThrow()).id;
+      await correctStock(shop.db, owner, subject, { variantId: real.low, units: 2, reason: 'count' });
+      await correctStock(shop.db, owner, subject, { variantId: real.soldOut, units: 0, reason: 'count' });
+      await addToCart(shop.db, await ensureUserCart(shop.db, customer.userId), real.low, 1);
+      real.beans = await createProduct(shop.db, {
+        category: 'wholeBean',
+        options: ['size', 'grind'],
+        variants: [
+          { netWeightGrams: 250, grind: 'wholeBean', priceCents: 1600 },
+          { netWeightGrams: 250, grind: 'espresso', priceCents: 1600 },
+          { netWeightGrams: 1000, grind: 'wholeBean', priceCents: 5200 },
+        ],
+        translations: { en: { name: 'Toraja' }, pl: { name: 'Toraja' } },
+      });
+      // The order's mails go out (the shop's worker looks every 5 s) before any run compares the tables.
+      for (let waited = 0; (await shop.db.selectFrom('mail_outbox').select('id').where('status', '=', 'queued').execute()).length > 0; waited += 100) {
+        if (waited > 20_000) throw new Error('the shop did not send the order’s mails');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    });
+    afterAll(async () => {
+      await shop?.close();
+      await stripeShop?.close();
+    });
+
+    async function run(target: TestShop, make: (r: Random, i: number) => Generated, label: string, reaches?: RegExp) {
+      const r = random(SEED ^ createHash('sha1').update(label).digest().readUInt32BE(0));
+      const before = await snapshot(target);
+      const failures: string[] = [];
+      const statuses = new Map<number, number>();
+      let reached = 0;
+      const requests = Array.from({ length: PER_ENDPOINT }, (_, i) => make(r, i));
+      for (let i = 0; i < requests.length; i += 8) {
+        await Promise.all(
+          requests.slice(i, i + 8).map(async (request) => {
+            const response = await rawRequest(target.port, request);
+            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+            if (reaches?.test(response.body)) reached += 1;
+            if (response.status >= 500 || /at .+\.(js|ts):\d+/.test(response.body)) {
+              failures.push(`${request.method} ${request.path.slice(0, 120)} [${request.headers['content-type'] ?? '-'}] → ${response.status} ${response.body.slice(0, 200)}`);
+            }
+          }),
+        );
+      }
+      expect(failures, `server errors for ${label}`).toEqual([]);
+      const after = await snapshot(target);
+      const changed = Object.keys({ ...before, ...after }).filter((table) => before[table] !== after[table]);
+      expect(changed, `tables written by ${label}`).toEqual([]);
+      return { statuses, reached };
+    }
+
+    for (const endpoint of endpoints('the-product').filter((e) => isBackOffice(e) === (part === 'back office'))) {
+      it(`${endpoint.name}: ${PER_ENDPOINT} malformed requests, all below 500, nothing written`, async () => {
+        const target = { ...endpoint, path: endpoint.path.replace('the-product', shop.productId).replace('the-paid-order', paidOrderId).replace('the-capsules', real.capsules) };
+        const { statuses, reached } = await run(shop, (r) => generate(target, r, { customer: cookie, admin: adminCookie }), endpoint.name, endpoint.reaches);
+        expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
+        if (endpoint.reaches) expect(reached, `answers of ${endpoint.name} from the form's own checks`).toBeGreaterThan(0);
+      });
+    }
+
+    if (part === 'back office') return;
+
+    it(`POST /api/events: ${PER_ENDPOINT} malformed events, all below 500, nothing recorded`, async () => {
+      await run(shop, (r) => generateEvent(r), 'POST /api/events');
+    });
+
+    it(`POST /api/consent: ${PER_ENDPOINT} malformed choices, all below 500, nothing recorded`, async () => {
+      await run(shop, (r) => generateConsent(r), 'POST /api/consent');
+    });
+
+    it(`POST /webhooks/stripe: ${PER_ENDPOINT} forged or malformed webhooks, all below 500, nothing written`, async () => {
+      const { statuses } = await run(stripeShop, (r) => generateWebhook(r), 'POST /webhooks/stripe');
+      expect(statuses.get(200)).toBeUndefined();
+    });
+
+    it(`GET product pages: ${PER_ENDPOINT} sizes, grinds and packs that are none, all below 500 (a 404 says so), nothing written`, async () => {
+      const values = ['', '0', '-250', '250.5', '1e3', '99999999999999999999', '%ff', '%00', '%ED%A0%80', 'wholeBean', 'WHOLEBEAN', 'tea', 'x'.repeat(3000), '__proto__', '250&size=1000', '%E', '1000', '250', 'espresso', '10', '50', '100'];
+      const { statuses } = await run(
+        shop,
+        (r) => {
+          const [id, keys] = r.pick([[real.beans, ['size', 'grind']], [real.capsules, ['pack']]] as const);
+          const query = [...keys, r.pick(['size', 'grind', 'pack', 'variant', 'size[]'])].filter(() => r.chance(0.7)).map((key) => `${key}=${r.pick(values)}`).join('&');
+          const headers: Record<string, string> = {};
+          if (r.chance(0.5)) headers.cookie = r.pick([cookie, 'lang=pl', 'kopi_cart=%ff']);
+          return { method: r.pick(['GET', 'GET', 'HEAD']), path: `${r.pick(['', '/pl'])}/product/${id}${r.chance(0.1) ? '.data' : ''}?${query}`, headers, signedIn: false };
+        },
+        'GET product pages with hostile choices',
       );
-    }
-    expect(failures, `server errors for ${label}`).toEqual([]);
-    const after = await snapshot(target);
-    const changed = Object.keys({ ...before, ...after }).filter((table) => before[table] !== after[table]);
-    expect(changed, `tables written by ${label}`).toEqual([]);
-    return { statuses, reached };
-  }
-
-  for (const endpoint of endpoints('the-product')) {
-    it(`${endpoint.name}: ${PER_ENDPOINT} malformed requests, all below 500, nothing written`, async () => {
-      const target = { ...endpoint, path: endpoint.path.replace('the-product', shop.productId).replace('the-paid-order', paidOrderId).replace('the-capsules', real.capsules) };
-      const { statuses, reached } = await run(shop, (r) => generate(target, r, { customer: cookie, admin: adminCookie }), endpoint.name, endpoint.reaches);
-      expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
-      if (endpoint.reaches) expect(reached, `answers of ${endpoint.name} from the form's own checks`).toBeGreaterThan(0);
+      expect(statuses.get(404)).toBeGreaterThan(0);
+      expect(statuses.get(200)).toBeGreaterThan(0);
     });
-  }
 
-  it(`POST /api/events: ${PER_ENDPOINT} malformed events, all below 500, nothing recorded`, async () => {
-    await run(shop, (r) => generateEvent(r), 'POST /api/events');
+    it(`GET pages: ${PER_ENDPOINT} odd paths, encodings, query strings and cookies, all below 500, nothing written`, async () => {
+      await run(shop, (r) => generatePage(r, cookie, adminCookie), 'GET pages');
+    });
   });
-
-  it(`POST /api/consent: ${PER_ENDPOINT} malformed choices, all below 500, nothing recorded`, async () => {
-    await run(shop, (r) => generateConsent(r), 'POST /api/consent');
-  });
-
-  it(`POST /webhooks/stripe: ${PER_ENDPOINT} forged or malformed webhooks, all below 500, nothing written`, async () => {
-    const { statuses } = await run(stripeShop, (r) => generateWebhook(r), 'POST /webhooks/stripe');
-    expect(statuses.get(200)).toBeUndefined();
-  });
-
-  it(`GET product pages: ${PER_ENDPOINT} sizes, grinds and packs that are none, all below 500 (a 404 says so), nothing written`, async () => {
-    const values = ['', '0', '-250', '250.5', '1e3', '99999999999999999999', '%ff', '%00', '%ED%A0%80', 'wholeBean', 'WHOLEBEAN', 'tea', 'x'.repeat(3000), '__proto__', '250&size=1000', '%E', '1000', '250', 'espresso', '10', '50', '100'];
-    const { statuses } = await run(
-      shop,
-      (r) => {
-        const [id, keys] = r.pick([[real.beans, ['size', 'grind']], [real.capsules, ['pack']]] as const);
-        const query = [...keys, r.pick(['size', 'grind', 'pack', 'variant', 'size[]'])].filter(() => r.chance(0.7)).map((key) => `${key}=${r.pick(values)}`).join('&');
-        const headers: Record<string, string> = {};
-        if (r.chance(0.5)) headers.cookie = r.pick([cookie, 'lang=pl', 'kopi_cart=%ff']);
-        return { method: r.pick(['GET', 'GET', 'HEAD']), path: `${r.pick(['', '/pl'])}/product/${id}${r.chance(0.1) ? '.data' : ''}?${query}`, headers, signedIn: false };
-      },
-      'GET product pages with hostile choices',
-    );
-    expect(statuses.get(404)).toBeGreaterThan(0);
-    expect(statuses.get(200)).toBeGreaterThan(0);
-  });
-
-  it(`GET pages: ${PER_ENDPOINT} odd paths, encodings, query strings and cookies, all below 500, nothing written`, async () => {
-    await run(shop, (r) => generatePage(r, cookie, adminCookie), 'GET pages');
-  });
-});
+}
