@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunchOptions } from './tests/setup/chromium';
 
 /**
  * Kopi on several machines: two app nodes on one PostgreSQL database and one S3 bucket behind Debian's nginx
@@ -11,21 +12,19 @@ export default defineConfig({
   testDir: 'tests/nodes',
   outputDir: 'test-results/playwright-nodes',
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   timeout: 60_000,
   expect: { timeout: 5_000 },
-  reporter: 'list',
+  reporter: [['list'], ['./tests/setup/playwright-timings.ts', { name: 'Playwright, two nodes' }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     ...devices['Desktop Chrome'],
     viewport: { width: 1280, height: 900 },
     locale: 'en-GB',
     timezoneId: 'Europe/Warsaw',
-    trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--disable-gpu'],
-    },
+    trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: chromiumLaunchOptions,
   },
   webServer: {
     command: 'node --import tsx tests/setup/start-nodes.ts',

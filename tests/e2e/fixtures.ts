@@ -57,8 +57,20 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** Runs axe on the page as it is now and fails on any serious or critical violation, listing each one. */
 export async function expectNoSeriousA11yViolations(page: Page, { exclude = [], label }: A11yOptions = {}): Promise<void> {
-  // Only violations are reported; skipping the passes' details makes a scan markedly faster.
-  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).options({ resultTypes: ['violations'] });
+  // Only violations are reported; skipping the passes' details makes a scan markedly faster. Legacy mode runs axe
+  // once in the page itself instead of per frame and then again in a blank page of its own to merge the frames'
+  // results: the same rules and findings for a page without frames, in less than half the time.
+  // The page as it rests: a banner sliding in or a colour in transition is measured half-faded (a loaded machine
+  // once caught the cookie banner at 2.2:1 mid-animation). Endless animations (a progress bar) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.playState === 'running' && Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  let builder = new AxeBuilder({ page }).setLegacyMode(page.frames().length === 1).withTags(WCAG_TAGS).options({ resultTypes: ['violations'] });
   for (const selector of exclude) builder = builder.exclude(selector);
   const results = await builder.analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

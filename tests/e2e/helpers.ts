@@ -41,7 +41,7 @@ export async function waitForHydration(page: Page): Promise<void> {
       Object.keys(main).some((key) => key.startsWith('__reactFiber$')) &&
       !document.querySelector('form[action$="/cart"] input[name="redirectTo"]')
     );
-  });
+  }, undefined, { polling: 50 });
 }
 
 /** The header's language button: it names the other language ("Polski" on English pages). */

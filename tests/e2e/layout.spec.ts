@@ -3,8 +3,9 @@
  * a signed-in customer (a long name, an item in the cart) and an admin (the widest header). At each width the
  * page must not scroll sideways, nothing in the header may leave the screen, and no header label may wrap.
  *
- * Every page at every width is also kept as a picture in test-results/layout/ (CI leaves them in the clone's
- * test-results/, beside Playwright's report) to be looked at: overflow is measured, ugliness is not.
+ * Every page is also kept as a picture at a phone's, a tablet's and a desktop's width (LAYOUT_SHOTS=all: at every
+ * width) in test-results/layout/ (CI leaves them in the clone's test-results/, beside Playwright's report) to be
+ * looked at: overflow is measured, ugliness is not.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +18,8 @@ import { addToCartByRequest, waitForHydration } from './helpers';
 
 const WIDTHS = [320, 390, 768, 820, 1024, 1280, 1920];
 const SHOTS = path.resolve('test-results/layout');
+/** The widths kept as pictures: a screenshot costs as much as the measuring, and the in-between widths look alike. */
+const SHOT_WIDTHS = process.env.LAYOUT_SHOTS === 'all' ? WIDTHS : [390, 768, 1280];
 
 type Who = 'guest' | 'customer' | 'admin';
 type Measure = { overflow: number; headerOverflow: number; offScreen: string[]; wrapped: string[] };
@@ -102,6 +105,7 @@ for (const locale of ['en', 'pl'] as Locale[]) {
             if (m.headerOverflow > 0) problems.push(`${where}: the header is ${m.headerOverflow} px too wide`);
             if (m.offScreen.length) problems.push(`${where}: off screen: ${m.offScreen.join(', ')}`);
             if (m.wrapped.length) problems.push(`${where}: wrapped header labels: ${m.wrapped.join(', ')}`);
+            if (!SHOT_WIDTHS.includes(width)) continue;
             const file = path.join(SHOTS, `${locale}-${who}`, `${visit.name}-${width}.jpg`);
             await fs.mkdir(path.dirname(file), { recursive: true });
             await page.screenshot({ path: file, type: 'jpeg', quality: 70 });
