@@ -14,13 +14,13 @@ import { promisify } from 'node:util';
 import { type BrowserContext, type Cookie, type Locator, type Page, type TestInfo, expect, test } from '@playwright/test';
 import { type Locale, escapeRegExp, t } from '../fixtures/i18n';
 import { waitForHydration } from './helpers';
+import { e2eDataDirOf, portOf } from '../setup/ports.js';
 
 export type Account = { name: string; email: string; password: string };
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
-/** The e2e server's DATA_DIR (tests/setup/start-server.js). */
-export const e2eDataDir = path.join(root, `test-results/e2e-data-${E2E_PORT}`);
+/** The DATA_DIR of the shop this test's project runs against (tests/setup/start-server.js). */
+export const e2eDataDir = (): string => e2eDataDirOf(portOf(test.info().project.use.baseURL!));
 export const SESSION_COOKIE = 'kopi_session';
 
 let counter = 0;
@@ -178,10 +178,10 @@ export async function signInWithGoogle(page: Page, login: string, locale: Locale
 
 const run = promisify(execFile);
 
-/** Runs `npm run kopi -- …args` on the e2e server's database; resolves with its output. */
+/** Runs the `kopi` command (`npm run kopi -- …args`, on this Node without npm around it) on the test's shop's database; resolves with its output. */
 export async function kopi(...args: string[]): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: e2eDataDir, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: e2eDataDir(), LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
-  const { stdout } = await run('npm', ['run', '--silent', 'kopi', '--', ...args], { cwd: root, env });
+  const { stdout } = await run(process.execPath, ['cli/kopi.js', ...args], { cwd: root, env });
   return stdout.trim();
 }

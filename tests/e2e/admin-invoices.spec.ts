@@ -14,7 +14,7 @@ import type { Browser, Download, Page, TestInfo } from '@playwright/test';
 import { askedCents, catalogue } from '../fixtures/catalogue';
 import { type Locale, escapeRegExp, price, t } from '../fixtures/i18n';
 import { e2eDataDir, kopi, newAccount, signUp } from './accounts';
-import { card, continueToDelivery, customerWithCart, deliveryMethod, expectStep, fillAddress, orderCard, payAndFinish, polishAddress, proceedButton, proceedToPayment, shownDate, TEST_CARDS } from './checkout-helpers';
+import { card, checkOutByRequest, continueToDelivery, customerWithCart, deliveryMethod, expectStep, fillAddress, orderCard, payAndFinish, polishAddress, proceedButton, shownDate, TEST_CARDS } from './checkout-helpers';
 import { signedCookie } from './cookies';
 import { declineCookies, expect, failedLoad, test } from './fixtures';
 import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
@@ -49,9 +49,7 @@ test('a customer asks for an invoice in Polish from My Orders and downloads it; 
   const baseURL = testInfo.project.use.baseURL!;
   await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', 'pl'), url: baseURL }]);
   await customerWithCart(page, testInfo, [[productPath(product), 1]], { label: 'ola.invoice' });
-  await page.goto('/pl/checkout');
-  await proceedToPayment(page, polishAddress, 'pl');
-  const orderId = await payAndFinish(page, cents, card(TEST_CARDS.success), 'pl');
+  const orderId = await checkOutByRequest(page, { locale: 'pl' });
 
   await page.goto('/pl/profile?tab=orders');
   await orderCard(page, orderId, 'pl').getByRole('link', { name: pl('invoices.ask') }).click();
@@ -169,9 +167,7 @@ test('the owner issues an invoice for an order from its page and downloads it', 
   const product = catalogue[4];
   const cents = askedCents(product, product.priceCents) * 2;
   await customerWithCart(page, testInfo, [[productPath(product), 2]], { label: 'ola.owner-invoice' });
-  await page.goto('/checkout');
-  await proceedToPayment(page, polishAddress);
-  const orderId = await payAndFinish(page, cents, card(TEST_CARDS.success));
+  const orderId = await checkOutByRequest(page);
 
   const owner = await ownerPage(browser, testInfo);
   await owner.goto(`/admin/orders/${orderId}`);
@@ -227,14 +223,12 @@ test('in Polish, for an order delivered five months ago: the customer’s window
   const baseURL = testInfo.project.use.baseURL!;
   await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', 'pl'), url: baseURL }]);
   await customerWithCart(page, testInfo, [[productPath(product), 1]], { label: 'ola.old-order' });
-  await page.goto('/pl/checkout');
-  await proceedToPayment(page, polishAddress, 'pl');
-  const orderId = await payAndFinish(page, cents, card(TEST_CARDS.success), 'pl');
+  const orderId = await checkOutByRequest(page, { locale: 'pl' });
 
   // The clock moved for this order: paid and delivered five months ago, so the customer's window (to the end of
   // the third month after delivery) has closed.
   const long = new Date(Date.now() - 150 * 24 * 3600 * 1000).toISOString();
-  const db = new DatabaseSync(path.join(e2eDataDir, 'kopi.db'));
+  const db = new DatabaseSync(path.join(e2eDataDir(), 'kopi.db'));
   try {
     db.exec('pragma busy_timeout = 10000');
     db.prepare("update orders set created_at = ?, paid_at = ?, delivered_at = ?, shipping_status = 'delivered' where id = ?").run(long, long, long, orderId);
@@ -297,9 +291,7 @@ test('the owner records the number KSeF gave a Polish café’s invoice; its cor
   const product = catalogue[3];
   const cents = askedCents(product, product.priceCents);
   await customerWithCart(page, testInfo, [[productPath(product), 1]], { label: 'ola.ksef-number' });
-  await page.goto('/checkout');
-  await proceedToPayment(page, polishAddress);
-  const orderId = await payAndFinish(page, cents, card(TEST_CARDS.success));
+  const orderId = await checkOutByRequest(page);
 
   const owner = await ownerPage(browser, testInfo);
   await owner.goto(`/admin/orders/${orderId}`);

@@ -12,10 +12,9 @@ import { type DemoProduct, catalogue } from '../fixtures/catalogue';
 import { type Locale, price, t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
-import { TEST_CARDS, card, courierCents, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment, shownDate } from './checkout-helpers';
+import { card, checkOutByRequest, courierCents, customerWithCart, orderLabel, polishAddress, shownDate, TEST_CARDS } from './checkout-helpers';
 import { signedCookie } from './cookies';
 import { expect, test } from './fixtures';
-import { localePath } from '../../app/modules/i18n/paths';
 import { findProductPath, switchLanguage, waitForHydration } from './helpers';
 
 const en = t('en');
@@ -38,12 +37,10 @@ async function paidOrder(page: Page, testInfo: TestInfo, product: DemoProduct, {
   const path = await findProductPath(page, product.en.name);
   const account = await customerWithCart(page, testInfo, [[path, 2]]);
   // The Polish checkout is at its Polish URL; the order (and every mail about it) is in the language it was placed in.
-  await page.goto(localePath(locale, '/checkout'));
-  await waitForHydration(page);
-  // By courier: the owner ships it (a pickup is collected, never shipped).
-  await proceedToPayment(page, polishAddress, locale, { method: 'courier' });
+  // Paid through the server as the checkout's forms post (checking out is tested in checkout*.spec.ts). By courier:
+  // the owner ships it (a pickup is collected, never shipped).
+  const id = await checkOutByRequest(page, { locale, method: 'courier', payWith: card(number) });
   const totalCents = 2 * product.priceCents + courierCents(2 * product.priceCents);
-  const id = await payAndFinish(page, totalCents, card(number), locale);
   return { id, label: orderLabel(id), email: account.email, totalCents };
 }
 

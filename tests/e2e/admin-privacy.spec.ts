@@ -10,10 +10,10 @@
  */
 import fs from 'node:fs/promises';
 import type { Browser, Download, Page, TestInfo } from '@playwright/test';
-import { askedCents, catalogue, productName } from '../fixtures/catalogue';
+import { catalogue, productName } from '../fixtures/catalogue';
 import { type Locale, t } from '../fixtures/i18n';
 import { authField, kopi, newAccount, signUp, submitButton } from './accounts';
-import { TEST_CARDS, card, courierCents, customerWithCart, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
+import { checkOutByRequest, customerWithCart, polishAddress } from './checkout-helpers';
 import { signedCookie } from './cookies';
 import { declineCookies, expect, failedLoad, test } from './fixtures';
 import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
@@ -51,13 +51,9 @@ test(`a customer downloads their data, deletes the account once the order has ar
   const at = (target: string) => (language === 'pl' ? `/pl${target}` : target);
   await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: baseURL }]);
   const product = catalogue[language === 'pl' ? 0 : 7];
-  const cents = askedCents(product, product.priceCents);
   const path = await findProductPath(page, product.en.name);
   const account = await customerWithCart(page, testInfo, [[path, 2]], { label: `ola.privacy.${language}` });
-  await page.goto(at('/checkout'));
-  await waitForHydration(page);
-  await proceedToPayment(page, polishAddress, language, { method: 'courier' });
-  const orderId = await payAndFinish(page, 2 * cents + courierCents(2 * cents), card(TEST_CARDS.success), language);
+  const orderId = await checkOutByRequest(page, { locale: language, method: 'courier' });
 
   // What the shop keeps, counted, and the file.
   await page.goto(at('/profile?tab=data'));

@@ -5,14 +5,14 @@
  * Polish. The owner answers in public and hides it with a reason, which disappears everywhere while the
  * reason stays in the activity log; the author sees why. A customer who never bought it is refused too.
  *
- * Runs in the `back office` project (one file at a time, after `mail`): the SMTP catcher needs the port.
+ * Runs in the `orders` project (one file at a time, on its own shop): the SMTP catcher needs that shop's port.
  */
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { byKey, demoRating } from '../fixtures/catalogue';
 import { t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
-import { TEST_CARDS, card, courierCents, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
+import { card, checkOutByRequest, customerWithCart, orderLabel } from './checkout-helpers';
 import { expect, test } from './fixtures';
 import { findProductPath, waitForHydration } from './helpers';
 
@@ -55,11 +55,8 @@ test('a buyer reviews a delivered coffee from the mail; the figures agree everyw
   expect((await jsonLd(page)).aggregateRating).toBeUndefined();
 
   await customerWithCart(page, testInfo, [[path, 1]], { label: 'ola.reviews', name: 'Ola Kowalska' });
-  await page.goto('/pl/checkout');
-  await waitForHydration(page);
   // By courier: the owner ships it, then it is delivered.
-  await proceedToPayment(page, polishAddress, 'pl', { method: 'courier' });
-  const orderId = await payAndFinish(page, product.priceCents + courierCents(product.priceCents), card(TEST_CARDS.success), 'pl');
+  const orderId = await checkOutByRequest(page, { locale: 'pl', method: 'courier' });
   const label = orderLabel(orderId);
 
   // Paid, not delivered: the review page says why not, and a direct POST changes nothing.

@@ -132,7 +132,10 @@ test('OSS on and off, logged; the quarter’s OSS report downloads as CSV', asyn
   await expect(page.getByTestId('tax-saved')).toHaveText(en('admin.tax.ossSaved'));
   await expect(registered).toBeChecked();
   await registered.uncheck();
+  // The first save's message is still shown: wait for the second save's own answer before reloading.
+  const saved = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/admin/tax'));
   await page.getByTestId('oss').getByRole('button', { name: en('admin.tax.saveOss') }).click();
+  expect((await saved).status()).toBe(200);
   await expect(page.getByTestId('tax-saved')).toBeVisible();
   await page.reload();
   await expect(page.getByTestId('oss-registered')).not.toBeChecked();

@@ -14,9 +14,8 @@ import { type DemoProduct, catalogue } from '../fixtures/catalogue';
 import { type Locale, plainSpaces, price, t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
-import { TEST_CARDS, card, customerWithCart, orderLabel, payAndFinish, polishAddress, proceedToPayment } from './checkout-helpers';
+import { checkOutByRequest, customerWithCart, orderLabel, polishAddress } from './checkout-helpers';
 import { expect, test } from './fixtures';
-import { localePath } from '../../app/modules/i18n/paths';
 import { findProductPath, waitForHydration } from './helpers';
 
 const en = t('en');
@@ -35,10 +34,7 @@ test.afterAll(async () => {
 async function paidOrder(page: Page, testInfo: TestInfo, product: DemoProduct, locale: Locale = 'en') {
   const path = await findProductPath(page, product.en.name);
   const account = await customerWithCart(page, testInfo, [[path, 2]], { label: 'ola.withdraws' });
-  await page.goto(localePath(locale, '/checkout'));
-  await waitForHydration(page);
-  await proceedToPayment(page, polishAddress, locale);
-  const id = await payAndFinish(page, 2 * product.priceCents, card(TEST_CARDS.success), locale);
+  const id = await checkOutByRequest(page, { locale });
   return { id, label: orderLabel(id), email: account.email, totalCents: 2 * product.priceCents };
 }
 

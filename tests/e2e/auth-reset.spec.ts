@@ -1,5 +1,5 @@
 /**
- * Password reset through the mail the shop sends, caught by an SMTP server in this process (E2E_SMTP_PORT).
+ * Password reset through the mail the shop sends, caught by an SMTP server in this process (on the port beside the shop, tests/setup/ports.js).
  * The catcher holds a fixed port, so this file runs in the `mail` project (playwright.config.ts), one test at
  * a time. Reset requests in this file (the shop allows 30 per address an hour): 3.
  */

@@ -173,3 +173,38 @@ export const orderCard = (page: Page, orderId: string, locale: Locale = 'en'): L
 export function plainSpacesPattern(text: string): RegExp {
   return new RegExp(escapeRegExp(plainSpaces(text)).replace(/ /g, '[\\s\\u00a0\\u202f]'));
 }
+
+/**
+ * Places and pays for the context's cart through the checkout's own form posts (those a browser without JavaScript
+ * sends: the delivery step's "Proceed to Payment", then "Pay" with the test provider's card), for journeys about
+ * what comes after an order (the owner's order page, invoices, reviews, a customer's data) rather than the checkout,
+ * which its own journeys test in the browser. Pickup at the roastery unless told; returns the order id.
+ */
+export async function checkOutByRequest(
+  page: Page,
+  {
+    locale = 'en',
+    method = 'pickup',
+    address = polishAddress,
+    lockerCode,
+    phone,
+    payWith = card(TEST_CARDS.success),
+  }: { locale?: Locale; method?: DeliveryKind; address?: ShippingAddress; lockerCode?: string; phone?: string; payWith?: Card } = {},
+): Promise<string> {
+  const checkout = locale === 'pl' ? '/pl/checkout' : '/checkout';
+  const delivery: Record<string, string> = { intent: 'proceed', ...address, country: 'PL', methodId: `method-pl-${method}`, saveToProfile: 'on' };
+  if (lockerCode) delivery.lockerCode = lockerCode;
+  if (phone) delivery.phone = phone;
+  const proceed = await page.request.post(checkout, { form: delivery, maxRedirects: 0 });
+  const body = await proceed.text();
+  const orderId = /name="orderId" value="([^"]+)"/.exec(body)?.[1];
+  expect(proceed.status(), `Proceed to Payment answered ${proceed.status()}`).toBe(200);
+  expect(orderId, 'the payment step names its order').toBeTruthy();
+  const pay = await page.request.post(checkout, {
+    form: { intent: 'pay', orderId: orderId!, cardNumber: payWith.number, cardExpiry: payWith.expiry, cardCvc: payWith.cvc },
+    maxRedirects: 0,
+  });
+  expect(pay.status(), `Pay answered ${pay.status()}`).toBe(302);
+  expect(pay.headers().location).toBe(`${checkout}?step=done&order=${orderId}`);
+  return orderId!;
+}

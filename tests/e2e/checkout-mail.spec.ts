@@ -3,7 +3,7 @@
  * My Orders to the confirmation and the shop's notification received over SMTP; a double click on Pay; a
  * purchase in Polish, confirmed in Polish; one paid in złoty with BLIK, confirmed in złoty.
  *
- * The SMTP catcher listens on the e2e server's SMTP port (E2E_SMTP_PORT) for this whole file, so the file's
+ * The SMTP catcher listens on the e2e shop's SMTP port (tests/setup/ports.js) for this whole file, so the file's
  * tests run one after another, and the file is in playwright.config.ts's `mail` project, which runs the
  * journeys that bind that port one file at a time. Mail from other journeys may arrive here too: every check
  * picks its messages by recipient and order label.

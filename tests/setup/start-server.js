@@ -2,15 +2,16 @@
 // Starts the production build for the Playwright journeys, on a fresh data directory every run, with
 // "Continue with Google" pointed at a local OpenID Connect provider (tests/setup/oidc-provider.js) that runs
 // in this process. Playwright's `webServer` runs this and waits for /readyz; it stops the process when the
-// run ends. Ports: E2E_PORT (shop, 3100), E2E_SMTP_PORT (the tests' mail catcher, 2526), E2E_OIDC_PORT
-// (provider, 3190); data and the build snapshot go to test-results/e2e-{data,app}-${E2E_PORT}, so two runs
-// on different ports do not clash.
+// run ends. Ports: E2E_PORT (the shop, 3100), and the provider, the mail catcher and the stand-ins beside it
+// (tests/setup/ports.js); data and the build snapshot go to test-results/e2e-{data,app}-${E2E_PORT}, so two shops
+// on different ports do not clash (the storefront's and the back office's journeys each have one).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider } from './oidc-provider.js';
 import { E2E_SESSION_SECRET } from './e2e-secret.js';
+import { e2eDataDirOf, e2ePorts } from './ports.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const serverBuild = path.join(root, 'build/server/index.js');
@@ -24,16 +25,11 @@ if (!fs.existsSync(serverBuild)) {
 }
 
 const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
-const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2526);
-const E2E_OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3190);
-// InPost's Points API stand-in (tests/doubles/inpost-points.js) runs in a process of its own on E2E_PORT + 290,
-// and its ShipX shipments stand-in (tests/doubles/shipx.js) in another on E2E_PORT + 280.
-const E2E_INPOST_PORT = Number(process.env.E2E_INPOST_PORT ?? E2E_PORT + 290);
-const E2E_SHIPX_PORT = Number(process.env.E2E_SHIPX_PORT ?? E2E_PORT + 280);
-// NBP's exchange-rate API stand-in (tests/doubles/nbp.js), for invoices in euros, on E2E_PORT + 270.
-const E2E_NBP_PORT = Number(process.env.E2E_NBP_PORT ?? E2E_PORT + 270);
+// InPost's Points API stand-in (tests/doubles/inpost-points.js), its ShipX shipments stand-in (tests/doubles/shipx.js)
+// and NBP's exchange-rate API stand-in (tests/doubles/nbp.js, for invoices in euros) each run in a process of their own.
+const ports = e2ePorts(E2E_PORT);
 const shopUrl = `http://127.0.0.1:${E2E_PORT}`;
-const dataDir = path.join(root, `test-results/e2e-data-${E2E_PORT}`);
+const dataDir = e2eDataDirOf(E2E_PORT);
 fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(dataDir, { recursive: true });
 
@@ -65,10 +61,10 @@ async function standIn(file, port) {
   }
   return child;
 }
-const inpost = await standIn('inpost-points.js', E2E_INPOST_PORT);
-const shipx = await standIn('shipx.js', E2E_SHIPX_PORT);
-const nbp = await standIn('nbp.js', E2E_NBP_PORT);
-const oidc = await startOidcProvider({ port: E2E_OIDC_PORT, redirectUri: `${shopUrl}/auth/google/callback` });
+const inpost = await standIn('inpost-points.js', ports.inpost);
+const shipx = await standIn('shipx.js', ports.shipx);
+const nbp = await standIn('nbp.js', ports.nbp);
+const oidc = await startOidcProvider({ port: ports.oidc, redirectUri: `${shopUrl}/auth/google/callback` });
 
 const env = {
   ...process.env,
@@ -84,16 +80,16 @@ const env = {
   // The journeys are many clients on one machine: each test says who it is with X-Forwarded-For, as a
   // load balancer on this machine would, so the per-address limits apply per test as they would per shopper.
   TRUST_PROXY: 'loopback',
-  SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+  SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
   CONTACT_TO: 'shop@kopi.test',
   MAIL_FROM: 'Kopi <hello@kopi.test>',
   SEED_DEMO: 'true',
   GOOGLE_CLIENT_ID: OIDC_CLIENT_ID,
   GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
   OIDC_ISSUER: oidc.issuer,
-  INPOST_API_URL: `http://127.0.0.1:${E2E_INPOST_PORT}`,
-  SHIPX_API_URL: `http://127.0.0.1:${E2E_SHIPX_PORT}`,
-  NBP_API_URL: `http://127.0.0.1:${E2E_NBP_PORT}`,
+  INPOST_API_URL: `http://127.0.0.1:${ports.inpost}`,
+  SHIPX_API_URL: `http://127.0.0.1:${ports.shipx}`,
+  NBP_API_URL: `http://127.0.0.1:${ports.nbp}`,
   SHIPX_TOKEN: 'shipx-test-token',
   SHIPX_ORGANIZATION_ID: '1234',
   // The seller on invoices.
