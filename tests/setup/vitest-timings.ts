@@ -24,13 +24,13 @@ export default class VitestTimings implements Reporter {
     const files = modules.length;
     const tests = this.count.sqlite + this.count.postgres + this.count.other;
     recordTiming(`Vitest (${node})`, wall, `${files} files, ${tests} tests`);
-    recordTiming(`  tests on SQLite (${node})`, this.time.sqlite, `${this.count.sqlite} tests, their own time`);
-    if (this.count.postgres) recordTiming(`  tests on PostgreSQL (${node})`, this.time.postgres, `${this.count.postgres} tests, their own time`);
-    recordTiming(`  tests on SQLite only or no database (${node})`, this.time.other, `${this.count.other} tests, their own time`);
-    console.log(
-      `\nVitest on ${node}: ${minutes(wall)} for ${tests} tests in ${files} files; the tests' own time: SQLite ${minutes(this.time.sqlite)}` +
-        (this.count.postgres ? `, PostgreSQL ${minutes(this.time.postgres)}` : '') +
-        `, SQLite only or no database ${minutes(this.time.other)}`,
-    );
+    const parts = [
+      ['SQLite', 'tests on SQLite', this.time.sqlite, this.count.sqlite],
+      ['PostgreSQL', 'tests on PostgreSQL', this.time.postgres, this.count.postgres],
+      ['SQLite only or no database', 'tests on SQLite only or no database', this.time.other, this.count.other],
+    ] as const;
+    for (const [, phase, seconds, count] of parts) if (count) recordTiming(`  ${phase} (${node})`, seconds, `${count} tests, their own time`);
+    const split = parts.filter(([, , , count]) => count).map(([label, , seconds]) => `${label} ${minutes(seconds)}`);
+    console.log(`\nVitest on ${node}: ${minutes(wall)} for ${tests} tests in ${files} files; the tests' own time: ${split.join(', ')}`);
   }
 }
