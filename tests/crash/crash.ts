@@ -20,7 +20,12 @@
  *     (± the owner's corrections and returns), each batch and counted variant equal to its ledger and never below
  *     zero; every paid order's coffee taken exactly once, an unpaid order's never; no reservation outlives its
  *     expiry, and the walkers' were let go.
- * Runs on SQLite, then on PostgreSQL when TEST_DATABASE_URL is set (CRASH_DATABASES=sqlite,postgres chooses).
+ * Runs on SQLite and, when TEST_DATABASE_URL is set, on PostgreSQL side by side, each with its own shop, stand-in
+ * and SMTP server on ports of its own (CRASH_DATABASES=sqlite,postgres chooses): most of a run is waiting (the
+ * kills' intervals, the settling), so the two take little longer together than one alone. The kills are counted by
+ * what the shop was doing: still starting (not listening yet: loading, migrating, recovering its outbox) or serving
+ * requests (warming up, when /readyz still says 503 but customers are answered, or ready); a run whose kills never
+ * hit one of the two fails: a busier machine must not quietly turn every kill into one of a single kind.
  * Exits non-zero on any lost or doubled order, lost mail, or stock that does not add up.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -31,17 +36,18 @@ import { openDatabase } from '~/db/database.server';
 import { freshDatabase } from '../../bench/checkout';
 import { ADDRESS, Customer, productIdsIn } from '../../bench/shopper';
 import { stockUp } from '../../bench/stock';
+import { recordTiming } from '../setup/timings.js';
 import { reconcileStock } from './stock-ledger';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 30);
 const CUSTOMERS = Number(process.env.CRASH_CUSTOMERS ?? 8);
-const PORTS = { shop: 3521, stripe: 3522, smtp: 3523 };
+/** Each database's run has its ports: the shop, the Stripe stand-in and the SMTP server. */
+const PORTS = { sqlite: { shop: 3521, stripe: 3522, smtp: 3523 }, postgres: { shop: 3531, stripe: 3532, smtp: 3533 } };
 const WEBHOOK_SECRET = 'whsec_kopi_crash_test';
 /** How long a payment holds its stock (STOCK_RESERVATION_MINUTES), and how often the shop sweeps expired holds. */
 const RESERVATION_MINUTES = 1;
 const SWEEP_INTERVAL_MS = 30_000;
 const SHOP_ADDRESS = 'shop@kopi.test';
-const base = `http://127.0.0.1:${PORTS.shop}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (...parts: unknown[]) => console.log(`[crash ${new Date().toISOString().slice(11, 19)}]`, ...parts);
 
@@ -51,22 +57,21 @@ async function main() {
   if (!fs.existsSync('build/server/index.js')) throw new Error('run `npm run build` first (npm run test:crash does)');
   const url = process.env.TEST_DATABASE_URL;
   const wanted = (process.env.CRASH_DATABASES ?? (url ? 'sqlite,postgres' : 'sqlite')).split(',');
-  const outcomes: Outcome[] = [];
-  for (const database of wanted) {
-    if (database === 'postgres') {
+  const outcomes: Outcome[] = await Promise.all(
+    wanted.map(async (database) => {
+      if (database !== 'postgres') return crashRun('sqlite');
       if (!url) throw new Error('CRASH_DATABASES names postgres but TEST_DATABASE_URL is not set');
       const fresh = await freshDatabase(url);
       try {
-        outcomes.push(await crashRun('postgres', fresh.url));
+        return await crashRun('postgres', fresh.url);
       } finally {
         await fresh.drop();
       }
-    } else {
-      outcomes.push(await crashRun('sqlite'));
-    }
-  }
+    }),
+  );
   console.log('\nCrash test');
   for (const outcome of outcomes) {
+    recordTiming(`crash test on ${outcome.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`, outcome.counts.seconds, `${outcome.counts.kills} kills, ${outcome.counts.checkouts} checkouts`);
     console.log(`  ${outcome.database}: ${Object.entries(outcome.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     for (const failure of outcome.failures) console.log(`    FAIL ${failure}`);
   }
@@ -76,14 +81,17 @@ async function main() {
 }
 
 async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): Promise<Outcome> {
+  const started = performance.now();
+  const ports = PORTS[database];
+  const base = `http://127.0.0.1:${ports.shop}`;
   const dataDir = path.resolve('test-results', `crash-${database}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
   const mailLog = path.join(dataDir, 'received-mail.jsonl');
   log(`${database}: ${KILLS} kills, ${CUSTOMERS} customers`);
 
-  const smtp = await startHelper('smtp-sink.ts', [String(PORTS.smtp), mailLog]);
-  const stripe = await startHelper('stripe-stand-in.ts', [String(PORTS.stripe), `${base}/webhooks/stripe`, WEBHOOK_SECRET]);
+  const smtp = await startHelper('smtp-sink.ts', [String(ports.smtp), mailLog]);
+  const stripe = await startHelper('stripe-stand-in.ts', [String(ports.stripe), `${base}/webhooks/stripe`, WEBHOOK_SECRET]);
   // The helpers must outlive every kill of the shop; one that dies makes the run meaningless.
   const helperDied: string[] = [];
   let finished = false;
@@ -95,7 +103,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     NODE_ENV: 'production',
-    PORT: String(PORTS.shop),
+    PORT: String(ports.shop),
     HOST: '127.0.0.1',
     PUBLIC_URL: base,
     DATA_DIR: path.join(dataDir, 'data'),
@@ -106,8 +114,8 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     STRIPE_SECRET_KEY: 'sk_test_kopi',
     STRIPE_PUBLISHABLE_KEY: 'pk_test_kopi',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: `http://127.0.0.1:${PORTS.stripe}`,
-    SMTP_URL: `smtp://127.0.0.1:${PORTS.smtp}`,
+    STRIPE_API_URL: `http://127.0.0.1:${ports.stripe}`,
+    SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
     CONTACT_TO: SHOP_ADDRESS,
     STOCK_RESERVATION_MINUTES: String(RESERVATION_MINUTES),
   };
@@ -136,16 +144,21 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   // The killer: SIGKILL 2–6 s after each start, whatever the shop is doing then (starting, migrating,
   // warming up, serving), KILLS times; then one last start that is left to run.
   let kills = 0;
+  /** Kills of a shop not listening yet (starting, migrating) and of one serving requests (warming up or ready). */
+  const killed = { starting: 0, 'warming up': 0, ready: 0 };
   let stopping = false;
   const killer = (async () => {
+    let state = watchState(shop, base);
     while (kills < KILLS) {
       await sleep(2000 + Math.random() * 4000);
       const exited = new Promise((resolve) => (shop.exitCode !== null ? resolve(null) : shop.once('exit', resolve)));
+      killed[state()]++;
       shop.kill('SIGKILL');
       await exited;
       kills++;
-      if (kills % 10 === 0) log(`${database}: ${kills} kills`);
+      if (kills % 10 === 0) log(`${database}: ${kills} kills (${killed.starting} while starting, ${killed['warming up']} while warming up, ${killed.ready} when ready)`);
       shop = kills < KILLS ? spawnShop(env) : await startShop(env);
+      state = watchState(shop, base);
     }
     await sleep(3000);
     stopping = true;
@@ -200,6 +213,8 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   // Reconcile.
   const failures: string[] = [...helperDied];
   if (!settled) failures.push('webhooks or mail still waiting 90 s after the load');
+  if (killed.starting === 0) failures.push('no kill hit the shop while it was starting: the run did not test that fault');
+  if (killed['warming up'] + killed.ready === 0) failures.push('no kill hit the shop while it was serving: the run did not test that fault');
   const state = await stripeState();
   const charges = state.intents.filter((i) => i.status === 'succeeded');
   const orders = await db.selectFrom('orders').select(['id', 'payment_status', 'payment_intent_id', 'user_email']).where('user_email', 'like', `${emailPrefix}%`).execute();
@@ -265,6 +280,10 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     failures,
     counts: {
       kills,
+      'killed while starting': killed.starting,
+      'killed while warming up': killed['warming up'],
+      'killed when ready': killed.ready,
+      seconds: Math.round((performance.now() - started) / 1000),
       checkouts: counts.checkouts,
       'paid by BLIK': counts['of which by BLIK'],
       abandoned: counts.abandoned,
@@ -297,7 +316,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     if (proceed.status !== 200 || !paymentId) return `proceed answered ${proceed.status}`;
     // The Payment Element confirms with Stripe directly (the stand-in outlives the kills).
     if (byBlik) {
-      const intent = (await (await fetch(`http://127.0.0.1:${PORTS.stripe}/__blik/${paymentId}`, { method: 'POST' })).json()) as { status?: string; metadata: { order_id: string } };
+      const intent = (await (await fetch(`http://127.0.0.1:${ports.stripe}/__blik/${paymentId}`, { method: 'POST' })).json()) as { status?: string; metadata: { order_id: string } };
       if (intent.status !== 'requires_action') return `BLIK confirmation answered ${intent.status ?? 'an error'}`;
       // The waiting page, as the browser asks it, until it sends the customer on (paid by the webhook, or by the
       // PaymentIntent's own status when the page asked first).
@@ -309,13 +328,13 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
       }
       return 'still waiting for the bank after a minute';
     }
-    const intent = (await (await fetch(`http://127.0.0.1:${PORTS.stripe}/__confirm/${paymentId}`, { method: 'POST' })).json()) as { metadata: { order_id: string } };
+    const intent = (await (await fetch(`http://127.0.0.1:${ports.stripe}/__confirm/${paymentId}`, { method: 'POST' })).json()) as { metadata: { order_id: string } };
     const done = await untilAnswered(() => customer.get(`/success?order=${encodeURIComponent(intent.metadata.order_id)}&payment_intent=${paymentId}`));
     return done.status === 200 ? 'paid' : `success page answered ${done.status}`;
   }
 
   async function stripeState() {
-    const response = await fetch(`http://127.0.0.1:${PORTS.stripe}/__state`);
+    const response = await fetch(`http://127.0.0.1:${ports.stripe}/__state`);
     return (await response.json()) as { intents: Array<{ id: string; status: string; metadata: Record<string, string> }>; undelivered: number };
   }
 
@@ -344,6 +363,24 @@ async function untilAnswered<T extends { status: number }>(request: () => Promis
 
 const spawnShop = (env: Record<string, string>) => spawn(process.execPath, ['server.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
 
+/**
+ * Asks the shop's /readyz every 100 ms from its start; the function tells what the shop is doing: not listening yet
+ * ("starting"), answering but warming up (503), or ready.
+ */
+function watchState(child: ChildProcess, base: string): () => 'starting' | 'warming up' | 'ready' {
+  let state: 'starting' | 'warming up' | 'ready' = 'starting';
+  (async () => {
+    while (state !== 'ready' && child.exitCode === null && child.signalCode === null) {
+      const status = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.status, () => 0);
+      if (status === 200) state = 'ready';
+      else if (status === 503) state = 'warming up';
+      else await sleep(100);
+      if (state === 'warming up') await sleep(100);
+    }
+  })();
+  return () => state;
+}
+
 /** Starts the production server and waits for /readyz. */
 async function startShop(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawnShop(env);
@@ -351,7 +388,7 @@ async function startShop(env: Record<string, string>): Promise<ChildProcess> {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the shop exited with code ${child.exitCode}`);
     try {
-      const response = await fetch(`${base}/readyz`);
+      const response = await fetch(`${env.PUBLIC_URL}/readyz`);
       if (response.ok) return child;
     } catch {
       // not listening yet
