@@ -99,9 +99,25 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
     },
 
     parseWebhook(rawBody, signature) {
-      return toPaymentEvent(stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret));
+      refuseFutureTimestamp(rawBody, signature);
+      return toPaymentEvent(stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret, WEBHOOK_TOLERANCE_SECONDS));
     },
   };
+}
+
+/** How far a webhook's signed timestamp may be from the shop's clock, either way (Stripe's own default). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * Stripe's library refuses a signature older than the tolerance but accepts one from any time in the future; a
+ * signed event dated ahead could be replayed until that date. Refused before the signature is even checked.
+ */
+function refuseFutureTimestamp(rawBody: Buffer, signature: string, now = Date.now()) {
+  // Every t= of the header, so a second one cannot hide the timestamp the library will check.
+  const latest = Math.max(...[...signature.matchAll(/(?:^|,)\s*t=(\d+)/g)].map((match) => Number(match[1])));
+  if (latest * 1000 > now + WEBHOOK_TOLERANCE_SECONDS * 1000) {
+    throw new Stripe.errors.StripeSignatureVerificationError(signature, rawBody.toString('utf8'), { message: 'Timestamp outside the tolerance zone (in the future)' });
+  }
 }
 
 /** A verified Stripe event in Kopi's terms. */

@@ -84,6 +84,20 @@ describe('stripe provider', () => {
     expect(() => provider.parseWebhook(Buffer.from(payload.replace('pi_1', 'pi_2')), good)).toThrow();
   });
 
+  it('refuses a signed event dated ahead of the clock by more than the tolerance, however its header is written', () => {
+    const payload = JSON.stringify({ id: 'evt_2', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_1', object: 'payment_intent' } } });
+    const now = Math.floor(Date.now() / 1000);
+    const signed = (timestamp: number) => Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
+    // A clock a minute apart is fine either way.
+    expect(provider.parseWebhook(Buffer.from(payload), signed(now + 60)).id).toBe('evt_2');
+    expect(provider.parseWebhook(Buffer.from(payload), signed(now - 60)).id).toBe('evt_2');
+    // Ten minutes ahead: refused, as ten minutes behind is.
+    expect(() => provider.parseWebhook(Buffer.from(payload), signed(now + 600))).toThrow(/tolerance/);
+    expect(() => provider.parseWebhook(Buffer.from(payload), signed(now - 600))).toThrow(/tolerance/);
+    // A second t= before the signed one does not hide it.
+    expect(() => provider.parseWebhook(Buffer.from(payload), `t=${now},${signed(now + 600)}`)).toThrow();
+  });
+
   it('is chosen by the configuration', () => {
     const stripe = createPaymentProvider(
       { payments: { provider: 'stripe', stripeSecretKey: 'sk_test_kopi', stripePublishableKey: 'pk_test_kopi', stripeWebhookSecret: WEBHOOK_SECRET } },
