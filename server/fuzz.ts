@@ -188,8 +188,9 @@ function endpoints(productId: string): Endpoint[] {
         carrier: (r) => r.pick(['inpost', 'pigeon', '']),
         trackingNumber: bad,
         size: (r) => r.pick(['small', 'medium', 'large', 'huge', '']),
+        deliveredOn: (r) => r.pick(['', '2026-11-20', '2026-12-32', '2026-13-01', '2026-02-30', 'tomorrow']),
       },
-      defects: [breakField('intent'), breakField('carrier'), breakField('trackingNumber'), breakField('size')],
+      defects: [breakField('intent'), breakField('carrier'), breakField('trackingNumber'), breakField('size'), breakField('deliveredOn')],
       signedIn: 'always',
       as: 'admin',
     },
@@ -223,7 +224,7 @@ function endpoints(productId: string): Endpoint[] {
         (f, r) => void Object.assign(f, { intent: 'mode', mode: r.pick(['', 'plenty', 'BATCHES', '\u0000', 'x'.repeat(300)]) }),
         (f, r) => void Object.assign(f, { intent: 'mode', sellWithinDays: r.pick(['0', '366', '-1', '1.5', '1e2', 'x', '\u0000']) }),
         (f, r) => void Object.assign(f, { intent: 'batch', kilograms: r.pick(['', '-1', '0', '1e3', 'abc', '1000.0001', '1000001', '1,2345', '\u0000']) }),
-        (f, r) => void Object.assign(f, { intent: 'batch', roastedOn: r.pick(['', '2999-01-01', '2026-02-30', '1999-01-01', '26-11-20', '\u0000']) }),
+        (f, r) => void Object.assign(f, { intent: 'batch', roastedOn: r.pick(['', '2999-01-01', '2026-02-30', '2026-13-01', '2026-12-32', '1999-01-01', '26-11-20', '\u0000']) }),
         (f, r) => void Object.assign(f, { intent: 'batch', note: r.pick(['x'.repeat(201), 'a\u0000b', 'line\nbreak']) }),
         (f, r) => void Object.assign(f, { intent: r.pick(['correct-batch', 'correct-units']), reason: r.pick(['', 'theft', '\u0000']) }),
         (f, r) => void Object.assign(f, { intent: 'correct-batch', kilogramsLeft: r.pick(['', '-1', 'x', '1000.5']) }),
@@ -805,7 +806,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff', '/admin/tax', '/admin/tax/oss-report', '/admin/tax/oss-report?year=2026&quarter=5', '/admin/tax/oss-report?year=%ff&quarter=1', '/invoice/x', '/pl/invoice/NoSuchOrderAtAll', '/invoices/x', '/invoices/%ff', '/admin/invoices/x/xml', '/admin/tax/ksef?month=2026-13', '/admin/tax/ksef?month=%ff', '/profile?tab=data', '/profile?tab=data&limited=yes', '/profile/data', '/profile/delete', '/pl/profile/delete', '/admin/customers', '/admin/customers?q=%ff', '/admin/customers?q=ola%40', '/admin/customers?q=nobody@example.com&delete=guest%3Anobody@example.com', '/admin/customers/data', '/api/consent'];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/export?from=2026-01-01&to=2026-13-01', '/admin/orders/export?from=2026-12-32', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff', '/admin/tax', '/admin/tax/oss-report', '/admin/tax/oss-report?year=2026&quarter=5', '/admin/tax/oss-report?year=%ff&quarter=1', '/invoice/x', '/pl/invoice/NoSuchOrderAtAll', '/invoices/x', '/invoices/%ff', '/admin/invoices/x/xml', '/admin/tax/ksef?month=2026-13', '/admin/tax/ksef?month=%ff', '/profile?tab=data', '/profile?tab=data&limited=yes', '/profile/data', '/profile/delete', '/pl/profile/delete', '/admin/customers', '/admin/customers?q=%ff', '/admin/customers?q=ola%40', '/admin/customers?q=nobody@example.com&delete=guest%3Anobody@example.com', '/admin/customers/data', '/api/consent'];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';

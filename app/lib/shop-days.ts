@@ -36,7 +36,12 @@ export function addDays(day: ShopDay, n: number): ShopDay {
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
-export const isShopDay = (value: string): value is ShopDay => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+/** A real calendar day written YYYY-MM-DD: "2026-02-30", "2026-13-01" and "2026-12-32" are not. */
+export function isShopDay(value: string): value is ShopDay {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const instant = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(instant.getTime()) && instant.toISOString().startsWith(value);
+}
 
 /** `count` consecutive days ending with `last`, each with its UTC start; `end` is when the last one ends. */
 export function shopDays(last: ShopDay, count: number, timeZone: string): { days: { day: ShopDay; start: string }[]; start: string; end: string } {

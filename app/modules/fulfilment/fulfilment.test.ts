@@ -115,7 +115,7 @@ describe.each(testDatabases())('the owner’s orders on %s', (_kind, open) => {
     const deliver = (deliveredOn?: string) => moveOrder({ db }, owner, pl.id, { to: 'delivered', deliveredOn }, clock);
     expect(await deliver('2026-11-27')).toEqual({ ok: false, reason: 'delivered_in_future' });
     expect(await deliver('2026-11-19')).toEqual({ ok: false, reason: 'delivered_before_shipping' });
-    for (const bad of ['2026-02-30', '26.11.2026', 'tomorrow', '']) expect(await deliver(bad), bad).toEqual({ ok: false, reason: 'invalid_date' });
+    for (const bad of ['2026-02-30', '2026-12-32', '2026-13-01', '26.11.2026', 'tomorrow', '']) expect(await deliver(bad), bad).toEqual({ ok: false, reason: 'invalid_date' });
     expect((await getOwnerOrder(db, storage, pl.id))!.shippingStatus).toBe('shipped');
 
     // Recorded two days late: it arrived on the 24th, and the 14 days run from the end of that day in Warsaw.

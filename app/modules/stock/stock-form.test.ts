@@ -23,7 +23,7 @@ describe('the owner’s stock forms', () => {
     };
     expect(errors({ roastedOn: '2026-11-27' })).toEqual({ roastedOn: 'roastedInFuture' });
     expect(errors({ roastedOn: '2025-11-25' })).toEqual({ roastedOn: 'roastedTooLongAgo' });
-    expect(errors({ roastedOn: '2026-02-30' })).toEqual({ roastedOn: 'roastedOn' });
+    for (const impossible of ['2026-02-30', '2026-13-01', '2026-12-32', '2026-00-01']) expect(errors({ roastedOn: impossible }), impossible).toEqual({ roastedOn: 'roastedOn' });
     expect(errors({ kilograms: '0' })).toEqual({ kilograms: 'kilograms' });
     expect(errors({ kilograms: '1000,001' })).toEqual({ kilograms: 'kilograms' });
     expect(errors({ note: 'x'.repeat(201) })).toEqual({ note: 'note' });

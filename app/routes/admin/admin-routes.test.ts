@@ -87,6 +87,10 @@ describe('back-office routes', () => {
     for (const [query, key] of [
       ['?from=2026-02-30&to=2026-03-01', 'invalidDates'],
       ['?from=nonsense', 'invalidDates'],
+      // A month or a day that no calendar has: refused, not thrown.
+      ['?from=2026-01-01&to=2026-13-01', 'invalidDates'],
+      ['?from=2026-12-01&to=2026-12-32', 'invalidDates'],
+      ['?from=2026-00-10&to=2026-01-01', 'invalidDates'],
       ['?from=2026-03-02&to=2026-03-01', 'reversedDates'],
       ['?from=2020-01-01&to=2026-03-01', 'rangeTooLong'],
     ] as const) {
