@@ -46,12 +46,16 @@ export async function findCode(db: Executor, typed: unknown): Promise<CodeRule |
 export const customerKey = (who: { userId: string | null; email: string }) => (who.userId ? `user:${who.userId}` : `email:${who.email.trim().toLowerCase()}`);
 
 /** Uses of a code held now or made by this customer (by account or by email), other orders than `except`. */
-export async function customerUses(db: Executor, codeId: string, who: { userId: string | null; email: string }, { except, now = new Date() }: { except?: string; now?: Date } = {}): Promise<number> {
+export async function customerUses(db: Executor, codeId: string, who: { userId: string | null; email: string }, options: { except?: string; now?: Date } = {}): Promise<number> {
+  return usesBy(db, codeId, { key: customerKey(who), email: who.email.trim().toLowerCase() }, options);
+}
+
+async function usesBy(db: Executor, codeId: string, who: { key: string; email: string }, { except, now = new Date() }: { except?: string; now?: Date }): Promise<number> {
   const row = await db
     .selectFrom('discount_code_uses')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('code_id', '=', codeId)
-    .where((eb) => eb.or([eb('customer', '=', customerKey(who)), eb('email', '=', who.email.trim().toLowerCase())]))
+    .where((eb) => eb.or([eb('customer', '=', who.key), eb('email', '=', who.email)]))
     .where((eb) => eb.or([eb('status', '=', 'used'), eb.and([eb('status', '=', 'held'), eb('expires_at', '>', now.toISOString())])]))
     .$if(except !== undefined, (qb) => qb.where('order_id', '<>', except!))
     .executeTakeFirst();
@@ -87,12 +91,25 @@ export async function claimCode(trx: Executor, rule: Pick<CodeRule, 'id' | 'maxP
     await trx.updateTable('discount_code_uses').set({ expires_at: input.expiresAt.toISOString() }).where('order_id', '=', input.orderId).where('status', '=', 'held').execute();
     return 'ok';
   }
-  if (rule.maxPerCustomer !== null && (await customerUses(trx, rule.id, input, { except: input.orderId, now })) >= rule.maxPerCustomer) return 'customerLimit';
+  if (rule.maxPerCustomer !== null) {
+    // Counted under the code's row lock: two orders of one customer at the same moment both counted none before
+    // either had written its use (PostgreSQL, read committed). The second now waits, then counts the first's.
+    await lockCode(trx, rule.id);
+    if ((await customerUses(trx, rule.id, input, { except: input.orderId, now })) >= rule.maxPerCustomer) return 'customerLimit';
+  }
   if (!(await takeUse(trx, rule.id))) return 'usedUp';
   const row = { code_id: rule.id, customer: customerKey(input), email: input.email.trim().toLowerCase(), status: 'held', expires_at: input.expiresAt.toISOString(), created_at: now.toISOString() };
   if (mine) await trx.updateTable('discount_code_uses').set(row).where('order_id', '=', input.orderId).execute();
   else await trx.insertInto('discount_code_uses').values({ order_id: input.orderId, ...row }).execute();
   return 'ok';
+}
+
+/**
+ * Takes the code's row lock until the transaction ends (an update that changes nothing): on PostgreSQL another
+ * transaction's claim waits for this one to commit; SQLite has one writer at a time anyway.
+ */
+async function lockCode(trx: Executor, codeId: string): Promise<void> {
+  await trx.updateTable('discount_codes').set((eb) => ({ uses: eb.ref('uses') })).where('id', '=', codeId).execute();
 }
 
 /** One use off the counter if one is left; false when the code is used up. */
@@ -142,14 +159,20 @@ async function giveBack(db: Executor, held: ReadonlyArray<{ order_id: string; co
  * Before an order's payment starts again: its use is still held (renewed until `expiresAt`), made, or — let go
  * when its hold ran out — claimed again if a use is left. False: the code is gone and the order must be re-priced.
  */
-export async function renewCodeUse(trx: Executor, orderId: string, expiresAt: Date): Promise<boolean> {
-  const use = await trx.selectFrom('discount_code_uses').select(['code_id', 'status']).where('order_id', '=', orderId).executeTakeFirst();
+export async function renewCodeUse(trx: Executor, orderId: string, expiresAt: Date, now = new Date()): Promise<boolean> {
+  const use = await trx.selectFrom('discount_code_uses').select(['code_id', 'status', 'customer', 'email']).where('order_id', '=', orderId).executeTakeFirst();
   if (!use || use.status === 'used') return true;
   if (use.status === 'held') {
     const renewed = await trx.updateTable('discount_code_uses').set({ expires_at: expiresAt.toISOString() }).where('order_id', '=', orderId).where('status', '=', 'held').executeTakeFirst();
     if (Number(renewed.numUpdatedRows) === 1) return true;
   }
-  // Let go (a sweep may just have done it): claimed again if a use is left.
+  // Let go (a sweep may just have done it): claimed again if a use is left, and if the customer has not used or
+  // held it meanwhile through another order (under the code's lock, as a first claim is).
+  const code = await trx.selectFrom('discount_codes').select('max_per_customer').where('id', '=', use.code_id).executeTakeFirst();
+  if (code?.max_per_customer != null) {
+    await lockCode(trx, use.code_id);
+    if ((await usesBy(trx, use.code_id, { key: use.customer, email: use.email }, { except: orderId, now })) >= Number(code.max_per_customer)) return false;
+  }
   if (!(await takeUse(trx, use.code_id))) return false;
   const taken = await trx.updateTable('discount_code_uses').set({ status: 'held', expires_at: expiresAt.toISOString() }).where('order_id', '=', orderId).where('status', '=', 'released').executeTakeFirst();
   if (Number(taken.numUpdatedRows) !== 1) await trx.updateTable('discount_codes').set((eb) => ({ uses: eb('uses', '-', 1) })).where('id', '=', use.code_id).where('uses', '>', 0).execute();

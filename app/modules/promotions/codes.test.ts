@@ -9,9 +9,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '~/db/schema';
 import type { DB } from '~/db/database.server';
+import { newId } from '~/db/ids.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { listActivity } from '~/modules/activity/index.server';
-import { enterCode, getCart } from '~/modules/cart/index.server';
+import { addToCart, defaultVariantOf, enterCode, getCart } from '~/modules/cart/index.server';
 import { payWithCard, startPayment } from '~/modules/checkout/index.server';
 import { sweepPayments } from '~/modules/checkout/sweep.server';
 import { getOrderForUser } from '~/modules/orders/index.server';
@@ -228,6 +229,49 @@ describe.each(testDatabases())('discount codes on %s', (kind, open) => {
     } finally {
       await second.destroy();
     }
+  });
+
+  /** A guest's cart of one bag with `typed` entered, ready for checkout as `email`. */
+  async function guestCartWithCode(typed: string, email: string) {
+    const cartId = newId();
+    const at = new Date().toISOString();
+    await db.insertInto('carts').values({ id: cartId, user_id: null, created_at: at, updated_at: at }).execute();
+    expect(await addToCart(db, cartId, (await defaultVariantOf(db, java))!, 1)).toMatchObject({ ok: true });
+    expect(await enterCode(db, storage, { cartId, typed, locale: 'en', currency: 'EUR', userId: null, email, ip: '203.0.113.7' })).toMatchObject({ ok: true });
+    return cartId;
+  }
+
+  it('one use per customer holds when one email checks out 20 carts at once: one order gets the code, the others are told', async () => {
+    await code({ code: 'ONEEACH', maxPerCustomer: 1 });
+    const email = 'one.each@example.test';
+    const carts = await Promise.all(Array.from({ length: 20 }, () => guestCartWithCode('ONEEACH', email)));
+    const results = await Promise.all(carts.map((cartId) => startPayment(db, provider, { userId: null, email, locale: 'en', currency: 'EUR', cartId, address, delivery: pickup })));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok && r.reason === 'code_refused' && r.why === 'customerLimit')).toHaveLength(19);
+    expect(await db.selectFrom('orders').select('id').where('discount_code', '=', 'ONEEACH').execute()).toHaveLength(1);
+    expect(Number((await db.selectFrom('discount_codes').select('uses').where('code', '=', 'ONEEACH').executeTakeFirstOrThrow()).uses)).toBe(1);
+  });
+
+  it('one use per customer holds when a customer pays two orders at the same moment, the first one’s hold having run out', async () => {
+    await code({ code: 'ONCEPAY', maxPerCustomer: 1 });
+    const email = 'twice@example.test';
+    const firstCart = await guestCartWithCode('ONCEPAY', email);
+    const first = await startPayment(db, provider, { userId: null, email, locale: 'en', currency: 'EUR', cartId: firstCart, address, delivery: pickup });
+    if (!first.ok) throw new Error(first.reason);
+    // The first order's hold runs out and the sweep lets its use go: a second order of the same customer takes it.
+    await db.updateTable('discount_code_uses').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('order_id', '=', first.orderId).execute();
+    await sweepPayments(services());
+    const secondCart = await guestCartWithCode('ONCEPAY', email);
+    const second = await startPayment(db, provider, { userId: null, email, locale: 'en', currency: 'EUR', cartId: secondCart, address, delivery: pickup });
+    if (!second.ok) throw new Error(second.reason);
+    // Both paid at once: the order holding the use is charged; the first, whose use went to the second, is re-priced.
+    const [one, two] = await Promise.all([
+      payWithCard(services(), { userId: null, cartId: firstCart, orderId: first.orderId, card }),
+      payWithCard(services(), { userId: null, cartId: secondCart, orderId: second.orderId, card }),
+    ]);
+    expect([one, two]).toEqual([{ ok: false, code: 'prices_changed' }, expect.objectContaining({ ok: true })]);
+    const uses = await db.selectFrom('discount_code_uses').innerJoin('discount_codes', 'discount_codes.id', 'discount_code_uses.code_id').select('discount_code_uses.status').where('discount_codes.code', '=', 'ONCEPAY').where('discount_code_uses.status', '=', 'used').execute();
+    expect(uses).toHaveLength(1);
   });
 
   it('gives a held use back when its order is abandoned, and counts one per customer by account or email', async () => {
