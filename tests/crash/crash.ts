@@ -7,7 +7,8 @@
  * Stripe's signed webhook, after a look at the waiting page),
  * retrying each step as a browser would while the shop is down, and two more go to payment and walk away (one as
  * the load starts, one after it); the shop is SIGKILLed 2–6 s after each start, whatever it is doing then
- * (starting, warming up, serving), and restarted, CRASH_KILLS times (default 30). Then everything settles
+ * (warming up, serving), every fifth time 0.1–0.8 s after it (still starting), and restarted, CRASH_KILLS times
+ * (default 30). Then everything settles
  * (webhooks delivered, mail sent, and the walkers' holds let go by the shop's sweep once their minute is up) and
  * is reconciled:
  *   - every charge (a succeeded PaymentIntent) has exactly one paid order, and every paid order its charge;
@@ -141,8 +142,9 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const home = await untilAnswered(() => fetch(`${base}/`).then(async (r) => ({ status: r.status, body: await r.text() })));
   const productIds = productIdsIn(home.body);
 
-  // The killer: SIGKILL 2–6 s after each start, whatever the shop is doing then (starting, migrating,
-  // warming up, serving), KILLS times; then one last start that is left to run.
+  // The killer: SIGKILL 2–6 s after each start, whatever the shop is doing then (warming up or serving: a start
+  // listens within about a second), and every fifth 0.1–0.8 s after it, while it is still starting (loading,
+  // checking its migrations, recovering its outbox); KILLS times, then one last start that is left to run.
   let kills = 0;
   /** Kills of a shop not listening yet (starting, migrating) and of one serving requests (warming up or ready). */
   const killed = { starting: 0, 'warming up': 0, ready: 0 };
@@ -150,7 +152,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const killer = (async () => {
     let state = watchState(shop, base);
     while (kills < KILLS) {
-      await sleep(2000 + Math.random() * 4000);
+      await sleep(kills % 5 === 4 ? 100 + Math.random() * 700 : 2000 + Math.random() * 4000);
       const exited = new Promise((resolve) => (shop.exitCode !== null ? resolve(null) : shop.once('exit', resolve)));
       killed[state()]++;
       shop.kill('SIGKILL');
