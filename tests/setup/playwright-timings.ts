@@ -21,7 +21,7 @@ export default class PlaywrightTimings implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult) {
-    const project = test.parent.project()?.name ?? '';
+    const project = test.parent.project()?.name || 'the only project';
     const start = result.startTime.getTime();
     const span = this.projects.get(project) ?? { first: start, last: start, journeys: 0, time: 0 };
     span.first = Math.min(span.first, start);
