@@ -73,10 +73,19 @@ test.describe('the lightbox', () => {
     await page.getByRole('button', { name: en('product.gallery.open', { n: 1, total }) }).tap();
     const dialog = page.getByRole('dialog', { name: en('product.gallery.dialog') });
     await expect(dialog).toBeVisible();
-    // Measured before it has loaded, the picture is a box of no height in the middle of the screen, and a tap
-    // "beside" it lands on it once it has.
-    await expect.poll(() => dialog.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await pictureLoaded(dialog);
     return dialog;
+  }
+
+  /**
+   * Waits for the shown picture to load, and returns its middle. Measured before it has loaded, the picture is a
+   * box of no height in the middle of the screen: a tap "beside" it lands on it once it has, and a swipe meant for
+   * it starts on the backdrop (a loaded machine once swiped before the second picture had arrived).
+   */
+  async function pictureLoaded(dialog: Locator): Promise<{ x: number; y: number }> {
+    await expect.poll(() => dialog.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const picture = (await dialog.getByRole('img').boundingBox())!;
+    return { x: picture.x + picture.width / 2, y: picture.y + picture.height / 2 };
   }
 
   /** A one-finger swipe across the picture, as Chromium gets it from a touch screen. */
@@ -100,14 +109,12 @@ test.describe('the lightbox', () => {
       expect(box.x, `${name} starts on screen`).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width, `${name} ends on screen`).toBeLessThanOrEqual(390);
     }
-    const picture = (await dialog.getByRole('img').boundingBox())!;
-    const middle = { x: picture.x + picture.width / 2, y: picture.y + picture.height / 2 };
-    await swipe(page, middle, -150);
+    await swipe(page, await pictureLoaded(dialog), -150);
     await expect(counter(2)).toBeVisible();
     await expect(dialog.getByRole('img')).toHaveAccessibleName(`${productName(product, 'en')} (2/${total})`);
-    await swipe(page, middle, 150);
+    await swipe(page, await pictureLoaded(dialog), 150);
     await expect(counter(1)).toBeVisible();
-    await swipe(page, middle, 150);
+    await swipe(page, await pictureLoaded(dialog), 150);
     await expect(counter(total), 'a swipe back from the first picture wraps to the last').toBeVisible();
     await expect(dialog).toBeVisible();
   });

@@ -76,7 +76,9 @@ export function Lightbox({
         go(dx < 0 ? 1 : -1);
       }}
       data-dark
-      className="m-0 h-full max-h-none w-full max-w-none bg-transparent p-0 backdrop:bg-roast/90 backdrop:backdrop-blur-sm"
+      // A sideways swipe is the viewer's own (the next picture), never the browser's: no history navigation
+      // ("back" on a swipe right) and no sideways panning; vertical panning and pinch-zoom stay the browser's.
+      className="m-0 h-full max-h-none w-full max-w-none touch-pan-y touch-pinch-zoom overscroll-contain bg-transparent p-0 backdrop:bg-roast/90 backdrop:backdrop-blur-sm"
     >
       <div className="animate-fade-in flex h-full w-full flex-col items-center justify-center gap-4 p-4 text-cream">
         <div className="flex w-full max-w-4xl items-center justify-between">
