@@ -55,24 +55,34 @@ export type A11yOptions = {
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-/** Runs axe on the page as it is now and fails on any serious or critical violation, listing each one. */
+/** Runs axe on the page as it rests and fails on any serious or critical violation, listing each one. */
 export async function expectNoSeriousA11yViolations(page: Page, { exclude = [], label }: A11yOptions = {}): Promise<void> {
   // Only violations are reported; skipping the passes' details makes a scan markedly faster. Legacy mode runs axe
   // once in the page itself instead of per frame and then again in a blank page of its own to merge the frames'
   // results: the same rules and findings for a page without frames, in less than half the time.
+  const scanner = () => {
+    let builder = new AxeBuilder({ page }).setLegacyMode(page.frames().length === 1).withTags(WCAG_TAGS).options({ resultTypes: ['violations'] });
+    for (const selector of exclude) builder = builder.exclude(selector);
+    return builder;
+  };
   // The page as it rests: a banner sliding in or a colour in transition is measured half-faded (a loaded machine
-  // once caught the cookie banner at 2.2:1 mid-animation). Endless animations (a progress bar) are not waited for.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.playState === 'running' && Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-  let builder = new AxeBuilder({ page }).setLegacyMode(page.frames().length === 1).withTags(WCAG_TAGS).options({ resultTypes: ['violations'] });
-  for (const selector of exclude) builder = builder.exclude(selector);
-  const results = await builder.analyze();
+  // caught the cookie banner, which opens a moment after the page, at 2.2:1 and 3.2:1 mid-animation). So a scan
+  // waits for the page's finite animations to end, and is made again if one started while it ran; endless ones (a
+  // progress bar) are not waited for.
+  let results: Awaited<ReturnType<AxeBuilder['analyze']>>;
+  for (let scan = 1; ; scan++) {
+    const since = await page.evaluate(async () => {
+      const finite = (a: Animation) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime));
+      await Promise.all(document.getAnimations().filter((a) => a.playState === 'running' && finite(a)).map((a) => a.finished.catch(() => undefined)));
+      return Number(document.timeline.currentTime);
+    });
+    results = await scanner().analyze();
+    const moved = await page.evaluate(
+      (since) => document.getAnimations().some((a) => Number(a.startTime) >= since || (a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))),
+      since,
+    );
+    if (!moved || scan === 3) break;
+  }
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = serious
     .map((v) => {
