@@ -238,9 +238,9 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const doubled = bags.filter((b) => Number(b.n) !== 1);
   if (doubled.length) failures.push(`${doubled.length} paid orders hold more than the one bag added (e.g. ${doubled[0].order_id}: ${doubled[0].n})`);
 
-  const outbox = await db.selectFrom('mail_outbox').select(['id', 'to_address', 'status', 'attempts', 'last_error', 'next_attempt_at', 'claim_token']).execute();
+  const outbox = await db.selectFrom('mail_outbox').select(['id', 'to_address', 'status', 'attempts', 'last_error', 'next_attempt_at', 'claim_token', 'created_at']).execute();
   const received = fs.existsSync(mailLog)
-    ? fs.readFileSync(mailLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { messageId: string; to: string[] })
+    ? fs.readFileSync(mailLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { messageId: string; to: string[]; at: number })
     : [];
   const timesReceived = new Map<string, number>();
   for (const mail of received) timesReceived.set(mail.messageId, (timesReceived.get(mail.messageId) ?? 0) + 1);
@@ -256,6 +256,11 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   if (toCustomers !== paid.length) failures.push(`${paid.length} paid orders but ${toCustomers} confirmation mails`);
   if (toShop !== paid.length) failures.push(`${paid.length} paid orders but ${toShop} order notices to the shop`);
   const duplicates = [...timesReceived.values()].filter((n) => n > 1).length;
+  // Paid → mail: from the message's queueing (in the transaction that marks the order paid) to its first arrival.
+  const firstArrival = new Map<string, number>();
+  for (const mail of received) firstArrival.set(idOf(mail.messageId), Math.min(firstArrival.get(idOf(mail.messageId)) ?? Infinity, mail.at));
+  const latencies = outbox.flatMap((row) => (firstArrival.has(row.id) ? [firstArrival.get(row.id)! - Date.parse(row.created_at)] : [])).sort((a, b) => a - b);
+  const percentile = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : 0);
   const stock = await reconcileStock(db, { emailPrefix, boughtProductIds: productIds, reservationMinutes: RESERVATION_MINUTES });
   failures.push(...stock.failures);
   for (const [i, walk] of walks.entries()) {
@@ -296,6 +301,9 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
       'mails queued': outbox.length,
       'mails received': received.length,
       'received twice (same Message-ID)': duplicates,
+      'paid → mail p50 ms': percentile(50),
+      'paid → mail p99 ms': percentile(99),
+      'paid → mail max ms': latencies.at(-1) ?? 0,
       ...stock.counts,
     },
   };

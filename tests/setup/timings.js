@@ -29,4 +29,7 @@ export function openTiming(phase) {
 export const nestedTimingEnv = () => ({ ...process.env, TEST_TIMINGS_DEPTH: String(depth + 1) });
 
 /** "4:05" for 245 s. */
-export const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
+export function minutes(seconds) {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
