@@ -25,16 +25,16 @@ test('search, filter and load more are plain GET forms and links', async ({ page
   await box.fill('czekolada');
   await page.getByRole('search').getByRole('button', { name: en('home.search.submit') }).click();
   await expect(page).toHaveURL(/\?q=czekolada/);
-  expect(await gridNames(page)).toEqual(names(textMatches('czekolada')));
+  await expect.poll(() => gridNames(page)).toEqual(names(textMatches('czekolada')));
 
   await page.getByRole('navigation', { name: en('home.filter.label') }).getByRole('link', { name: en('categories.groundCoffee') }).click();
   await expect(page).toHaveURL(/q=czekolada&category=groundCoffee/);
-  expect(await gridNames(page)).toEqual(names(textMatches('czekolada').filter((p) => p.category === 'groundCoffee')));
+  await expect.poll(() => gridNames(page)).toEqual(names(textMatches('czekolada').filter((p) => p.category === 'groundCoffee')));
 
   await page.goto('/');
   await page.getByRole('link', { name: en('home.loadMore') }).click();
   await expect(page).toHaveURL(/[?&]page=2#item-13$/);
-  expect(await gridNames(page)).toEqual(names(catalogue.slice(0, 2 * PAGE_SIZE)));
+  await expect.poll(() => gridNames(page)).toEqual(names(catalogue.slice(0, 2 * PAGE_SIZE)));
 });
 
 test('the categories dropdown works with its Show button', async ({ page }) => {
@@ -43,7 +43,7 @@ test('the categories dropdown works with its Show button', async ({ page }) => {
   await select.selectOption('dripCoffeeBags');
   await page.getByRole('button', { name: en('categories.show') }).click();
   await expect(page).toHaveURL(/\/categories\?category=dripCoffeeBags/);
-  expect(await gridNames(page)).toEqual(names(inCategory('dripCoffeeBags')));
+  await expect.poll(() => gridNames(page)).toEqual(names(inCategory('dripCoffeeBags')));
   await expect(select).toHaveValue('dripCoffeeBags');
 });
 
@@ -54,7 +54,7 @@ test('sorting is a GET form with its own button and keeps the category', async (
   await expect(page).toHaveURL(/\/categories\?category=wholeBean&sort=price-desc$/);
   // By the price asked: the demo sale's coffee by its sale price.
   const expected = [...inCategory('wholeBean')].sort((a, b) => askedCents(b, b.priceCents) - askedCents(a, a.priceCents)).slice(0, PAGE_SIZE);
-  expect(await gridNames(page)).toEqual(names(expected));
+  await expect.poll(() => gridNames(page)).toEqual(names(expected));
 });
 
 test('checkout without JavaScript links to the login message', async ({ page, productPath }) => {
