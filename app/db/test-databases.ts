@@ -9,9 +9,9 @@
  *   });
  */
 import { randomBytes } from 'node:crypto';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
-import { type DB, type DatabaseKind, MIGRATION_LOCK, migrateToLatest, openDatabase } from './database.server';
+import { type DB, type DatabaseKind, MIGRATION_LOCK, databaseKind, migrateToLatest, openDatabase } from './database.server';
 import type { Database } from './schema';
 
 export type TestDatabase = { db: DB; kind: DatabaseKind; close: () => Promise<void> };
@@ -54,10 +54,23 @@ async function openPostgres(): Promise<TestDatabase> {
  * another file migrates makes that migration fail (see MIGRATION_LOCK).
  */
 export async function dropSchema(db: Kysely<any>, schema: string): Promise<void> {
+  await changeCatalogue(db, sql`drop schema if exists ${sql.id(schema)} cascade`);
+}
+
+/**
+ * Runs a statement that changes the catalogue (a table renamed for a moment, say) under the migration lock on
+ * PostgreSQL, for the same reason: another file's migrator reading every schema's tables then failed on a
+ * table renamed under it. SQLite has one file per test and needs no lock.
+ */
+export async function changeCatalogue(db: Kysely<any>, statement: RawBuilder<unknown>): Promise<void> {
+  if (databaseKind(db) !== 'postgres') {
+    await statement.execute(db);
+    return;
+  }
   await db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
     try {
-      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(connection);
+      await statement.execute(connection);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
     }

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { type TestDatabase, changeCatalogue, testDatabases } from '~/db/test-databases';
 import { LIMITS } from '~/modules/limits/index.server';
 import type { Contact } from './contact.schema';
 import { contactMail, escapeHtml, submitContactMessage } from './contact.server';
@@ -98,7 +98,7 @@ describe.each(testDatabases())('submitContactMessage on %s', (_kind, open) => {
 
   it('keeps nothing when the database fails, answers unavailable and logs nothing the visitor wrote', async () => {
     // The outbox table goes away for a moment, so the second insert of the transaction fails.
-    await sql`alter table mail_outbox rename to mail_outbox_away`.execute(handle.db);
+    await changeCatalogue(handle.db, sql`alter table mail_outbox rename to mail_outbox_away`);
     try {
       const lines: string[] = [];
       const sink = new Writable({
@@ -121,7 +121,7 @@ describe.each(testDatabases())('submitContactMessage on %s', (_kind, open) => {
       for (const value of Object.values(input)) expect(lines[0]).not.toContain(value.slice(0, 8));
       expect(lines[0]).not.toContain('shop@kopi.test');
     } finally {
-      await sql`alter table mail_outbox_away rename to mail_outbox`.execute(handle.db);
+      await changeCatalogue(handle.db, sql`alter table mail_outbox_away rename to mail_outbox`);
     }
   });
 });
