@@ -25,12 +25,13 @@ export default class VitestTimings implements Reporter {
     const tests = this.count.sqlite + this.count.postgres + this.count.other;
     recordTiming(`Vitest (${node})`, wall, `${files} files, ${tests} tests`);
     const parts = [
-      ['SQLite', 'tests on SQLite', this.time.sqlite, this.count.sqlite],
-      ['PostgreSQL', 'tests on PostgreSQL', this.time.postgres, this.count.postgres],
-      ['SQLite only or no database', 'tests on SQLite only or no database', this.time.other, this.count.other],
+      ['SQLite', this.time.sqlite, this.count.sqlite],
+      ['PostgreSQL', this.time.postgres, this.count.postgres],
+      ['SQLite only or no database', this.time.other, this.count.other],
     ] as const;
-    for (const [, phase, seconds, count] of parts) if (count) recordTiming(`  ${phase} (${node})`, seconds, `${count} tests, their own time`);
-    const split = parts.filter(([, , , count]) => count).map(([label, , seconds]) => `${label} ${minutes(seconds)}`);
+    const run = parts.filter(([, , count]) => count > 0);
+    for (const [label, seconds, count] of run) recordTiming(`  tests on ${label} (${node})`, seconds, `${count} tests, their own time`);
+    const split = run.map(([label, seconds]) => `${label} ${minutes(seconds)}`);
     console.log(`\nVitest on ${node}: ${minutes(wall)} for ${tests} tests in ${files} files; the tests' own time: ${split.join(', ')}`);
   }
 }
