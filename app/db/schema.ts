@@ -24,6 +24,7 @@ export interface Database {
   roast_batches: RoastBatchesTable;
   stock_movements: StockMovementsTable;
   stock_reservations: StockReservationsTable;
+  stock_hold_windows: StockHoldWindowsTable;
   stock_alerts: StockAlertsTable;
   withdrawals: WithdrawalsTable;
   reviews: ReviewsTable;
@@ -177,6 +178,17 @@ export interface StockReservationsTable {
   status: string;
   expires_at: string;
   created_at: string;
+  /** The cart whose order made the hold (migration 0030). */
+  holder: string | null;
+  /** The client address it came from (`ip:…`), cleared once the hold is not live (migration 0030). */
+  client: string | null;
+}
+
+/** When each cart's, customer's or client address's window to hold coffee began (migration 0030). */
+export interface StockHoldWindowsTable {
+  key: string;
+  started_at: string;
+  held_until: string;
 }
 
 /** "Tell me when it's back": one mail when the variant can be bought again. */
@@ -429,6 +441,12 @@ export interface OrdersTable {
   cancelled_at: string | null;
   /** Paid after its stock was gone: refunded in full and never shipped (migration 0018). */
   stock_short_at: string | null;
+  /** A newer order of its cart replaced it (payment_status `replaced`); paid anyway, it is refunded in full (migration 0030). */
+  replaced_at: Generated<string | null>;
+  /** When the provider confirmed the replaced order's payment cancelled (migration 0030). */
+  payment_cancelled_at: Generated<string | null>;
+  /** Why its coffee could not be held while it is paid: time, amount or client (migration 0030). */
+  hold_refused: Generated<string | null>;
   /** The goods' total and the delivery's price apart; total_cents is their sum (migration 0019). */
   goods_cents: Generated<number>;
   delivery_cents: Generated<number>;

@@ -1,4 +1,4 @@
-import { ArrowLeft, ArrowRight } from 'lucide-react';
+import { ArrowLeft, ArrowRight, Clock, Info } from 'lucide-react';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Form, Link, createContext, data, redirect, useNavigation, type ShouldRevalidateFunction } from 'react-router';
 import { OrderConfirmation } from '~/components/checkout/order-confirmation';
@@ -31,6 +31,8 @@ import { appContext } from '~/context';
 import { type Shopper, keepCountry, pathFor, requireUser, shopperContext } from '~/http/shopper.server';
 import type { AppContext } from '~/context';
 import { emailSchema } from '~/modules/accounts/accounts.schema';
+import { heldUntil, holdClient } from '~/modules/stock/index.server';
+import type { HoldRefusal } from '~/modules/stock/stock.types';
 
 import type { VatPart } from '~/modules/tax/vat';
 import { parseBuyer } from '~/modules/invoices/buyer';
@@ -63,6 +65,8 @@ type PaymentStep = {
   preferred: PaymentMethodKind;
   /** The method an error is about (its form opens with it). */
   method?: PaymentMethodKind;
+  /** How long its coffee is held for it, or why it is not (null: nothing of it is kept in stock). */
+  hold: { minutes: number } | { refused: HoldRefusal } | null;
 };
 /** Set by the action when its answer is the payment step: the page shows that, so the loader skips the review. */
 const paymentStepShown = createContext<boolean>(false);
@@ -85,10 +89,14 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
   const order = await getOrderForUser(app.db, app.storage, ownerOf(buyer), orderId);
   if (!order) throw redirect(pathFor(shopper, '/checkout'));
   if (order.paymentStatus === 'succeeded') throw redirect(pathFor(shopper, `/checkout?step=done&order=${order.id}`));
+  // A newer order of the cart replaced it (another tab changed the delivery): the checkout starts from the cart.
+  if (order.replaced) throw redirect(pathFor(shopper, '/checkout'));
   const methods = methodsFor(order.currency);
   const preference = buyer.userId ? methodOfPreference((await getProfile(app.db, buyer.userId)).paymentMethod) : 'card';
   // Stripe's Payment Element needs the payment's client secret (this is the buyer's own order: checked above).
-  const clientSecret = app.payments.name === 'stripe' ? ((await findOrderRecord(app.db, order.id))?.clientSecret ?? undefined) : undefined;
+  const [record, until] = await Promise.all([findOrderRecord(app.db, order.id), heldUntil(app.db, order.id)]);
+  const clientSecret = app.payments.name === 'stripe' ? (record?.clientSecret ?? undefined) : undefined;
+  const hold = until ? { minutes: Math.max(1, Math.floor((until.getTime() - Date.now()) / 60_000)) } : record?.holdRefused ? { refused: record.holdRefused } : null;
   return {
     step: 'payment' as const,
     orderId: order.id,
@@ -107,6 +115,7 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
     available: true,
     methods,
     preferred: methods.includes(preference) ? preference : 'card',
+    hold,
     ...(clientSecret ? { clientSecret } : {}),
     ...extra,
   };
@@ -234,6 +243,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const choice = parsed.data;
     const result = await startPayment(app.db, provider, {
       userId: buyer.userId,
+      client: holdClient(app.clientIp),
       email: buyer.email ?? guestEmail!.data!.toLowerCase(),
       locale,
       currency: shopper.currency,
@@ -269,6 +279,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const result = await payWithCard(paymentServices(app), {
       userId: buyer.userId,
       cartId,
+      client: holdClient(app.clientIp),
       orderId,
       card: {
         number: field(form, 'cardNumber'),
@@ -288,7 +299,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const orderId = field(form, 'orderId');
     const code = field(form, 'blikCode').replace(/\s/g, '');
     if (intent === 'blik' && !isBlikCode(code)) return data(await paymentStep(orderId, { error: 'blik_format', method: 'blik' }), { status: 400 });
-    const result = await startAsyncPayment(paymentServices(app), { userId: buyer.userId, cartId, orderId, method: intent, code });
+    const result = await startAsyncPayment(paymentServices(app), { userId: buyer.userId, cartId, orderId, method: intent, code, client: holdClient(app.clientIp) });
     if (result.ok) {
       const waiting = pathFor(shopper, `/checkout?step=waiting&order=${result.orderId}&method=${intent}`);
       // A bank page first (Przelewy24), which sends the shopper back to wait for its answer.
@@ -438,6 +449,7 @@ function Payment({ payment }: { payment: PaymentStep }) {
     <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
       <section aria-labelledby="payment-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
         <h2 id="payment-heading" className="text-2xl font-semibold">{t('checkout.payment.heading')}</h2>
+        <HoldNote hold={payment.hold} />
         <div className="mt-5">
           {!payment.available ? (
             <PaymentUnavailable />
@@ -467,6 +479,19 @@ function Payment({ payment }: { payment: PaymentStep }) {
         )}
       </aside>
     </div>
+  );
+}
+
+/** How long the coffee is held while the shopper pays, or why it is not (docs/decisions/0031). */
+function HoldNote({ hold }: { hold: PaymentStep['hold'] }) {
+  const { t } = useI18n();
+  if (!hold) return null;
+  const held = 'minutes' in hold;
+  return (
+    <p className={`mt-3 flex items-start gap-2 rounded-2xl px-4 py-3 text-sm ${held ? 'bg-cream text-muted' : 'bg-sand/60 text-roast'}`} data-testid="hold-note">
+      {held ? <Clock aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" /> : <Info aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />}
+      <span>{held ? t('checkout.payment.held', { count: hold.minutes }) : t(`checkout.payment.notHeld.${hold.refused}`)}</span>
+    </p>
   );
 }
 

@@ -239,6 +239,18 @@ export async function startFakeStripe({
         if (key) byKey.set(key, id);
         return send(200, refund);
       }
+      const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
+      if (req.method === 'POST' && cancel) {
+        const intent = intents.get(cancel[1]);
+        if (!intent) return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment_intent' } });
+        if (!['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action'].includes(String(intent.status))) {
+          return send(400, {
+            error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `You cannot cancel this PaymentIntent because it has a status of ${String(intent.status)}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.` },
+          });
+        }
+        Object.assign(intent, { status: 'canceled', canceled_at: Math.floor(Date.now() / 1000), cancellation_reason: body.get('cancellation_reason') ?? null, next_action: null });
+        return send(200, intent);
+      }
       const confirm = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(url.pathname);
       if (req.method === 'POST' && confirm) {
         const intent = intents.get(confirm[1]);
@@ -246,6 +258,9 @@ export async function startFakeStripe({
         const type = body.get('payment_method_data[type]');
         if (intent.status === 'succeeded') {
           return send(400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'This PaymentIntent has already succeeded.' } });
+        }
+        if (intent.status === 'canceled') {
+          return send(400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'This PaymentIntent was canceled and can no longer be confirmed.' } });
         }
         if (type === 'blik') {
           if (intent.currency !== 'pln') {

@@ -33,8 +33,9 @@ export function OrderConfirmation({
 }) {
   const path = useLocalePath();
   const { t, locale } = useI18n();
-  // Paid after the coffee sold out: an apology, not a thank-you (the order is refunded in full).
-  const short = order?.stockShort === true;
+  // Paid after the coffee sold out, or after a newer order replaced it: not a thank-you (it is refunded in full).
+  const replaced = order?.replaced === true && order.paymentStatus === 'succeeded';
+  const short = order?.stockShort === true || replaced;
   return (
     <div className="container-page py-12 md:py-20">
       <section className="mx-auto max-w-2xl rounded-3xl bg-paper p-6 ring-1 ring-sand sm:p-10" aria-labelledby="confirmation-title">
@@ -42,9 +43,11 @@ export function OrderConfirmation({
           <span className={`mx-auto flex h-16 w-16 items-center justify-center rounded-full ${short ? 'bg-cherry-light' : 'bg-leaf-light'}`}>
             {short ? <CircleAlert aria-hidden="true" className="h-9 w-9 text-cherry" /> : <CheckCircle2 aria-hidden="true" className="h-9 w-9 text-leaf" />}
           </span>
-          <h1 id="confirmation-title" className="mt-5 text-3xl font-semibold md:text-4xl">{short ? t('checkout.done.stockShortHeading') : title}</h1>
+          <h1 id="confirmation-title" className="mt-5 text-3xl font-semibold md:text-4xl">{replaced ? t('checkout.done.replacedHeading') : short ? t('checkout.done.stockShortHeading') : title}</h1>
           {heading && !short && <h2 className="mt-3 text-xl font-semibold text-roast-800">{heading}</h2>}
-          <p className="mt-2 text-muted" data-testid={short ? 'order-stock-short' : undefined}>{short ? t('checkout.done.stockShortText') : text}</p>
+          <p className="mt-2 text-muted" data-testid={replaced ? 'order-replaced' : short ? 'order-stock-short' : undefined}>
+            {replaced ? t('checkout.done.replacedText') : short ? t('checkout.done.stockShortText') : text}
+          </p>
           {reference && !order && (
             <p className="mt-6 text-lg font-semibold tracking-wide" data-testid={labelTestId}>
               {t('checkout.success.reference', { ref: reference })}

@@ -78,6 +78,11 @@ export function OrderCard({ order, position, reviewed, guestKey, invoices, canAs
           {t('orders.stockShort')}
         </p>
       )}
+      {order.replaced && (
+        <p className="mt-4 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry" data-testid="order-replaced">
+          {t('orders.replaced')}
+        </p>
+      )}
       {order.parcel?.trackingNumber && <Parcel parcel={order.parcel} />}
       <p className="mt-4 text-sm text-muted" data-testid="order-ship-to">
         <span className="font-medium text-roast">{t(order.delivery?.kind === 'pickup' ? 'orders.pickupBy' : 'orders.shipTo')}</span>{' '}

@@ -28,6 +28,7 @@ import * as invoices from './0026-invoices';
 import * as privacy from './0027-privacy';
 import * as ossPrices from './0028-oss-prices';
 import * as confirmedSessions from './0029-confirmed-sessions';
+import * as fairHolds from './0030-fair-holds';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0027-privacy': privacy,
   '0028-oss-prices': ossPrices,
   '0029-confirmed-sessions': confirmedSessions,
+  '0030-fair-holds': fairHolds,
 };

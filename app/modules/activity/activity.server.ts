@@ -27,6 +27,7 @@ export type ActivityAction =
   | 'stock.batch'
   | 'stock.corrected'
   | 'order.stock_short'
+  | 'order.replaced'
   | 'delivery.changed'
   | 'currency.changed'
   | 'prices.proposed'

@@ -20,6 +20,7 @@ import {
   type OrderRecord,
   type OrderRecordLine,
   setOrderPaid,
+  markReplaced,
   shopOrderNotificationMail,
   type NewOrderLine,
 } from '~/modules/orders/index.server';
@@ -27,11 +28,11 @@ import { recordEvent } from '~/modules/analytics/index.server';
 import { analyticsAllowed } from '~/modules/privacy/index.server';
 import { recordActivity } from '~/modules/activity/index.server';
 import { lineName } from '~/modules/catalog/variants';
-import { type RefundEventOutcome, recordRefundEvent, refundStockShortOrders } from '~/modules/fulfilment/index.server';
+import { type RefundEventOutcome, recordRefundEvent, refundUnservedOrders } from '~/modules/fulfilment/index.server';
 import type { CardDetails, CardErrorCode, PaymentEvent, PaymentFailure, PaymentProvider } from '~/modules/payments/index.server';
 import { methodsFor } from '~/modules/payments/methods';
 import type { Storage } from '~/modules/storage/index.server';
-import { RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
+import { type HoldRefusal, RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
 import { type DeliveryTable, type LockerDirectory, cheapestDelivery, deliveryOptions, getDeliveryTable, inCurrency, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
 import type { Currency } from '~/modules/pricing/index.server';
@@ -148,6 +149,8 @@ export async function startPayment(
     visitorId?: string | null;
     /** How long the stock is held for the payment. */
     reservationMinutes?: number;
+    /** The client's address as the limits count it (`ip:…`): what one address holds is bounded. */
+    client?: string | null;
     /** The buyer's details when they asked for an invoice: issued when the order is paid. */
     invoiceBuyer?: InvoiceBuyer | null;
     log?: Logger;
@@ -241,12 +244,16 @@ export async function startPayment(
       if (claimed !== 'ok') throw new CodeRefused(discount.code, claimed);
     }
     const released = await releaseCartHolds(trx, cart.id!, order.id);
+    // The replaced orders can no longer be paid: their payments are cancelled at the provider after this commits.
+    const cancelled = await markReplaced(trx, replaced.map((o) => o.id));
     // A reused order holds by the weights it was made with (stock reads them from it); a new one's are these.
     const toHold = stockLines(lines).map((line) => (created ? line : { ...line, netWeightGrams: undefined }));
-    const reserved = await reserveStock(trx, order.id, toHold, { minutes: input.reservationMinutes ?? RESERVATION_MINUTES, fresh: created });
+    const holder = { cart: cart.id, user: input.userId, client: input.client ?? null };
+    const reserved = await reserveStock(trx, order.id, toHold, { minutes: input.reservationMinutes ?? RESERVATION_MINUTES, fresh: created, holder });
     if (!reserved.ok) throw new OutOfStock(reserved.short);
+    await noteHold(trx, order, reserved.refused);
     if (released || reserved.shownChanged) await bumpStoredCatalogVersion(trx);
-    return { order, removedVariantIds: cart.removedVariantIds };
+    return { order, removedVariantIds: cart.removedVariantIds, cancelled };
   }).catch((error: unknown) => {
     if (error instanceof OutOfStock || error instanceof CodeRefused) return error;
     throw error;
@@ -260,6 +267,7 @@ export async function startPayment(
   if (!prepared) return { ok: false, reason: 'empty_cart' };
   if (prepared === 'method_unavailable') return { ok: false, reason: prepared };
   const { order, removedVariantIds } = prepared;
+  await cancelReplacedPayments(db, provider, prepared.cancelled, input.log);
 
   let payment = order.paymentId && order.clientSecret ? { paymentId: order.paymentId, clientSecret: order.clientSecret } : null;
   if (!payment) {
@@ -328,7 +336,8 @@ export function paymentServices(app: {
   };
 }
 
-export type MarkOrderPaidResult = { ok: true; orderId: string; alreadyPaid: boolean; stockShort?: boolean } | { ok: false; reason: 'not_found' };
+/** `unserved`: paid, but never to be shipped (its coffee was gone, or a newer order replaced it): it is refunded. */
+export type MarkOrderPaidResult = { ok: true; orderId: string; alreadyPaid: boolean; unserved?: boolean } | { ok: false; reason: 'not_found' };
 /**
  * What a caller already read of the order in this transaction: the order, its lines, and that its live holds
  * cover them (the card form checks both before charging), so marking it paid does not read them again.
@@ -346,7 +355,7 @@ type MarkPaid = (paymentId: string, known?: KnownOrder) => Promise<MarkOrderPaid
  * Paying takes the order's coffee out of stock in that transaction. A payment that arrives after the coffee is
  * gone (its reservation lapsed and others bought it) still marks the order paid, but it is never shipped: it
  * is marked short, its timeline says why, and once the transaction is done it is refunded in full
- * (`refundStockShortOrders`; each node's sweep retries one the provider did not take).
+ * (`refundUnservedOrders`; each node's sweep retries one the provider did not take).
  */
 export async function settlePayment<R>(services: PaymentServices, work: (trx: Executor, markPaid: MarkPaid) => Promise<R>): Promise<R> {
   let paidNow = false;
@@ -357,14 +366,14 @@ export async function settlePayment<R>(services: PaymentServices, work: (trx: Ex
       const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl, seller: services.seller }, known);
       if (marked.ok && !marked.alreadyPaid) {
         paidNow = true;
-        invoiced.push(marked.orderId);
+        if (!marked.unserved) invoiced.push(marked.orderId);
       }
-      if (marked.ok && marked.stockShort) short.push(marked.orderId);
+      if (marked.ok && marked.unserved) short.push(marked.orderId);
       return marked;
     }),
   );
   if (short.length > 0) {
-    await refundStockShortOrders(services, short).catch((error: unknown) => services.log?.error({ err: error, orders: short }, 'refunding an order paid after its stock was gone failed; the sweep retries'));
+    await refundUnservedOrders(services, short).catch((error: unknown) => services.log?.error({ err: error, orders: short }, 'refunding an order that will not be shipped failed; the sweep retries'));
   }
   // Asked for at checkout: issued once the payment is safely recorded, never at its expense (a failure is logged
   // and the sweep tries again; with the shop's details unset the request waits on the order's page).
@@ -386,6 +395,10 @@ export async function issueRequestedInvoices(services: PaymentServices, orderIds
     .where('orders.payment_status', '=', 'succeeded')
     .where('orders.invoice_buyer', 'is not', null)
     .where('invoices.id', 'is', null)
+    // Nothing to invoice for an order cancelled before its invoice was issued, or one never to be shipped.
+    .where('orders.shipping_status', '<>', 'cancelled')
+    .where('orders.stock_short_at', 'is', null)
+    .where('orders.replaced_at', 'is', null)
     .$if(orderIds !== undefined, (qb) => qb.where('orders.id', 'in', orderIds!))
     .limit(50)
     .execute();
@@ -411,7 +424,14 @@ async function markOrderPaid(
   const mine = known && known.order.paymentId === input.paymentId && known.order.paymentProvider === input.provider ? known : undefined;
   const order = mine?.order ?? (await findOrderByPayment(trx, input.provider, input.paymentId));
   if (!order) return { ok: false, reason: 'not_found' };
-  if (!(await setOrderPaid(trx, order.id))) return { ok: true, orderId: order.id, alreadyPaid: true };
+  const set = await setOrderPaid(trx, order.id);
+  if (!set) return { ok: true, orderId: order.id, alreadyPaid: true };
+  if (set.replaced) {
+    // Paid although a newer order of its cart replaced it (a bank page left open): never shipped, refunded in
+    // full right after this transaction; its coffee and code stay with the newer order.
+    await recordActivity(trx, { id: null, email: 'Kopi' }, { action: 'order.replaced', subjectType: 'order', subjectId: order.id, subjectLabel: orderLabel(order.id), details: {} });
+    return { ok: true, orderId: order.id, alreadyPaid: false, unserved: true };
+  }
   // Its code's use is made (one let go meanwhile is taken back: the customer paid the price they were shown).
   if (order.discount) await markCodeUsed(trx, order.id);
 
@@ -421,7 +441,7 @@ async function markOrderPaid(
   if (!taken.ok) {
     // Paid for coffee that is gone: refunded in full right after this transaction, never shipped.
     await markStockShort(trx, order, lines, taken.short);
-    return { ok: true, orderId: order.id, alreadyPaid: false, stockShort: true };
+    return { ok: true, orderId: order.id, alreadyPaid: false, unserved: true };
   }
   if (order.cartId) {
     for (const line of lines) if (line.variantId) await changeLineQuantity(trx, order.cartId, line.variantId, -line.quantity);
@@ -460,7 +480,7 @@ export type PayWithCardResult =
  * the card and settles the order in the same transaction. A declined card leaves the order pending and the
  * cart as it was.
  */
-export async function payWithCard(services: PaymentServices, input: { userId: string | null; cartId?: string | null; orderId: string; card: CardDetails }): Promise<PayWithCardResult> {
+export async function payWithCard(services: PaymentServices, input: { userId: string | null; cartId?: string | null; orderId: string; card: CardDetails; client?: string | null }): Promise<PayWithCardResult> {
   const { payments } = services;
   if (!payments.confirmCard) return { ok: false, code: 'unavailable' };
   return settlePayment(services, async (trx, markPaid) => {
@@ -476,15 +496,18 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
     // code only if a use of it is still the order's.
     if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order, orderLines))) return { ok: false, code: 'prices_changed' } as const;
     if (order.discount && !(await renewCodeUse(trx, order.id, holdUntil(services.reservationMinutes)))) return { ok: false, code: 'prices_changed' } as const;
-    if (!(await holdsCover(trx, order.id, lines))) {
-      const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
+    let covered = await holdsCover(trx, order.id, lines);
+    if (!covered) {
+      const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES, holder: holderOf(order, input.client) });
       if (!held.ok) {
         await bumpStoredCatalogVersion(trx);
         return { ok: false, code: 'out_of_stock' } as const;
       }
       // Holding it again (a declined card or a lapsed hold let it go) may take the last bag off the pages; paying
-      // then changes nothing more they show.
+      // then changes nothing more they show. A hold the fair limits refused leaves it to the payment to take.
       if (held.shownChanged) await bumpStoredCatalogVersion(trx);
+      await noteHold(trx, order, held.refused);
+      covered = held.refused === null;
     }
     const charged = await payments.confirmCard!(trx, { paymentId: order.paymentId, card: input.card });
     if (!charged.ok) {
@@ -492,8 +515,8 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
       if (await releaseStock(trx, order.id)) await bumpStoredCatalogVersion(trx);
       return charged;
     }
-    // Its holds cover it now (checked or renewed above, in this transaction).
-    await markPaid(order.paymentId, { order, lines: orderLines, held: true });
+    // Its holds cover it now (checked or renewed above, in this transaction), unless the fair limits refused one.
+    await markPaid(order.paymentId, { order, lines: orderLines, held: covered });
     return { ok: true, orderId: order.id } as const;
   });
 }
@@ -512,7 +535,7 @@ export type StartAsyncResult =
  */
 export async function startAsyncPayment(
   services: PaymentServices,
-  input: { userId: string | null; cartId?: string | null; orderId: string; method: 'blik' | 'przelewy24'; code?: string },
+  input: { userId: string | null; cartId?: string | null; orderId: string; method: 'blik' | 'przelewy24'; code?: string; client?: string | null },
 ): Promise<StartAsyncResult> {
   const { payments, db } = services;
   const start = input.method === 'blik' ? payments.startBlik : payments.startBankPayment;
@@ -530,9 +553,10 @@ export async function startAsyncPayment(
     // Past its hold the order keeps its prices only if they still hold (a sale may have ended meanwhile).
     if ((await holdLapsed(trx, order, services.reservationMinutes)) && !(await pricesHold(trx, order, orderLines))) return { ok: false, code: 'prices_changed' } as const;
     if (order.discount && !(await renewCodeUse(trx, order.id, holdUntil(services.reservationMinutes)))) return { ok: false, code: 'prices_changed' } as const;
-    const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES });
+    const held = await reserveStock(trx, order.id, lines, { minutes: services.reservationMinutes ?? RESERVATION_MINUTES, holder: holderOf(order, input.client) });
     if (!held.ok || held.shownChanged) await bumpStoredCatalogVersion(trx);
     if (!held.ok) return { ok: false, code: 'out_of_stock' } as const;
+    await noteHold(trx, order, held.refused);
     const started = await start(trx, { paymentId: order.paymentId, code: input.code ?? '' });
     if (!started.ok) return started;
     return { ok: true, orderId: order.id, ...(started.redirectUrl ? { redirectUrl: started.redirectUrl } : {}) } as const;
@@ -696,6 +720,55 @@ async function markStockShort(trx: Executor, order: OrderRecord, lines: OrderRec
     return { sku: line?.sku ?? null, name: line ? lineName(line.title, line.label) : s.variantId, ordered: line?.quantity ?? 0, left: s.left };
   });
   await recordActivity(trx, { id: null, email: 'Kopi' }, { action: 'order.stock_short', subjectType: 'order', subjectId: order.id, subjectLabel: orderLabel(order.id), details: { lines: gone } });
+}
+
+/** Whose an order's hold is: its cart's, its customer's, and the address paying it. */
+const holderOf = (order: { cartId: string | null; userId: string | null }, client?: string | null) => ({ cart: order.cartId, user: order.userId, client: client ?? null });
+
+/** Why the order's coffee is not held (null: it is, or has nothing to hold) is kept on it for its payment step. */
+async function noteHold(trx: Executor, order: { id: string; holdRefused: HoldRefusal | null }, refused: HoldRefusal | null): Promise<void> {
+  if (order.holdRefused === refused) return;
+  await trx.updateTable('orders').set({ hold_refused: refused }).where('id', '=', order.id).execute();
+}
+
+/**
+ * The payments of orders a newer one replaced are cancelled at the provider, so an old tab's bank page or card
+ * form cannot pay them; each is marked once the provider confirms. One the provider says was paid first is left
+ * to its confirmation (the webhook, the sweep), which refunds it; one it could not be asked about, to the sweep.
+ */
+export async function cancelReplacedPayments(db: Executor, provider: PaymentProvider, replaced: readonly { orderId: string; paymentId: string | null }[], log?: Logger): Promise<string[]> {
+  const paid: string[] = [];
+  for (const { orderId, paymentId } of replaced) {
+    try {
+      const outcome = paymentId ? await provider.cancelPayment(paymentId) : 'cancelled';
+      if (outcome === 'paid') paid.push(orderId);
+      else await db.updateTable('orders').set({ payment_cancelled_at: now() }).where('id', '=', orderId).execute();
+    } catch (error) {
+      log?.warn({ err: error, orderId }, 'the payment of a replaced order could not be cancelled; the sweep tries again');
+    }
+  }
+  return paid;
+}
+
+/**
+ * Each node's sweep: the replaced orders whose payments are not cancelled yet are cancelled now; one that was
+ * paid meanwhile is settled (and so refunded in full). Returns how many were settled.
+ */
+export async function sweepReplacedPayments(services: PaymentServices): Promise<number> {
+  const waiting = await services.db
+    .selectFrom('orders')
+    .select(['id as orderId', 'payment_intent_id as paymentId'])
+    .where('payment_status', '=', 'replaced')
+    .where('payment_cancelled_at', 'is', null)
+    .where('payment_provider', '=', services.payments.name)
+    .limit(50)
+    .execute();
+  let settled = 0;
+  for (const orderId of await cancelReplacedPayments(services.db, services.payments, waiting, services.log)) {
+    const order = await findOrderRecord(services.db, orderId);
+    if (order && (await settleFromProvider(services, order)).status === 'paid') settled++;
+  }
+  return settled;
 }
 
 /** When a hold made now runs out. */

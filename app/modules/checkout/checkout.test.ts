@@ -5,7 +5,7 @@ import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { getProfile, updateProfile } from '~/modules/accounts/index.server';
 import { defaultVariantOf } from '~/modules/cart/index.server';
 import { deleteProduct, updateProduct } from '~/modules/catalog/index.server';
-import { getOrderForUser } from '~/modules/orders/index.server';
+import { getOrderForUser, orderLabel } from '~/modules/orders/index.server';
 import { countEvents } from '~/modules/analytics/index.server';
 import { type FakeStripe, paymentIntentJson, startFakeStripe } from '../../../tests/doubles/fake-stripe';
 import { TEST_CARDS, createStripePaymentProvider, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
@@ -463,6 +463,40 @@ describe.each(testDatabases())('checkout on %s', (_kind, open) => {
       await confirmAs(declined.paymentId, { 'payment_method_data[type]': 'p24', return_url: 'https://kopi.test/checkout?step=waiting' });
       expect(await handlePaymentEvent(stripeServices, signed(fake.settle(declined.paymentId, 'declined')!))).toBe('payment_failed');
       expect(await confirmOrderPayment(stripeServices, { userId: other.id, orderId: declined.orderId })).toMatchObject({ status: 'failed', failure: 'declined' });
+    });
+
+    it('a replaced order’s PaymentIntent is cancelled at Stripe; one paid first is refunded in full, with a mail', async () => {
+      // Przelewy24 started for the pickup order, then the delivery changed in another tab: a new order replaces it.
+      const { c, started: first } = await startStripe([[gayo, 1]]);
+      await confirmAs(first.paymentId, { 'payment_method_data[type]': 'p24', return_url: 'https://kopi.test/checkout?step=waiting' });
+      const second = await startPayment(db, stripe, { userId: c.id, email: c.email, locale: 'en', currency: 'EUR', cartId: c.cartId, address, delivery: courier });
+      if (!second.ok) throw new Error(second.reason);
+      expect(second.orderId).not.toBe(first.orderId);
+      expect(fake.requests.some((r) => r.method === 'POST' && r.path === `/v1/payment_intents/${first.paymentId}/cancel`)).toBe(true);
+      expect(fake.intents.get(first.paymentId)).toMatchObject({ status: 'canceled' });
+      // The first order's bank page can no longer pay it.
+      expect(fake.settle(first.paymentId, 'succeeded')).toBeNull();
+      const row = await db.selectFrom('orders').select(['payment_status', 'replaced_at', 'payment_cancelled_at']).where('id', '=', first.orderId).executeTakeFirstOrThrow();
+      expect(row.payment_status).toBe('replaced');
+      expect(row.payment_cancelled_at).not.toBeNull();
+
+      // Paid at Stripe before Kopi could cancel it: the third order's replacement finds it paid, and its event refunds it.
+      await confirmAs(second.paymentId, { 'payment_method_data[type]': 'p24', return_url: 'https://kopi.test/checkout?step=waiting' });
+      const paidFirst = fake.settle(second.paymentId, 'succeeded')!;
+      const third = await startPayment(db, stripe, { userId: c.id, email: c.email, locale: 'en', currency: 'PLN', cartId: c.cartId, address, delivery: pickup });
+      if (!third.ok) throw new Error(third.reason);
+      expect((await db.selectFrom('orders').select('payment_cancelled_at').where('id', '=', second.orderId).executeTakeFirstOrThrow()).payment_cancelled_at).toBeNull();
+      expect(await handlePaymentEvent(stripeServices, signed(paidFirst))).toBe('paid');
+      const refunded = await db.selectFrom('orders').select(['payment_status', 'shipping_status', 'refunded_cents', 'total_cents']).where('id', '=', second.orderId).executeTakeFirstOrThrow();
+      expect(refunded).toMatchObject({ payment_status: 'succeeded', shipping_status: 'cancelled', refunded_cents: refunded.total_cents });
+      expect(fake.requests.filter((r) => r.path === '/v1/refunds').map((r) => r.body.get('payment_intent'))).toContain(second.paymentId);
+      const told = await mailsTo(c.email);
+      expect(told.map((m) => m.subject)).toEqual([`Your payment for Kopi order ${orderLabel(second.orderId)} was given back`]);
+      // The cart keeps its coffee for the order that counts, which pays as usual.
+      expect(await cartLines(db, c.cartId)).toEqual([[gayo, 1]]);
+      fake.setStatus(third.paymentId, 'succeeded');
+      expect(await confirmOrderPayment(stripeServices, { userId: c.id, orderId: third.orderId })).toEqual({ status: 'paid', orderId: third.orderId });
+      expect(await cartLines(db, c.cartId)).toEqual([]);
     });
   });
 

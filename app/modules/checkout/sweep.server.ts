@@ -4,11 +4,11 @@
  * provider did not take at once, is refunded again. Both are safe on every node at once.
  */
 import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
-import { refundStockShortOrders } from '~/modules/fulfilment/index.server';
+import { refundUnservedOrders } from '~/modules/fulfilment/index.server';
 import { refreshAgingStock, releaseExpiredReservations } from '~/modules/stock/index.server';
 import { notifyRestocked } from '~/modules/alerts/index.server';
 import { recordSaleMoments, releaseExpiredCodeUses } from '~/modules/promotions/index.server';
-import { type PaymentServices, issueRequestedInvoices, settleDuePayments } from './checkout.server';
+import { type PaymentServices, issueRequestedInvoices, settleDuePayments, sweepReplacedPayments } from './checkout.server';
 import { correctRefundedInvoices } from '~/modules/invoices/index.server';
 
 export const SWEEP_INTERVAL_MS = 30_000;
@@ -16,8 +16,9 @@ export const SWEEP_INTERVAL_MS = 30_000;
 export async function sweepPayments(services: PaymentServices, now = new Date()): Promise<{ released: boolean; refunded: number; notified: number; settled: number }> {
   // Banks that answered while nobody waited (a closed tab): those payments settle their orders first, before
   // their holds could be let go below.
-  const settled = await settleDuePayments(services, now);
-  const released = await releaseExpiredReservations(services.db, now);
+  // Payments of replaced orders the provider was not reached about are cancelled (one paid first is refunded).
+  const settled = (await settleDuePayments(services, now)) + (await sweepReplacedPayments(services));
+  const released = await releaseExpiredReservations(services.db, now, services.reservationMinutes);
   // Codes held for orders that were never paid get their uses back.
   await releaseExpiredCodeUses(services.db, now);
   // A batch past its days to sell stops counting without anyone changing anything.
@@ -32,7 +33,7 @@ export async function sweepPayments(services: PaymentServices, now = new Date())
     await bumpStoredCatalogVersion(services.db);
     markCatalogChanged();
   }
-  const refunded = await refundStockShortOrders(services);
+  const refunded = await refundUnservedOrders(services);
   // Invoices asked for at checkout that could not be issued with their payment, and refunds' corrections.
   const invoiced = await issueRequestedInvoices(services);
   const corrected = await correctRefundedInvoices(services.db, { log: services.log });

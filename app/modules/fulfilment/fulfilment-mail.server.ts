@@ -102,3 +102,27 @@ export function stockShortMail(order: OrderRecord, refundedCents: number, soldOu
   ];
   return { to: order.userEmail, subject: t('orders.stockShortMail.subject', { label }), text: lines.join('\n'), html: htmlMail(locale, lines) };
 }
+
+/**
+ * The customer's mail when a payment arrived for an order a newer one of their cart had replaced (a bank page left
+ * open in another tab): that payment is given back in full; the newer order is the one that counts.
+ */
+export function replacedPaidMail(order: OrderRecord, refundedCents: number, { publicUrl }: { publicUrl?: string } = {}): OutgoingMail {
+  const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
+  const t = getT(locale);
+  const label = orderLabel(order.id);
+  const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
+  const lines = [
+    t('orders.mail.greeting', { name: order.shipping.fullName }),
+    '',
+    t('orders.replacedMail.intro', { label }),
+    ...(refundedCents > 0 ? ['', t('orders.cancelMail.refund', { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
+    '',
+    t('orders.replacedMail.newer'),
+    '',
+    ...(ordersUrl ? [t('orders.mail.viewOrders', { url: ordersUrl }), ''] : []),
+    t('orders.mail.footer'),
+    '',
+  ];
+  return { to: order.userEmail, subject: t('orders.replacedMail.subject', { label }), text: lines.join('\n'), html: htmlMail(locale, lines) };
+}

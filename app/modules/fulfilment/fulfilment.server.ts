@@ -110,7 +110,7 @@ export async function listOwnerOrders(
 
 export type TimelineEntry = {
   at: string;
-  kind: 'placed' | 'paid' | 'shipment' | 'shipped' | 'delivered' | 'cancelled' | 'refunded' | 'refund_confirmed' | 'mail' | 'withdrawal' | 'stock_short';
+  kind: 'placed' | 'paid' | 'shipment' | 'shipped' | 'delivered' | 'cancelled' | 'refunded' | 'refund_confirmed' | 'mail' | 'withdrawal' | 'stock_short' | 'replaced';
   by?: string;
   detail?: string;
   amountCents?: number;
@@ -129,6 +129,7 @@ const activityKinds = {
   'order.cancelled': 'cancelled',
   'order.refunded': 'refunded',
   'order.stock_short': 'stock_short',
+  'order.replaced': 'replaced',
 } as const;
 
 export type OwnerOrder = {
@@ -149,6 +150,8 @@ export type OwnerOrder = {
   lines: (Omit<OrderRecordLine, 'image'> & { image: ReturnType<typeof productImage> | null; roastedOn: string[] })[];
   /** Paid after its coffee sold out: refunded in full, never shipped. */
   stockShort: boolean;
+  /** Paid although a newer order of its cart had replaced it: refunded in full, never shipped. */
+  replaced: boolean;
   /** Its goods came off the stock (tracked coffee, sold and not all returned): cancelling may put them back. */
   stockOut: boolean;
   totalCents: number;
@@ -192,7 +195,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
   if (!idPattern.test(id)) return null;
   const [record, row] = await Promise.all([
     findOrderRecord(db, id),
-    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at', 'shipment_id', 'shipment_size']).where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at', 'replaced_at', 'shipment_id', 'shipment_size']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
   const [lines, drawn, activity, mails, refunds, withdrawals, stockOut] = await Promise.all([
@@ -258,6 +261,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
       roastedOn: roastDays(drawn.find((d) => d.position === line.position)?.batches ?? null),
     })),
     stockShort: row.stock_short_at !== null,
+    replaced: row.replaced_at !== null,
     stockOut,
     totalCents: record.totalCents,
     vat: orderVatSummary(lines.map((l) => ({ vat: l.vat ?? null })), record.deliveryVat),
@@ -338,12 +342,12 @@ export async function moveOrder(
   }
   return inTransaction(services.db, async (trx) => {
     const at = clock();
-    const current = await trx.selectFrom('orders').select(['shipping_status', 'payment_status', 'shipped_at', 'stock_short_at', 'delivery_kind']).where('id', '=', id).executeTakeFirst();
+    const current = await trx.selectFrom('orders').select(['shipping_status', 'payment_status', 'shipped_at', 'stock_short_at', 'replaced_at', 'delivery_kind']).where('id', '=', id).executeTakeFirst();
     if (!current || current.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' } as const;
     const from = fromStatus(move.to, current.delivery_kind);
     if (!from) return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
-    // Paid after its coffee was gone: it is refunded, never shipped.
-    if (current.shipping_status !== from || current.stock_short_at !== null) return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
+    // Paid after its coffee was gone, or after a newer order replaced it: it is refunded, never shipped.
+    if (current.shipping_status !== from || current.stock_short_at !== null || current.replaced_at !== null) return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
     if (move.to === 'delivered' && current.shipped_at && deliveredOn < shopDayOf(new Date(current.shipped_at), SHOP_TIME_ZONE)) {
       return { ok: false, reason: 'delivered_before_shipping' } as const;
     }

@@ -18,7 +18,7 @@ import { type PaymentProvider, PaymentUnavailableError, type ProviderRefund } fr
 import { getWithdrawal, withdrawalRefundMail } from '~/modules/withdrawals/index.server';
 import { returnToStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
-import { cancellationMail, stockShortMail } from './fulfilment-mail.server';
+import { cancellationMail, replacedPaidMail, stockShortMail } from './fulfilment-mail.server';
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 /** The statuses an order can be cancelled from. */
@@ -36,8 +36,11 @@ export type RefundServices = { db: Executor; payments: PaymentProvider; publicUr
 export type CancelOptions = {
   /** The goods go back to stock (the owner is asked; an order never packed always does). */
   backToStock?: boolean;
-  /** 'stock_short': the order was paid after its coffee was gone (the customer gets an apology). */
-  reason?: 'stock_short';
+  /**
+   * 'stock_short': the order was paid after its coffee was gone (the customer gets an apology); 'replaced': it was
+   * paid although a newer order of its cart had replaced it (the customer is told the newer one stands).
+   */
+  reason?: 'stock_short' | 'replaced';
 };
 
 /** Who cancels an order paid after its coffee was gone. */
@@ -48,12 +51,13 @@ export async function cancelOrder(services: RefundServices, actor: Actor, id: st
   const { db, payments, log } = services;
   const order = await db
     .selectFrom('orders')
-    .select(['payment_status', 'shipping_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents', 'stock_short_at', 'currency'])
+    .select(['payment_status', 'shipping_status', 'payment_provider', 'payment_intent_id', 'total_cents', 'refunded_cents', 'stock_short_at', 'replaced_at', 'currency'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!order || order.payment_status !== 'succeeded') return { ok: false, reason: 'not_found' };
   if (!canCancel(order.shipping_status)) return { ok: false, reason: 'not_allowed', from: order.shipping_status };
   if (options.reason === 'stock_short' && !order.stock_short_at) return { ok: false, reason: 'not_allowed', from: order.shipping_status };
+  if (options.reason === 'replaced' && !order.replaced_at) return { ok: false, reason: 'not_allowed', from: order.shipping_status };
 
   const amountCents = order.total_cents - order.refunded_cents;
   let refund: ProviderRefund | null = null;
@@ -95,7 +99,8 @@ export async function cancelOrder(services: RefundServices, actor: Actor, id: st
       return { ok: false, reason: 'not_allowed', from: current.shipping_status } as const;
     }
     if (refund) await insertRefund(trx, { orderId: id, provider: payments.name, refund, createdBy: actor.id, at });
-    const restocked = options.backToStock === true && order.stock_short_at === null;
+    // An order that was never served took nothing out of stock.
+    const restocked = options.backToStock === true && order.stock_short_at === null && order.replaced_at === null;
     if (restocked && (await returnToStock(trx, id, { actor: actor.email }))) {
       await bumpStoredCatalogVersion(trx);
       stockShown = true;
@@ -120,7 +125,9 @@ export async function cancelOrder(services: RefundServices, actor: Actor, id: st
       trx,
       options.reason === 'stock_short'
         ? stockShortMail(record, refunded, await soldOutNames(trx, id), { publicUrl: services.publicUrl })
-        : cancellationMail(record, refunded, { publicUrl: services.publicUrl }),
+        : options.reason === 'replaced'
+          ? replacedPaidMail(record, refunded, { publicUrl: services.publicUrl })
+          : cancellationMail(record, refunded, { publicUrl: services.publicUrl }),
     );
     return { ok: true, refundedCents: refunded } as const;
   })
@@ -145,24 +152,25 @@ async function soldOutNames(trx: Executor, orderId: string): Promise<string[]> {
 }
 
 /**
- * Refunds in full, and cancels, every order paid after its coffee was gone that is not refunded yet (right
- * after such a payment, and by each node's sweep when the provider did not answer). Returns how many were.
+ * Refunds in full, and cancels, every paid order that will never be shipped and is not refunded yet: paid after
+ * its coffee was gone, or paid although a newer order of its cart replaced it (right after such a payment, and by
+ * each node's sweep when the provider did not answer). Returns how many were.
  */
-export async function refundStockShortOrders(services: RefundServices, orderIds?: string[]): Promise<number> {
+export async function refundUnservedOrders(services: RefundServices, orderIds?: string[]): Promise<number> {
   const due = await services.db
     .selectFrom('orders')
-    .select('id')
-    .where('stock_short_at', 'is not', null)
+    .select(['id', 'replaced_at'])
+    .where((eb) => eb.or([eb('stock_short_at', 'is not', null), eb('replaced_at', 'is not', null)]))
     .where('payment_status', '=', 'succeeded')
     .where('shipping_status', '=', 'processing')
     .$if(orderIds !== undefined, (qb) => qb.where('id', 'in', orderIds!.length ? orderIds! : ['']))
     .limit(100)
     .execute();
   let refunded = 0;
-  for (const { id } of due) {
-    const outcome = await cancelOrder(services, shopActor, id, { reason: 'stock_short' });
+  for (const { id, replaced_at } of due) {
+    const outcome = await cancelOrder(services, shopActor, id, { reason: replaced_at ? 'replaced' : 'stock_short' });
     if (outcome.ok) refunded += 1;
-    else services.log?.warn({ orderId: id, outcome }, 'an order paid after its stock was gone is not refunded yet');
+    else services.log?.warn({ orderId: id, outcome }, 'an order that will not be shipped is not refunded yet');
   }
   return refunded;
 }

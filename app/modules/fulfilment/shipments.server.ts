@@ -67,12 +67,13 @@ export async function createShipment(services: ShipmentServices, actor: Actor, i
     .where('payment_status', '=', 'succeeded')
     .where('shipping_status', '=', 'processing')
     .where('stock_short_at', 'is', null)
+    .where('replaced_at', 'is', null)
     .where('shipment_id', 'is', null)
     .where((eb) => eb.or([eb('shipment_started_at', 'is', null), eb('shipment_started_at', '<', new Date(clock().getTime() - CLAIM_MS).toISOString())]))
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) {
-    const now = await db.selectFrom('orders').select(['shipping_status', 'shipment_id', 'stock_short_at']).where('id', '=', id).executeTakeFirst();
-    return { ok: false, reason: now?.shipping_status === 'processing' && !now.shipment_id && !now.stock_short_at ? 'in_progress' : 'not_allowed' };
+    const now = await db.selectFrom('orders').select(['shipping_status', 'shipment_id', 'stock_short_at', 'replaced_at']).where('id', '=', id).executeTakeFirst();
+    return { ok: false, reason: now?.shipping_status === 'processing' && !now.shipment_id && !now.stock_short_at && !now.replaced_at ? 'in_progress' : 'not_allowed' };
   }
 
   const weightGrams = await orderParcelGrams(db, await getOrderRecordLines(db, id));

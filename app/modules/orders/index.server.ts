@@ -9,6 +9,7 @@ export {
   forgetOrderLineImages,
   getOrderRecordLines,
   setOrderPaid,
+  markReplaced,
   type NewOrderLine,
   type OrderRecord,
   type OrderRecordLine,

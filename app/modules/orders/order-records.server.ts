@@ -7,6 +7,7 @@ import { type OrderDelivery, type OrderDiscount, type ShippingAddress, lineVatOf
 import type { VatPart } from '~/modules/tax/vat';
 import { type InvoiceBuyer, buyerOf } from '~/modules/invoices/buyer';
 import type { Currency } from '~/modules/pricing/currencies';
+import { type HoldRefusal, isHoldRefusal } from '~/modules/stock/stock.types';
 
 /** The order as the checkout and payment code work with it (server only). */
 export type OrderRecord = {
@@ -43,6 +44,10 @@ export type OrderRecord = {
   deliveryVat: VatPart[];
   /** The buyer's details when they asked for an invoice at checkout. */
   invoiceBuyer: InvoiceBuyer | null;
+  /** Why its coffee is not held while it is paid (docs/decisions/0031); null when it is, or has nothing to hold. */
+  holdRefused: HoldRefusal | null;
+  /** When a newer order of its cart replaced it (then it cannot be paid; paid anyway, it is refunded). */
+  replacedAt: string | null;
 };
 
 export type NewOrderLine = {
@@ -102,6 +107,8 @@ const toRecord = (row: Row): OrderRecord => ({
   vatCents: Number(row.vat_cents),
   deliveryVat: vatPartsOf(row.delivery_tax),
   invoiceBuyer: buyerOf(row.invoice_buyer),
+  holdRefused: isHoldRefusal(row.hold_refused) ? row.hold_refused : null,
+  replacedAt: row.replaced_at ?? null,
 });
 
 const shippingColumns = (a: ShippingAddress, d: OrderDelivery) => ({
@@ -303,15 +310,36 @@ export async function attachPayment(
   return { paymentId: row.payment_intent_id, clientSecret: row.payment_client_secret };
 }
 
-/** Pending → succeeded, once: true for the caller that changed it (a racing second caller gets false). */
-export async function setOrderPaid(db: Executor, orderId: string): Promise<boolean> {
-  const result = await db
+/**
+ * Pending (or replaced) → succeeded, once: null for a racing second caller, which changed nothing; otherwise
+ * whether a newer order had replaced this one (read from the row as the update left it, so a replacement that
+ * committed meanwhile is seen).
+ */
+export async function setOrderPaid(db: Executor, orderId: string): Promise<{ replaced: boolean } | null> {
+  const row = await db
     .updateTable('orders')
     .set({ payment_status: 'succeeded', shipping_status: 'processing', paid_at: now() })
     .where('id', '=', orderId)
     .where('payment_status', '<>', 'succeeded')
+    .returning('replaced_at')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return row ? { replaced: row.replaced_at !== null } : null;
+}
+
+/**
+ * A newer order of their cart replaces these pending ones: they can no longer be paid (their payments are to be
+ * cancelled at the provider). Returns their payments.
+ */
+export async function markReplaced(db: Executor, orderIds: readonly string[]): Promise<{ orderId: string; paymentId: string | null }[]> {
+  if (orderIds.length === 0) return [];
+  const rows = await db
+    .updateTable('orders')
+    .set({ payment_status: 'replaced', replaced_at: now() })
+    .where('id', 'in', orderIds)
+    .where('payment_status', '=', 'pending')
+    .returning(['id', 'payment_intent_id'])
+    .execute();
+  return rows.map((r) => ({ orderId: r.id, paymentId: r.payment_intent_id }));
 }
 
 /**

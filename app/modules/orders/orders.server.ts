@@ -36,6 +36,7 @@ type OrderRow = {
   refunded_cents: number;
   delivered_at: string | null;
   stock_short_at: string | null;
+  replaced_at: string | null;
   goods_cents: number;
   discount_code: string | null;
   discount_cents: number;
@@ -70,6 +71,7 @@ const orderColumns = [
   'refunded_cents',
   'delivered_at',
   'stock_short_at',
+  'replaced_at',
   'goods_cents',
   'discount_code',
   'discount_cents',
@@ -213,6 +215,7 @@ async function toViews(db: Executor, storage: Storage, rows: OrderRow[]): Promis
     deliveredAt: row.delivered_at,
     withdrawnPositions: withdrawn.get(row.id) ?? [],
     stockShort: row.stock_short_at !== null,
+    replaced: row.replaced_at !== null,
     shipping: {
       fullName: row.shipping_full_name,
       address: row.shipping_address,

@@ -135,6 +135,8 @@ export type OrderView = {
   withdrawnPositions: number[];
   /** Paid after its coffee sold out: never shipped, refunded in full (docs/decisions/0020). */
   stockShort: boolean;
+  /** A newer order of its cart replaced it: it cannot be paid, and paid anyway it is refunded in full, never shipped. */
+  replaced: boolean;
   /** The VAT in the amount charged per rate, highest first (lines and delivery; docs/decisions/0027). */
   vat: VatPart[];
   /** The country whose VAT its prices were converted to (prices that follow the buyer's VAT under OSS), else null. */

@@ -71,6 +71,12 @@ export interface PaymentProvider {
   startBankPayment?(db: Executor, input: { paymentId: string }): Promise<StartResult>;
   /** Payments waiting for a bank whose answer is due (the sweep settles them if the shopper left). */
   duePayments?(now?: Date): Promise<string[]>;
+  /**
+   * Cancels a payment nobody should make any more (its order was replaced by a newer one): `cancelled` when it
+   * can no longer be paid, `paid` when it was paid (or is being paid) first. Throws PaymentUnavailableError when
+   * the provider cannot be reached.
+   */
+  cancelPayment(paymentId: string): Promise<'cancelled' | 'paid'>;
   /** Gives money back to the card that paid. Throws PaymentUnavailableError when the provider cannot be reached. */
   refund(input: RefundInput): Promise<RefundResult>;
   /** Verifies a webhook's signature and returns its event; throws on a forged or stale one. */

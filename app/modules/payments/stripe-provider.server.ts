@@ -86,6 +86,23 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
       return { ok: true, ...toRefund(refund) };
     },
 
+    async cancelPayment(paymentId) {
+      try {
+        const intent = await stripe.paymentIntents.cancel(paymentId, { cancellation_reason: 'abandoned' }, { idempotencyKey: `kopi-replaced-${paymentId}` });
+        return intent.status === 'canceled' ? 'cancelled' : 'paid';
+      } catch (error) {
+        // Stripe refuses to cancel a PaymentIntent that succeeded (or is being paid) or was cancelled already.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw new PaymentUnavailableError('Stripe did not cancel the PaymentIntent', { cause: error });
+      }
+      let intent: Stripe.PaymentIntent;
+      try {
+        intent = await stripe.paymentIntents.retrieve(paymentId);
+      } catch (error) {
+        throw new PaymentUnavailableError('Stripe did not return the PaymentIntent', { cause: error });
+      }
+      return intent.status === 'canceled' ? 'cancelled' : 'paid';
+    },
+
     async checkHealth() {
       if (Date.now() < healthyUntil) return true;
       try {

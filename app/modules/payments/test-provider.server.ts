@@ -91,6 +91,17 @@ export function createTestPaymentProvider(db: Executor): PaymentProvider {
       const rows = await db.selectFrom('test_payments').select('id').where('status', '=', 'requires_action').where('action_until', '<=', at.toISOString()).limit(100).execute();
       return rows.map((row) => row.id);
     },
+    async cancelPayment(paymentId) {
+      await resolveDue(db, paymentId);
+      await db
+        .updateTable('test_payments')
+        .set({ status: 'canceled', updated_at: now() })
+        .where('id', '=', paymentId)
+        .where('status', 'in', ['requires_payment_method', 'requires_action'])
+        .execute();
+      const row = await db.selectFrom('test_payments').select('status').where('id', '=', paymentId).executeTakeFirst();
+      return row?.status === 'succeeded' ? 'paid' : 'cancelled';
+    },
     refund: (input) => refundTestPayment(db, input),
   };
 }
@@ -161,6 +172,7 @@ export async function chargeTestCard(
   const payment = await db.selectFrom('test_payments').select(['status']).where('id', '=', paymentId).executeTakeFirst();
   if (!payment) return { ok: false, code: 'payment_not_found' };
   if (payment.status === 'succeeded') return { ok: false, code: 'already_paid' };
+  if (payment.status === 'canceled') return { ok: false, code: 'payment_not_found' };
   const problem = validateTestCard(card, today);
   if (problem) {
     await db
@@ -175,7 +187,7 @@ export async function chargeTestCard(
     .updateTable('test_payments')
     .set({ status: 'succeeded', last_error: null, card_last4: String(card.number ?? '').replace(/[\s-]/g, '').slice(-4), updated_at: now() })
     .where('id', '=', paymentId)
-    .where('status', '<>', 'succeeded')
+    .where('status', 'not in', ['succeeded', 'canceled'])
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return { ok: false, code: 'already_paid' };
   return { ok: true };

@@ -8,7 +8,8 @@
 import { sql } from 'kysely';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
-import type { ProductStock } from './stock.types';
+import type { HoldRefusal, ProductStock } from './stock.types';
+import { type Holder, fairHold, forgetEndedStretches } from './holds.server';
 import { lockProducts, refreshShownStock, stockFacts, stockFrom, stockOf } from './levels.server';
 
 /**
@@ -20,6 +21,9 @@ export type StockLine = { productId: string; variantId: string; quantity: number
 export type Shortage = { variantId: string; left: number };
 
 export const RESERVATION_MINUTES = 15;
+
+/** A hold that stops being live forgets the client's address it came from. */
+const notLive = (status: 'released' | 'taken') => ({ status, client: null });
 
 type Weights = Map<string, number | null>;
 
@@ -75,26 +79,29 @@ export async function stockShortages(db: Executor, lines: readonly StockLine[], 
   return shortages(lines, stock, weightsOf(stock));
 }
 
+/** What reserving answers when every line can be had: held until `until`, or not held and why (nothing to hold: neither). */
+export type Reserved = { ok: true; shownChanged: boolean; until: Date | null; refused: HoldRefusal | null };
+
 /**
  * Reserves the order's lines for `minutes` (its earlier reservations are replaced, so going back to payment
- * extends them). Refused, reserving nothing, when a line cannot be had.
+ * renews them, within the holder's stretch: holds.server.ts). Refused, reserving nothing, when a line cannot be
+ * had. A hold the fair limits refuse is not made, but the order may go on (`refused` says why).
  */
 export async function reserveStock(
   trx: Executor,
   orderId: string,
   lines: readonly StockLine[],
-  /** `fresh`: the order was made in this transaction, so it holds nothing yet. */
-  { now = new Date(), minutes = RESERVATION_MINUTES, fresh = false }: { now?: Date; minutes?: number; fresh?: boolean } = {},
-): Promise<{ ok: true; shownChanged: boolean } | { ok: false; short: Shortage[] }> {
+  /** `fresh`: the order was made in this transaction, so it holds nothing yet. `holder`: whose hold it is. */
+  { now = new Date(), minutes = RESERVATION_MINUTES, fresh = false, holder = {} }: { now?: Date; minutes?: number; fresh?: boolean; holder?: Holder } = {},
+): Promise<Reserved | { ok: false; short: Shortage[] }> {
   const productIds = lines.map((l) => l.productId);
   await lockProducts(trx, productIds);
-  if (!fresh) await trx.updateTable('stock_reservations').set({ status: 'released' }).where('order_id', '=', orderId).where('status', '=', 'live').execute();
+  const letGo = fresh ? [] : await trx.updateTable('stock_reservations').set(notLive('released')).where('order_id', '=', orderId).where('status', '=', 'live').returning('id').execute();
   const facts = await stockFacts(trx, productIds, { now });
   const stock = stockFrom(facts);
   const weights = await orderWeights(trx, orderId, stock, lines);
   const short = shortages(lines, stock, weights);
   if (short.length > 0) return { ok: false, short };
-  const expires = new Date(now.getTime() + minutes * 60_000).toISOString();
   const rows = lines.flatMap((line) => {
     const product = stock.get(line.productId);
     if (!product || product.variants[line.variantId] === null || product.variants[line.variantId] === undefined) return [];
@@ -109,15 +116,22 @@ export async function reserveStock(
         grams: batches ? line.quantity * (weights.get(line.variantId) ?? 0) : null,
         units: batches ? null : line.quantity,
         status: 'live',
-        expires_at: expires,
+        expires_at: '',
         created_at: now.toISOString(),
+        holder: holder.cart ?? null,
+        client: holder.client ?? null,
       },
     ];
   });
-  if (rows.length > 0) await trx.insertInto('stock_reservations').values(rows).execute();
+  if (rows.length === 0) return { ok: true, shownChanged: letGo.length > 0 && (await refreshShownStock(trx, productIds, now, facts)), until: null, refused: null };
+  const fair = await fairHold(trx, { orderId, holder, holds: rows, facts, now, minutes });
+  if (!fair.ok) return { ok: true, shownChanged: letGo.length > 0 && (await refreshShownStock(trx, productIds, now, facts)), until: null, refused: fair.refused };
+  for (const row of rows) row.expires_at = fair.until.toISOString();
+  await trx.insertInto('stock_reservations').values(rows).execute();
   // What the pages show now: the same facts with these holds added (no need to read them again).
-  return { ok: true, shownChanged: await refreshShownStock(trx, productIds, now, { ...facts, reserved: [...facts.reserved, ...rows] }) };
+  return { ok: true, shownChanged: await refreshShownStock(trx, productIds, now, { ...facts, reserved: [...facts.reserved, ...rows] }), until: fair.until, refused: null };
 }
+
 
 /**
  * Whether the order's live holds, not yet expired, cover every line whose stock is kept: then its coffee is still
@@ -138,6 +152,18 @@ export async function holdsCover(db: Executor, orderId: string, lines: readonly 
 
 const covers = (lines: readonly StockLine[], tracked: ReadonlySet<string>, held: readonly { variant_id: string; quantity: number }[]) =>
   lines.filter((l) => tracked.has(l.productId)).every((l) => held.some((h) => h.variant_id === l.variantId && h.quantity === l.quantity));
+
+/** Until when the order's coffee is held for it now; null when nothing is. */
+export async function heldUntil(db: Executor, orderId: string, now = new Date()): Promise<Date | null> {
+  const row = await db
+    .selectFrom('stock_reservations')
+    .select((eb) => eb.fn.max('expires_at').as('until'))
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'live')
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+  return row?.until ? new Date(String(row.until)) : null;
+}
 
 /** Whether the order's live holds cover its lines of the `tracked` products. */
 async function heldFor(db: Executor, orderId: string, lines: readonly StockLine[], tracked: ReadonlySet<string>, now: Date): Promise<boolean> {
@@ -209,7 +235,7 @@ export async function takeStock(
     if (need > 0) throw new Error(`the batches of ${line.productId} would go below zero`);
     await trx.updateTable('order_lines').set({ batches: JSON.stringify(drawn) }).where('order_id', '=', orderId).where('position', '=', line.position).execute();
   }
-  await trx.updateTable('stock_reservations').set({ status: 'taken' }).where('order_id', '=', orderId).where('status', '=', 'live').execute();
+  await trx.updateTable('stock_reservations').set(notLive('taken')).where('order_id', '=', orderId).where('status', '=', 'live').execute();
   return { ok: true, shownChanged: covered ? false : await refreshShownStock(trx, productIds, now) };
 }
 
@@ -220,7 +246,7 @@ export async function takeStock(
 export async function releaseCartHolds(trx: Executor, cartId: string, keepOrderId: string, now = new Date()): Promise<boolean> {
   const released = await trx
     .updateTable('stock_reservations')
-    .set({ status: 'released' })
+    .set(notLive('released'))
     .where('status', '=', 'live')
     .where('order_id', '<>', keepOrderId)
     .where('order_id', 'in', (eb) => eb.selectFrom('orders').select('id').where('cart_id', '=', cartId).where('payment_status', '=', 'pending'))
@@ -231,16 +257,20 @@ export async function releaseCartHolds(trx: Executor, cartId: string, keepOrderI
 
 /** Releases the order's live reservations (a declined or failed payment); true when the pages' stock changed. */
 export async function releaseStock(trx: Executor, orderId: string, now = new Date()): Promise<boolean> {
-  const released = await trx.updateTable('stock_reservations').set({ status: 'released' }).where('order_id', '=', orderId).where('status', '=', 'live').returning('product_id').execute();
+  const released = await trx.updateTable('stock_reservations').set(notLive('released')).where('order_id', '=', orderId).where('status', '=', 'live').returning('product_id').execute();
   return refreshShownStock(trx, released.map((r) => r.product_id), now);
 }
 
-/** Releases every reservation past its time (each node sweeps now and then); true when the pages' stock changed. */
-export async function releaseExpiredReservations(db: Executor, now = new Date()): Promise<boolean> {
+/**
+ * Releases every reservation past its time (each node sweeps now and then), and forgets the stretches of holding
+ * that ended a rest ago; true when the pages' stock changed.
+ */
+export async function releaseExpiredReservations(db: Executor, now = new Date(), minutes = RESERVATION_MINUTES): Promise<boolean> {
+  await forgetEndedStretches(db, now, minutes);
   return inTransaction(db, async (trx) => {
     const released = await trx
       .updateTable('stock_reservations')
-      .set({ status: 'released' })
+      .set(notLive('released'))
       .where('status', '=', 'live')
       .where('expires_at', '<=', now.toISOString())
       .returning('product_id')

@@ -33,3 +33,11 @@ export type ProductStock = {
   /** Each variant's net weight in grams, as stock keeps it (what a bag draws from the batches). */
   weights: Record<string, number | null>;
 };
+
+/**
+ * Why an order's coffee is not held while it is paid (docs/decisions/0031): held too long already (`time`), more
+ * than one shopper may hold (`amount`), or the shopper's address holds enough in other checkouts (`client`).
+ */
+export const holdRefusals = ['time', 'amount', 'client'] as const;
+export type HoldRefusal = (typeof holdRefusals)[number];
+export const isHoldRefusal = (value: unknown): value is HoldRefusal => holdRefusals.includes(value as HoldRefusal);

@@ -48,8 +48,8 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     shippedOn: order.shippedAt ? shopDayOf(new Date(order.shippedAt), SHOP_TIME_ZONE) : null,
     // An order paid after its coffee sold out is refunded, never shipped; one with an InPost shipment waiting for
     // InPost's confirmation is shipped by it (a number typed meanwhile would leave that paid parcel behind).
-    canShip: canMove(order.shippingStatus, 'shipped', order.delivery?.kind ?? null) && !order.stockShort && !order.shipment,
-    canDeliver: canMove(order.shippingStatus, 'delivered', order.delivery?.kind ?? null) && !order.stockShort,
+    canShip: canMove(order.shippingStatus, 'shipped', order.delivery?.kind ?? null) && !order.stockShort && !order.replaced && !order.shipment,
+    canDeliver: canMove(order.shippingStatus, 'delivered', order.delivery?.kind ?? null) && !order.stockShort && !order.replaced,
     canCancel: canCancel(order.shippingStatus),
     /**
      * Whether cancelling asks if the goods go back to stock (only when they came off it), and the answer it
@@ -61,7 +61,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
           service,
           grams,
           suggestedSize: suggestedSize(grams),
-          canCreate: !order.shipment && order.shippingStatus === 'processing' && !order.stockShort,
+          canCreate: !order.shipment && order.shippingStatus === 'processing' && !order.stockShort && !order.replaced,
         }
       : null,
     labelUnavailable: url.searchParams.get('label') === 'unavailable',
@@ -208,6 +208,11 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
       {order.stockShort && (
         <p role="note" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20" data-testid="order-stock-short">
           {t('admin.orders.stockShort')}
+        </p>
+      )}
+      {order.replaced && (
+        <p role="note" className="rounded-2xl bg-cherry-light px-5 py-3 text-sm font-medium text-cherry ring-1 ring-cherry/20" data-testid="order-replaced">
+          {t('admin.orders.replaced')}
         </p>
       )}
       {order.withdrawals.length > 0 && (
@@ -516,7 +521,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               <span className="font-medium">
                 {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind === 'delivered' && entry.deliveredAt ? 'deliveredOn' : entry.kind}`, { by: entry.by ?? '', date: entry.deliveredAt ? formatDate(entry.deliveredAt, locale) : '', detail: entry.detail ?? '', status: entry.mailStatus ? t(`admin.orders.mailStatus.${entry.mailStatus}`) : '', amount: entry.amountCents ? formatPrice(entry.amountCents, order.currency, locale) : '', due: entry.dueAt ? formatDate(entry.dueAt, locale) : '' })}
               </span>
-              {entry.detail && entry.kind !== 'mail' && entry.kind !== 'withdrawal' && entry.kind !== 'stock_short' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
+              {entry.detail && entry.kind !== 'mail' && entry.kind !== 'withdrawal' && entry.kind !== 'stock_short' && entry.kind !== 'replaced' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
             </li>
           ))}
         </ol>
