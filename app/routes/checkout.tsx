@@ -96,7 +96,7 @@ async function paymentStepOf(app: AppContext, shopper: Shopper, buyer: Awaited<R
   // Stripe's Payment Element needs the payment's client secret (this is the buyer's own order: checked above).
   const [record, until] = await Promise.all([findOrderRecord(app.db, order.id), heldUntil(app.db, order.id)]);
   const clientSecret = app.payments.name === 'stripe' ? (record?.clientSecret ?? undefined) : undefined;
-  const hold = until ? { minutes: Math.max(1, Math.floor((until.getTime() - Date.now()) / 60_000)) } : record?.holdRefused ? { refused: record.holdRefused } : null;
+  const hold = until ? { minutes: Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000)) } : record?.holdRefused ? { refused: record.holdRefused } : null;
   return {
     step: 'payment' as const,
     orderId: order.id,
