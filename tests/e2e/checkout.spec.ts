@@ -344,3 +344,23 @@ test('the success screen of an order not yet paid does not say it was placed', a
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('checkout.title'));
   await expect(main(page).getByText(en('checkout.done.heading'))).toHaveCount(0);
 });
+
+for (const language of ['en', 'pl'] as const) {
+  test(`the Payment step says how long the coffee is held; a fourth checkout from one address is told why it is not, and still pays (${language})`, async ({ page, productPath }, testInfo) => {
+    const tr = t(language);
+    const note = main(page).getByTestId('hold-note');
+    const checkout = language === 'en' ? '/checkout' : '/pl/checkout';
+    // Every customer of this journey comes from its one address (X-Forwarded-For, as behind the shop's proxy).
+    for (let i = 0; i < 3; i++) {
+      await customerWithCart(page, testInfo, [[productPath(catalogue[0]), 1]], { label: `ola.hold${i}-${language}` });
+      await page.goto(checkout);
+      await proceedToPayment(page, polishAddress, language);
+      await expect(note).toHaveText(tr('checkout.payment.held', { count: 15 }));
+    }
+    await customerWithCart(page, testInfo, [[productPath(catalogue[0]), 1]], { label: `ola.hold3-${language}` });
+    await page.goto(checkout);
+    await proceedToPayment(page, polishAddress, language);
+    await expect(note).toHaveText(tr('checkout.payment.notHeld.client'));
+    await payAndFinish(page, catalogue[0].priceCents, card(TEST_CARDS.success), language);
+  });
+}
