@@ -303,9 +303,11 @@ export interface MailOutboxTable {
   text_body: string;
   html_body: string | null;
   reply_to: string | null;
-  /** queued | sent */
+  /** queued | sent | failed (refused for good, parked until the owner sends it again: migration 0031) */
   status: string;
   attempts: Generated<number>;
+  /** The attempts the mail server refused with a permanent (5xx) answer (migration 0031). */
+  refusals: Generated<number>;
   next_attempt_at: string;
   last_error: string | null;
   created_at: string;

@@ -29,6 +29,7 @@ import * as privacy from './0027-privacy';
 import * as ossPrices from './0028-oss-prices';
 import * as confirmedSessions from './0029-confirmed-sessions';
 import * as fairHolds from './0030-fair-holds';
+import * as parkedMail from './0031-parked-mail';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0028-oss-prices': ossPrices,
   '0029-confirmed-sessions': confirmedSessions,
   '0030-fair-holds': fairHolds,
+  '0031-parked-mail': parkedMail,
 };

@@ -436,7 +436,7 @@ async function markOrderPaid(
   if (order.discount) await markCodeUsed(trx, order.id);
 
   const lines = mine?.lines ?? (await getOrderRecordLines(trx, order.id));
-  const taken = await takeStock(trx, order.id, stockLines(lines), { held: mine?.held });
+  const taken = await takeStock(trx, order.id, stockLines(lines), { held: mine?.held, user: order.userId });
   if (taken.shownChanged) await bumpStoredCatalogVersion(trx);
   if (!taken.ok) {
     // Paid for coffee that is gone: refunded in full right after this transaction, never shipped.

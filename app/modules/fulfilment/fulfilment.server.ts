@@ -11,7 +11,7 @@ import { SHOP_TIME_ZONE } from '~/lib/format';
 import { type ShopDay, addDays, isShopDay, shopDayOf, startOfShopDay } from '~/lib/shop-days';
 import { escapeLike } from '~/db/search.server';
 import { type Actor, listActivity, recordActivity } from '~/modules/activity/index.server';
-import { queueMail } from '~/modules/mail/index.server';
+import { queueMail, sendMailAgain } from '~/modules/mail/index.server';
 import { type Currency } from '~/modules/pricing/index.server';
 import { type DisplayStatus, type OrderDelivery, type OrderDiscount, displayStatus, orderCurrency, findOrderRecord, getOrderRecordLines, orderLabel, orderVatSummary, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
 import { type Storage, productImage } from '~/modules/storage/index.server';
@@ -116,8 +116,11 @@ export type TimelineEntry = {
   amountCents?: number;
   /** A withdrawal's refund is due by this moment (14 days after it arrived). */
   dueAt?: string;
-  /** A mail's delivery: still in the outbox, or handed to the mail server. */
-  mailStatus?: 'queued' | 'sent';
+  /** A mail's delivery: still in the outbox, handed to the mail server, or refused by it for good (parked). */
+  mailStatus?: 'queued' | 'sent' | 'failed';
+  /** The outbox message, and why the mail server refused a parked one. */
+  mailId?: string;
+  mailError?: string;
   /** When the parcel arrived, as the owner recorded it (the withdrawal period runs from it). */
   deliveredAt?: string;
 };
@@ -190,6 +193,18 @@ function roastDays(batches: string | null): string[] {
   }
 }
 
+/**
+ * The owner sends one of the order's mails again (one the mail server refused for good, once the address is
+ * fixed or the server's trouble is over): false when the mail is not this order's or was sent.
+ */
+export async function sendOrderMailAgain(db: Executor, orderId: string, mailId: string): Promise<boolean> {
+  if (!idPattern.test(orderId) || !idPattern.test(mailId)) return false;
+  const record = await findOrderRecord(db, orderId);
+  if (!record || record.paymentStatus !== 'succeeded') return false;
+  const mail = await db.selectFrom('mail_outbox').select('id').where('id', '=', mailId).where('to_address', '=', record.userEmail).where('subject', 'like', `%${orderLabel(orderId)}%`).executeTakeFirst();
+  return mail ? sendMailAgain(db, mail.id) : false;
+}
+
 /** One paid order with everything the owner needs, and its timeline (oldest first). */
 export async function getOwnerOrder(db: Executor, storage: Storage, id: string): Promise<OwnerOrder | null> {
   if (!idPattern.test(id)) return null;
@@ -204,7 +219,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     listActivity(db, { subjectType: 'order', subjectId: id }),
     db
       .selectFrom('mail_outbox')
-      .select(['subject', 'created_at', 'sent_at', 'status'])
+      .select(['id', 'subject', 'created_at', 'sent_at', 'status', 'last_error'])
       .where('to_address', '=', record.userEmail)
       .where('subject', 'like', `%${orderLabel(id)}%`)
       .orderBy('created_at')
@@ -243,7 +258,15 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
       detail: w.lines.map((line) => `${line.quantity} × ${line.title}`).join(', '),
       dueAt: w.refundDueAt,
     })),
-    ...mails.map((mail) => ({ at: mail.sent_at ?? mail.created_at, kind: 'mail' as const, detail: mail.subject, mailStatus: mail.status === 'sent' ? ('sent' as const) : ('queued' as const) })),
+    ...mails.map((mail) => ({
+      at: mail.sent_at ?? mail.created_at,
+      kind: 'mail' as const,
+      detail: mail.subject,
+      mailId: mail.id,
+      mailStatus: mail.status === 'sent' ? ('sent' as const) : mail.status === 'failed' ? ('failed' as const) : ('queued' as const),
+      // Why the mail server refused a parked one, as it said it (addresses masked).
+      ...(mail.status === 'failed' && mail.last_error ? { mailError: mail.last_error } : {}),
+    })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return {
     id,

@@ -10,7 +10,7 @@ import { settlePayment, startPayment } from '~/modules/checkout/index.server';
 import { address, createCoffee, createUser, fillCart, storage, courier, freeCourier, pickup } from '../../../tests/fixtures/shop';
 import { listOrders, orderLabel, withdrawalClosesAt } from '~/modules/orders/index.server';
 import { createTestPaymentProvider } from '~/modules/payments/index.server';
-import { canMove, deliveryMoment, getOwnerOrder, listOwnerOrders, moveOrder, trackingUrl } from './index.server';
+import { canMove, deliveryMoment, getOwnerOrder, listOwnerOrders, moveOrder, sendOrderMailAgain, trackingUrl } from './index.server';
 
 const owner = { id: 'owner-1', email: 'owner@kopi.test' };
 
@@ -42,6 +42,20 @@ describe.each(testDatabases())('the owner’s orders on %s', (_kind, open) => {
   afterAll(() => handle.close());
 
   const mailsTo = (email: string) => db.selectFrom('mail_outbox').select(['subject', 'text_body']).where('to_address', '=', email).orderBy('created_at').execute();
+
+  it('a mail the server refused for good shows on the order with why, and the owner sends it again (only this order’s)', async () => {
+    const [order, other] = placed;
+    const confirmation = await db.selectFrom('mail_outbox').select('id').where('to_address', '=', order.email).orderBy('created_at').executeTakeFirstOrThrow();
+    await db.updateTable('mail_outbox').set({ status: 'failed', refusals: 3, last_error: '550: 5.1.1 <o…@example.test>: Recipient address rejected' }).where('id', '=', confirmation.id).execute();
+    const shown = (await getOwnerOrder(db, storage, order.id))!.timeline.find((entry) => entry.mailId === confirmation.id);
+    expect(shown).toMatchObject({ kind: 'mail', mailStatus: 'failed', mailError: '550: 5.1.1 <o…@example.test>: Recipient address rejected' });
+    expect(await sendOrderMailAgain(db, other.id, confirmation.id)).toBe(false);
+    expect(await sendOrderMailAgain(db, order.id, 'no-such-mail')).toBe(false);
+    expect(await sendOrderMailAgain(db, order.id, confirmation.id)).toBe(true);
+    const queued = await db.selectFrom('mail_outbox').select(['status', 'refusals']).where('id', '=', confirmation.id).executeTakeFirstOrThrow();
+    expect(queued).toEqual({ status: 'queued', refusals: 0 });
+    expect((await getOwnerOrder(db, storage, order.id))!.timeline.find((entry) => entry.mailId === confirmation.id)).toMatchObject({ mailStatus: 'queued' });
+  });
 
   it('lists paid orders newest first, by status, and finds them by label, email or name', async () => {
     const all = await listOwnerOrders(db, {});

@@ -12,17 +12,22 @@ import type { MailTransport } from './transport.server';
  * Mail goes through the `mail_outbox` table: it is written in the same transaction as whatever caused it,
  * and workers deliver it afterwards, retrying with backoff until the server accepts it. Nothing is dropped.
  *
- * A worker claims a batch of due messages in one statement (PostgreSQL skips rows another node is claiming),
- * under a short lease it renews while sending, with its own claim token: only the holder renews or marks a
- * message sent. Delivery is at least once: a process that dies between the SMTP "250 OK" and marking the row
- * sent sends it again once the lease lapses, seconds later, with the same Message-ID (the row's id, fixed
- * when it was queued), so mail clients show it once. See docs/decisions/0012-mail-at-peak.md.
+ * A worker claims a due message only when one of its lanes is free to send it (PostgreSQL skips rows another
+ * node is claiming), under a short lease it renews every second while sending, with its own claim token: only the
+ * holder renews or marks a message sent. So a process that dies holds back only the messages it was sending, for
+ * at most the lease, and a worker wakes when a lease lapses. Delivery is at least once: a process that dies
+ * between the SMTP "250 OK" and marking the row sent sends it again once the lease lapses, with the same
+ * Message-ID (the row's id, fixed when it was queued), so mail clients show it once. A message the mail server
+ * refuses for good (a 5xx answer) is parked after a few attempts, for the owner to see and send again. See
+ * docs/decisions/0012-mail-at-peak.md and 0032.
  */
 
-/** How long a claim hides a message from other workers: seconds, so a crash delays a message by seconds. */
-export const LEASE_MS = 15_000;
-/** How often a worker renews the lease of the messages it is still sending. */
-const RENEW_MS = 5_000;
+/** How long a claim hides a message from other workers: a crash delays a message by at most this. */
+export const LEASE_MS = 4_000;
+/** How often a worker renews the lease of the messages it is still sending (a live worker's never lapses). */
+const RENEW_MS = 1_000;
+/** Attempts the mail server refused for good (5xx) before the message is parked (`failed`). */
+export const PERMANENT_ATTEMPTS = 3;
 const FIRST_RETRY_MS = 15_000;
 const MAX_RETRY_MS = 30 * 60_000;
 /**
@@ -140,17 +145,16 @@ export async function deliverDueMail(
   { from, log, now = new Date(), concurrency = DEFAULT_CONCURRENCY, batchSize = concurrency * 5, sendTimeoutMs = SEND_TIMEOUT_MS }: DeliverOptions,
 ): Promise<{ sent: number; failed: number }> {
   const token = randomBytes(12).toString('base64url');
-  const rows = await claimDueMail(db, { now, limit: batchSize, token });
-  if (rows.length === 0) return { sent: 0, failed: 0 };
-
   // The worker's clock: the caller's `now` moved on by the time that really passed (tests pass a fixed now).
-  const claimed = rows.map((row) => row.id);
   const startedAt = Date.now();
   const clock = () => new Date(now.getTime() + (Date.now() - startedAt));
+  /** The messages being sent now: only theirs is renewed (the rest are not claimed yet). */
+  const sending = new Set<string>();
   const renew = setInterval(() => {
+    if (sending.size === 0) return;
     db.updateTable('mail_outbox')
       .set({ next_attempt_at: new Date(clock().getTime() + LEASE_MS).toISOString() })
-      .where('id', 'in', claimed) // by primary key: the outbox keeps every message it ever sent
+      .where('id', 'in', [...sending]) // by primary key: the outbox keeps every message it ever sent
       .where('claim_token', '=', token)
       .where('status', '=', 'queued')
       .execute()
@@ -181,13 +185,17 @@ export async function deliverDueMail(
     } catch (error) {
       const attempts = row.attempts + 1;
       const lastError = describeError(error);
+      // Refused for good (a 5xx answer: no such mailbox, rejected) a few times over: parked for the owner.
+      const refused = permanentlyRefused(error) ? row.refusals + 1 : row.refusals;
+      const parked = refused >= PERMANENT_ATTEMPTS;
       await db
         .updateTable('mail_outbox')
-        .set({ attempts, last_error: lastError, claim_token: null, next_attempt_at: new Date(clock().getTime() + retryDelayMs(attempts)).toISOString() })
+        .set({ attempts, refusals: refused, last_error: lastError, claim_token: null, ...(parked ? { status: 'failed' } : {}), next_attempt_at: new Date(clock().getTime() + retryDelayMs(attempts)).toISOString() })
         .where('id', '=', row.id)
         .where('claim_token', '=', token)
         .execute();
-      log.warn({ mailId: row.id, attempts, error: lastError }, 'mail delivery failed, will retry');
+      if (parked) log.error({ mailId: row.id, attempts, error: lastError }, 'the mail server refused this mail for good: it is parked until the owner sends it again');
+      else log.warn({ mailId: row.id, attempts, error: lastError }, 'mail delivery failed, will retry');
       failed++;
       return;
     } finally {
@@ -206,15 +214,52 @@ export async function deliverDueMail(
   };
 
   try {
-    let next = 0;
-    const lanes = Array.from({ length: Math.min(concurrency, rows.length) }, async () => {
-      while (next < rows.length) await deliver(rows[next++]);
+    // Each lane claims the next due message when it is free to send it, up to `batchSize` in the pass.
+    let claims = 0;
+    const lanes = Array.from({ length: concurrency }, async () => {
+      while (claims < batchSize) {
+        claims++;
+        const [row] = await claimDueMail(db, { now: clock(), limit: 1, token });
+        if (!row) return;
+        sending.add(row.id);
+        try {
+          await deliver(row);
+        } finally {
+          sending.delete(row.id);
+        }
+      }
     });
     await Promise.all(lanes);
   } finally {
     clearInterval(renew);
   }
   return { sent, failed };
+}
+
+/** An SMTP answer that will not change on a retry: 5xx (a mailbox that does not exist, a message rejected). */
+function permanentlyRefused(error: unknown): boolean {
+  const code = Number((error as { responseCode?: unknown })?.responseCode);
+  return Number.isInteger(code) && code >= 500 && code < 600;
+}
+
+/** When the next queued message is due (a retry, a lapsed lease), or null when none is queued. */
+export async function nextDueAt(db: DB): Promise<Date | null> {
+  const row = await db.selectFrom('mail_outbox').select((eb) => eb.fn.min('next_attempt_at').as('at')).where('status', '=', 'queued').executeTakeFirst();
+  return row?.at ? new Date(String(row.at)) : null;
+}
+
+/**
+ * The owner sends a parked mail again (or one still retrying, now): queued, due at once, its refusals forgotten.
+ * False when there is no such mail or it was sent.
+ */
+export async function sendMailAgain(db: Executor, id: string): Promise<boolean> {
+  const updated = await db
+    .updateTable('mail_outbox')
+    .set({ status: 'queued', refusals: 0, claim_token: null, next_attempt_at: nowIso() })
+    .where('id', '=', id)
+    .where('status', 'in', ['failed', 'queued'])
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
 }
 
 /**
@@ -257,10 +302,16 @@ export function startMailWorker({
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
-  const schedule = () => {
+  // Polls every `intervalMs`, and sooner when a queued message falls due before then (a lapsed lease of a worker
+  // that died, a retry): it goes out then, not at the next poll.
+  const schedule = async () => {
     clearTimeout(timer);
     if (stopped) return;
-    timer = setTimeout(kick, intervalMs);
+    const due = await nextDueAt(db).catch(() => null);
+    const wait = due ? Math.min(intervalMs, Math.max(20, due.getTime() - Date.now() + 20)) : intervalMs;
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(kick, wait);
     timer.unref();
   };
 
@@ -288,7 +339,7 @@ export function startMailWorker({
       running = null;
       // A kick that landed after the loop's last check still gets its pass.
       if (again && !stopped) kick();
-      else schedule();
+      else void schedule();
     });
   }
 

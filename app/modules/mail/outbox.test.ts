@@ -4,7 +4,7 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
-import { LEASE_MS, claimDueMail, deliverDueMail, messageIdFor, queueMail, queueMails, retryDelayMs, startMailWorker } from './outbox.server';
+import { LEASE_MS, PERMANENT_ATTEMPTS, claimDueMail, deliverDueMail, messageIdFor, queueMail, queueMails, retryDelayMs, sendMailAgain, startMailWorker } from './outbox.server';
 import { createMailTransport, type MailTransport } from './transport.server';
 
 const log = pino({ level: 'silent' });
@@ -248,6 +248,73 @@ describe.each(testDatabases())('mail outbox on %s', (_kind, open) => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('claims a message only when a lane is free to send it: a crash holds back only what was being sent', async () => {
+    for (let i = 0; i < 10; i++) await queueMail(handle.db, { to: `c${i}@kopi.test`, subject: `Order ${i}`, text: 'Thanks.' });
+    const releases: Array<() => void> = [];
+    const slow: MailTransport = { describe: 'slow', close() {}, send: () => new Promise<void>((resolve) => releases.push(resolve)) };
+    const pass = deliverDueMail(handle.db, slow, { from, log, concurrency: 4 });
+    await vi.waitFor(() => expect(releases).toHaveLength(4));
+    // Four in flight, leased to this worker; the other six nobody's, due for any worker (were this one killed now).
+    const rows = await outbox();
+    expect(rows.filter((r) => r.claim_token !== null)).toHaveLength(4);
+    expect(rows.filter((r) => r.claim_token === null && Date.parse(r.next_attempt_at) <= Date.now())).toHaveLength(6);
+    const released = setInterval(() => releases.splice(0).forEach((release) => release()), 5);
+    try {
+      expect(await pass).toEqual({ sent: 10, failed: 0 });
+    } finally {
+      clearInterval(released);
+    }
+  });
+
+  it('a worker that died holds its messages for at most a few seconds: a live worker sends them when the lease lapses', async () => {
+    expect(LEASE_MS).toBeLessThanOrEqual(5_000);
+    await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Stranded', text: 'Sent by the node that died.' });
+    const claimedAt = Date.now();
+    await claimDueMail(handle.db, { now: new Date(claimedAt), limit: 4, token: 'dead-worker' });
+    // The live worker polls only every minute, but wakes when the lease lapses.
+    const worker = startMailWorker({ db: handle.db, transport, from, log, intervalMs: 60_000 });
+    try {
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: LEASE_MS + 3_000, interval: 50 });
+      expect(Date.now() - claimedAt).toBeLessThan(LEASE_MS + 1_500);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('parks a mail the server refuses for good after a few attempts; the owner sends it again', async () => {
+    const address = 'nobody@example.com';
+    const refusing = await startSmtpServer(0, { refuse: address });
+    const to = transportTo(refusing.port);
+    const id = await queueMail(handle.db, { to: address, subject: 'Your order', text: 'Thank you.' });
+    let at = Date.now();
+    try {
+      for (let attempt = 1; attempt <= PERMANENT_ATTEMPTS; attempt++) {
+        expect(await deliverDueMail(handle.db, to, { from, log, now: new Date(at) })).toEqual({ sent: 0, failed: 1 });
+        at += retryDelayMs(attempt) + 1_000;
+      }
+      expect((await outbox())[0]).toMatchObject({ status: 'failed', attempts: PERMANENT_ATTEMPTS, refusals: PERMANENT_ATTEMPTS });
+      // Parked: never tried again by itself, however late.
+      expect(await deliverDueMail(handle.db, to, { from, log, now: new Date(at + 86_400_000) })).toEqual({ sent: 0, failed: 0 });
+    } finally {
+      to.close();
+      await refusing.close();
+    }
+    // A server that is only down (no answer) is not a refusal: it is retried for ever.
+    const down = transportTo(1);
+    const other = await queueMail(handle.db, { to: 'owner@kopi.test', subject: 'Later', text: 'Hello.' });
+    for (let attempt = 1; attempt <= PERMANENT_ATTEMPTS + 1; attempt++) {
+      await deliverDueMail(handle.db, down, { from, log, now: new Date(at) });
+      at += retryDelayMs(attempt) + 1_000;
+    }
+    down.close();
+    expect((await outbox()).find((row) => row.id === other)).toMatchObject({ status: 'queued', refusals: 0 });
+    // The owner fixed the address's mailbox: sent again, it goes out (and a sent one cannot be sent again).
+    expect(await sendMailAgain(handle.db, id)).toBe(true);
+    expect(await deliverDueMail(handle.db, transport, { from, log })).toMatchObject({ sent: 1 });
+    expect((await outbox()).find((row) => row.id === id)).toMatchObject({ status: 'sent' });
+    expect(await sendMailAgain(handle.db, id)).toBe(false);
   });
 
   it('gives up on a send that never answers, so one stuck message cannot hold up the queue', async () => {

@@ -14,7 +14,7 @@ import { type PaymentServices, payWithCard, startAsyncPayment, startPayment, swe
 import { orderLabel } from '~/modules/orders/index.server';
 import { TEST_CARDS, answerTestBank, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { address, cartLines, courier, mails, pickup, storage } from '../../../tests/fixtures/shop';
-import { HOLD_LIMITS, addBatch, correctStock, holdClient, reserveStock, setStockMode, stockOf } from './index.server';
+import { HOLD_LIMITS, addBatch, correctStock, holdClient, reserveStock, setStockMode, stockOf, takeStock } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
 const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
@@ -162,6 +162,19 @@ describe.each(testDatabases())('fair holds on %s', (_kind, open) => {
     const other = await reserveStock(db, newId(), lines, { now: minutes(t0, 40), minutes: 15, holder: { cart: newId(), client: holder.client } });
     expect(other).toMatchObject({ ok: true, until: null, refused: 'time' });
     expect(await at(46)).toBe(61);
+  });
+
+  it('a holder who pays was not hoarding: the next checkout of that cart and address holds for the full time', async () => {
+    const coffee = await beans('Regular', 10);
+    const lines = [{ productId: coffee.id, variantId: coffee.bag, quantity: 1, netWeightGrams: 1000, position: 0 }];
+    const holder = { cart: newId(), user: newId(), client: 'ip:192.0.2.55' };
+    const t0 = minutes(new Date(), 120);
+    const first = newId();
+    expect(await reserveStock(db, first, lines, { now: t0, minutes: 15, holder })).toMatchObject({ ok: true, refused: null });
+    expect(await reserveStock(db, first, lines, { now: minutes(t0, 20), minutes: 15, holder })).toMatchObject({ ok: true, until: minutes(t0, 30) });
+    expect(await takeStock(db, first, lines, { now: minutes(t0, 21), user: holder.user })).toMatchObject({ ok: true });
+    const next = await reserveStock(db, newId(), lines, { now: minutes(t0, 25), minutes: 15, holder });
+    expect(next).toMatchObject({ ok: true, until: minutes(t0, 40), refused: null });
   });
 
   it('a replaced order’s bank page can no longer pay it, and its card form cannot: one paid order per cart', async () => {

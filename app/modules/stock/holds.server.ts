@@ -139,6 +139,12 @@ async function stretch(trx: Executor, keys: readonly string[], now: Date, minute
   return until;
 }
 
+/** The holder paid: their stretches end, so their next checkout holds for the full time again. */
+export async function endStretches(trx: Executor, holder: Holder): Promise<void> {
+  const keys = keysOf(holder);
+  if (keys.length > 0) await trx.deleteFrom('stock_hold_windows').where('key', 'in', keys).execute();
+}
+
 /** Stretches that ended long enough ago to begin afresh are forgotten (each node's sweep). */
 export async function forgetEndedStretches(db: Executor, now: Date, minutes: number): Promise<void> {
   const rested = new Date(now.getTime() - HOLD_LIMITS.restTimes * minutes * 60_000).toISOString();

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import type { HoldRefusal, ProductStock } from './stock.types';
-import { type Holder, fairHold, forgetEndedStretches } from './holds.server';
+import { type Holder, endStretches, fairHold, forgetEndedStretches } from './holds.server';
 import { lockProducts, refreshShownStock, stockFacts, stockFrom, stockOf } from './levels.server';
 
 /**
@@ -183,8 +183,8 @@ export async function takeStock(
   trx: Executor,
   orderId: string,
   lines: readonly (StockLine & { position: number })[],
-  /** `held`: the caller saw in this transaction that the order's live holds cover its lines. */
-  { now = new Date(), held = false }: { now?: Date; held?: boolean } = {},
+  /** `held`: the caller saw in this transaction that the order's live holds cover its lines. `user`: its customer. */
+  { now = new Date(), held = false, user = null }: { now?: Date; held?: boolean; user?: string | null } = {},
 ): Promise<{ ok: true; shownChanged: boolean } | { ok: false; short: Shortage[]; shownChanged: boolean }> {
   const productIds = lines.map((l) => l.productId);
   await lockProducts(trx, productIds);
@@ -198,6 +198,8 @@ export async function takeStock(
     await releaseStock(trx, orderId);
     return { ok: false, short, shownChanged: await refreshShownStock(trx, productIds, now) };
   }
+  // The address the holds came from (cleared as they are taken below).
+  const heldFrom = (await trx.selectFrom('stock_reservations').select('client').where('order_id', '=', orderId).where('status', '=', 'live').where('client', 'is not', null).executeTakeFirst())?.client ?? null;
   // The sellable batches, oldest first, as the stock above counted them (drawn on below).
   const batches = facts.batches;
   const at = now.toISOString();
@@ -235,7 +237,9 @@ export async function takeStock(
     if (need > 0) throw new Error(`the batches of ${line.productId} would go below zero`);
     await trx.updateTable('order_lines').set({ batches: JSON.stringify(drawn) }).where('order_id', '=', orderId).where('position', '=', line.position).execute();
   }
-  await trx.updateTable('stock_reservations').set(notLive('taken')).where('order_id', '=', orderId).where('status', '=', 'live').execute();
+  const taken = await trx.updateTable('stock_reservations').set(notLive('taken')).where('order_id', '=', orderId).where('status', '=', 'live').returning(['holder']).execute();
+  // A holder who pays was not hoarding: their stretch of holding ends here, and their next checkout holds afresh.
+  await endStretches(trx, { cart: taken[0]?.holder ?? null, user, client: heldFrom });
   return { ok: true, shownChanged: covered ? false : await refreshShownStock(trx, productIds, now) };
 }
 

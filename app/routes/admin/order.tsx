@@ -21,6 +21,7 @@ import {
   getOwnerOrder,
   moveOrder,
   orderParcelGrams,
+  sendOrderMailAgain,
   refundWithdrawal,
   shipmentService,
   suggestedSize,
@@ -75,7 +76,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
 
 type Result =
-  | { ok: true; moved: 'shipped' | 'delivered' | 'shipmentShipped' | 'shipmentWaiting' }
+  | { ok: true; moved: 'shipped' | 'delivered' | 'shipmentShipped' | 'shipmentWaiting' | 'mailQueued' }
   | { ok: true; moved: 'cancelled' | 'withdrawalRefunded'; refundedCents: number }
   | { ok: true; moved: 'invoiced' | 'ksefRecorded'; number: string }
   | { ok: false; error: string; status?: string; message?: string; deliveredOn?: string; invoice?: { values: InvoiceBuyer; errors: BuyerErrors } };
@@ -90,6 +91,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === 'refund-withdrawal') return refundTheWithdrawal(app, user, params.id, field(form, 'withdrawalId'), backToStock);
   if (intent === 'invoice') return invoice(app, user, params.id, form);
   if (intent === 'ksef') return ksefNumber(app, user, params.id, form);
+  if (intent === 'mail-again') {
+    if (!(await sendOrderMailAgain(app.db, params.id, field(form, 'mailId')))) return data<Result>({ ok: false, error: 'mail_not_found' }, { status: 404 });
+    app.kickMail();
+    return data<Result>({ ok: true, moved: 'mailQueued' });
+  }
   if (intent === 'shipment' || intent === 'check-shipment') return shipment(app, user, params.id, intent === 'shipment' ? field(form, 'size') : null);
   if (intent !== 'ship' && intent !== 'deliver') return data<Result>({ ok: false, error: 'failed' }, { status: 400 });
   try {
@@ -522,6 +528,18 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                 {t(`admin.orders.events.${entry.kind === 'cancelled' && !entry.amountCents ? 'cancelledNoRefund' : entry.kind === 'delivered' && entry.deliveredAt ? 'deliveredOn' : entry.kind}`, { by: entry.by ?? '', date: entry.deliveredAt ? formatDate(entry.deliveredAt, locale) : '', detail: entry.detail ?? '', status: entry.mailStatus ? t(`admin.orders.mailStatus.${entry.mailStatus}`) : '', amount: entry.amountCents ? formatPrice(entry.amountCents, order.currency, locale) : '', due: entry.dueAt ? formatDate(entry.dueAt, locale) : '' })}
               </span>
               {entry.detail && entry.kind !== 'mail' && entry.kind !== 'withdrawal' && entry.kind !== 'stock_short' && entry.kind !== 'replaced' && <span className="ml-2 font-mono text-xs text-muted">{entry.detail}</span>}
+              {entry.kind === 'mail' && entry.mailStatus === 'failed' && entry.mailId && (
+                <div className="mt-2 flex flex-wrap items-center gap-3 rounded-2xl bg-cherry-light px-4 py-3 text-cherry" data-testid="mail-refused">
+                  <p className="min-w-0 flex-1">{t('admin.orders.mailRefused', { reason: entry.mailError ?? '' })}</p>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="mail-again" />
+                    <input type="hidden" name="mailId" value={entry.mailId} />
+                    <button type="submit" className="btn-outline bg-paper px-4 py-2" disabled={busy}>
+                      {t('admin.orders.mailAgain')}
+                    </button>
+                  </Form>
+                </div>
+              )}
             </li>
           ))}
         </ol>
