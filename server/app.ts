@@ -18,7 +18,7 @@ import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.serve
 import { pruneCartRequests } from '~/modules/cart/index.server';
 import { pruneRestockAlerts } from '~/modules/alerts/index.server';
 import { runDailyRetention } from '~/modules/privacy/index.server';
-import { createNbpRates } from '~/modules/invoices/index.server';
+import { createNbpRates, sellerProblem } from '~/modules/invoices/index.server';
 import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';
 import { localePath } from '~/modules/i18n/paths';
 import { scaledLimits } from '~/modules/limits/index.server';
@@ -87,6 +87,9 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const shipx = config.shipx ? createShipx(config.shipx, { log: logger }) : null;
   const rates = createNbpRates({ baseUrl: config.nbpApiUrl, log: logger });
   const transport = createMailTransport(config, logger);
+  // Invoicing set up but not usable (a NIP that fails its checksum, a detail missing): said now, not found out later.
+  const seller = sellerProblem(config.seller);
+  if (seller) logger.error({ problem: seller }, seller === 'taxId' ? 'SHOP_TAX_ID is not a valid NIP (its checksum fails): checkout offers no invoices and none can be issued until it is corrected' : 'SHOP_LEGAL_NAME, SHOP_ADDRESS and SHOP_TAX_ID must all be set for invoices: checkout offers none until they are');
   const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger, concurrency: config.mailConcurrency });
   // Expired sessions, used reset links, old rate-limit records, day-old cart request keys and spent back-in-stock notices are removed hourly;
   // the retention job (personal data past its period) runs once a day, on whichever node asks first that day.

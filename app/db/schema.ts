@@ -449,6 +449,8 @@ export interface OrdersTable {
   payment_cancelled_at: Generated<string | null>;
   /** Why its coffee could not be held while it is paid: time, amount or client (migration 0030). */
   hold_refused: Generated<string | null>;
+  /** card | blik | przelewy24, as the provider said when it was paid; null when it did not (migration 0032). */
+  paid_with: Generated<string | null>;
   /** The goods' total and the delivery's price apart; total_cents is their sum (migration 0019). */
   goods_cents: Generated<number>;
   delivery_cents: Generated<number>;

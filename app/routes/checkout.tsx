@@ -14,7 +14,7 @@ import { consentedVisitorId } from '~/lib/analytics';
 import { formatPrice } from '~/lib/format';
 import { field, readForm } from '~/http/body.server';
 import { parseDeliveryForm } from '~/modules/checkout/checkout.schema';
-import { confirmOrderPayment, deliveryStep, payWithCard, paymentServices, reviewCheckout, startAsyncPayment, startPayment } from '~/modules/checkout/index.server';
+import { confirmOrderPayment, deliveryStep, lockerSearchAllowed, payWithCard, paymentServices, reviewCheckout, startAsyncPayment, startPayment } from '~/modules/checkout/index.server';
 import { type PaymentMethodKind, isBlikCode, isPaymentMethodKind, methodOfPreference, methodsFor } from '~/modules/payments/methods';
 import { getProfile } from '~/modules/accounts/index.server';
 import { cartWeightGrams } from '~/modules/cart/index.server';
@@ -177,6 +177,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
       currency,
       country: url.searchParams.get('country') ?? shopper.country,
       lockerQuery: url.searchParams.get('lockerQuery'),
+      allowLockerSearch: () => lockerSearchAllowed(app.db, app.limits.lockerSearch, { cartId, ip: app.clientIp }),
     });
     if (url.searchParams.get('country') === delivery.country) keepCountry(shopper, delivery.country);
     if (delivery.cart.lines.length === 0) throw redirect(pathFor(shopper, '/checkout'));

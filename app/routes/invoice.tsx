@@ -8,6 +8,7 @@ import { formatDate } from '~/lib/format';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { type BuyerErrors, type InvoiceBuyer, invoiceWindow, issueInvoice, listOrderInvoices, parseBuyer, sellerOf } from '~/modules/invoices/index.server';
+import { nothingToInvoice } from '~/modules/invoices/buyer';
 import { getOrderForUser } from '~/modules/orders/index.server';
 import type { Route } from './+types/invoice';
 
@@ -33,7 +34,9 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   if (!order) return data({ ...base, order: null, invoices: [], window: { open: false, endsAt: null }, values: null }, { status: 404 });
   const invoices = await listOrderInvoices(app.db, order.id);
   const values: InvoiceBuyer = { name: order.shipping.fullName, taxId: '', country: order.delivery?.country || 'PL', address: order.shipping.address, zipCode: order.shipping.zipCode, city: order.shipping.city };
-  return { ...base, order: { id: order.id, label: order.label, createdAt: order.createdAt }, invoices, window: invoiceWindow(order), values };
+  // Cancelled or refunded in full: nothing to invoice, said instead of the form.
+  const nothing = nothingToInvoice(order);
+  return { ...base, order: { id: order.id, label: order.label, createdAt: order.createdAt }, invoices, window: nothing ? { open: false, endsAt: null } : invoiceWindow(order), nothing, values };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
@@ -46,7 +49,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
   if (!parsed.ok) return data<Result>({ status: 'invalid', errors: parsed.errors, values: parsed.values }, { status: 400 });
   const issued = await issueInvoice(app.db, { orderId: order.id, buyer: parsed.buyer, seller: sellerOf(app.config.seller), by: { customer: user.id }, rates: app.rates });
   if (!issued.ok) {
-    const problem = { not_found: 'notFound', not_paid: 'notFound', already_issued: 'alreadyIssued', window_closed: 'windowClosed', seller_missing: 'unavailable' }[issued.reason];
+    const problem = { not_found: 'notFound', not_paid: 'notFound', already_issued: 'alreadyIssued', window_closed: 'windowClosed', seller_missing: 'unavailable', nothing_to_invoice: 'nothingToInvoice' }[issued.reason];
     return data<Result>({ status: 'refused', problem: `invoices.request.${problem}` }, { status: issued.reason === 'seller_missing' ? 503 : 409 });
   }
   app.kickMail();
@@ -59,6 +62,7 @@ export default function InvoiceRequestPage({ loaderData, actionData }: Route.Com
   const busy = useNavigation().state === 'submitting';
   const result = actionData as Result | undefined;
   const { order, invoices, window, values } = loaderData;
+  const nothing = 'nothing' in loaderData && loaderData.nothing === true;
   const invoice = invoices.find((i) => i.kind === 'invoice');
   return (
     <section className="mx-auto max-w-2xl px-4 py-10 sm:px-6" aria-labelledby="invoice-heading">
@@ -85,8 +89,8 @@ export default function InvoiceRequestPage({ loaderData, actionData }: Route.Com
           <Link to={path('/profile?tab=orders')} className="btn-outline mt-6 px-5 py-2.5 text-sm">{t('invoices.request.backToOrders')}</Link>
         </div>
       ) : !window.open ? (
-        <p className="mt-4 rounded-2xl bg-cream px-5 py-4 text-sm ring-1 ring-sand" data-testid="invoice-window-closed">
-          {t('invoices.request.windowClosed')}
+        <p className="mt-4 rounded-2xl bg-cream px-5 py-4 text-sm ring-1 ring-sand" data-testid={nothing ? 'invoice-nothing' : 'invoice-window-closed'}>
+          {t(nothing ? 'invoices.request.nothingToInvoice' : 'invoices.request.windowClosed')}
         </p>
       ) : (
         <Form method="post" className="mt-6 grid gap-6 rounded-3xl bg-paper p-6 ring-1 ring-sand" noValidate>

@@ -100,6 +100,11 @@ test('a Polish customer’s order is shipped, then cancelled with a refund: both
   const order = await paidOrder(page, testInfo, catalogue[2], { locale: 'pl' });
   const owner = await ownerPage(browser, testInfo);
   await owner.goto(`/admin/orders/${order.id}`);
+  // The order keeps its lines in Polish; the English back office names the variant in English.
+  const grinds = ['wholeBean', 'espresso', 'mokaPot', 'aeropress', 'filter', 'frenchPress'];
+  const label = owner.getByTestId('line-label').first();
+  await expect(label).toContainText(new RegExp(grinds.map((g) => en(`grind.${g}`)).join('|')));
+  await expect(label).not.toContainText(new RegExp(grinds.map((g) => pl(`grind.${g}`)).join('|')));
   await owner.getByLabel(en('admin.orders.carrier')).selectOption('dpd');
   await owner.getByLabel(en('admin.orders.trackingNumber')).fill('0000123456789X');
   await owner.getByRole('button', { name: en('admin.orders.ship') }).click();

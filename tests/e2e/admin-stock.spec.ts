@@ -254,6 +254,9 @@ test('cancelling a paid order asks whether its packs go back to stock (ticked be
   await openStockPage(owner, LOW.en.name);
   await expect.poll(counted).toBe(before);
   await expect(owner.getByTestId('ledger-row').first()).toContainText(en('admin.stock.kinds.returned'));
+  // The ledger names the order as every other page does, and leads to it.
+  const label = en('orders.label', { label: orderLabel(orderId) });
+  await expect(owner.getByTestId('ledger-row').first().getByRole('link', { name: label, exact: true })).toHaveAttribute('href', `/admin/orders/${orderId}`);
   await owner.context().close();
 });
 

@@ -16,6 +16,7 @@ export function OrderInvoice({
   errors,
   busy,
   canIssue = true,
+  nothing = false,
 }: {
   invoices: OrderInvoiceList;
   /** Pre-filled: what the customer gave at checkout, or the order's name and address. */
@@ -26,6 +27,8 @@ export function OrderInvoice({
   busy: boolean;
   /** False while the shop's legal details (SHOP_*) are not set: no invoice can be issued yet. */
   canIssue?: boolean;
+  /** Cancelled or refunded in full before it was invoiced: there is nothing to invoice. */
+  nothing?: boolean;
 }) {
   const { t, locale } = useI18n();
   const issued = invoices.some((i) => i.kind === 'invoice');
@@ -57,13 +60,16 @@ export function OrderInvoice({
           ))}
         </ul>
       )}
-      {!issued && paid && !canIssue && (
+      {!issued && paid && nothing && (
+        <p className="mt-3 text-sm text-muted" data-testid="invoice-nothing">{t('admin.invoices.nothing')}</p>
+      )}
+      {!issued && paid && !nothing && !canIssue && (
         <p className="mt-3 text-sm text-muted" data-testid="invoice-seller-missing">
           {requested && <span className="mb-1 block">{t('admin.invoices.requested')}</span>}
           {t('admin.orders.errors.invoice_seller_missing')}
         </p>
       )}
-      {!issued && paid && canIssue && (
+      {!issued && paid && !nothing && canIssue && (
         <Form method="post" className="mt-3 grid gap-4">
           <input type="hidden" name="intent" value="invoice" />
           <p className="text-sm text-muted">{t(requested ? 'admin.invoices.requested' : 'admin.invoices.none')}</p>

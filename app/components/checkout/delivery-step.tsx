@@ -23,7 +23,7 @@ export type DeliveryStepData = {
   countries: string[];
   options: DeliveryOption[];
   toFree: number | null;
-  lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean } | null;
+  lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean; limited?: boolean } | null;
   /** The country whose VAT the prices follow (OSS, the owner's choice), or null. */
   pricesIn?: string | null;
   /** A guest (the owner accepts them): they give their email, and there is no profile to save to. */
@@ -160,7 +160,12 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
             </div>
             <div aria-live="polite">
               {step.lockerSearch?.unavailable && <p className="mt-3 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry">{t('checkout.shipping.lockersUnavailable')}</p>}
-              {step.lockerSearch && !step.lockerSearch.unavailable && (
+              {step.lockerSearch?.limited && (
+                <p className="mt-3 rounded-2xl bg-cherry-light px-4 py-3 text-sm text-cherry" data-testid="lockers-limited">
+                  {t('checkout.shipping.lockersLimited')}
+                </p>
+              )}
+              {step.lockerSearch && !step.lockerSearch.unavailable && !step.lockerSearch.limited && (
                 <p className="mt-3 text-sm text-muted" data-testid="lockers-found">
                   {step.lockerSearch.lockers.length === 0
                     ? t('checkout.shipping.lockersNone', { query: step.lockerSearch.query })

@@ -1,5 +1,5 @@
 import { BadgeCheck, FileText, Star, Truck, Undo2 } from 'lucide-react';
-import { invoiceWindowEnds } from '~/modules/invoices/buyer';
+import { invoiceWindowEnds, nothingToInvoice } from '~/modules/invoices/buyer';
 import { Link } from 'react-router';
 import { OrderLines, linesOfOrder, orderDiscountShown } from '~/components/checkout/order-lines';
 import { formatDate, formatPrice } from '~/lib/format';
@@ -108,7 +108,7 @@ export function OrderCard({ order, position, reviewed, guestKey, invoices, canAs
 function Invoices({ order, invoices, canAsk }: { order: OrderView; invoices: OrderInvoices[string]; canAsk: boolean }) {
   const t = useT();
   const path = useLocalePath();
-  const open = canAsk && order.paymentStatus === 'succeeded' && order.paidAt !== null && new Date() < invoiceWindowEnds(order.deliveredAt ?? order.paidAt);
+  const open = canAsk && order.paymentStatus === 'succeeded' && order.paidAt !== null && !nothingToInvoice(order) && new Date() < invoiceWindowEnds(order.deliveredAt ?? order.paidAt);
   if (invoices.length === 0 && !open) return null;
   return (
     <ul className="mt-4 flex flex-wrap gap-x-5 gap-y-2 text-sm" data-testid="order-invoices">

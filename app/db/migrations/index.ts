@@ -30,6 +30,7 @@ import * as ossPrices from './0028-oss-prices';
 import * as confirmedSessions from './0029-confirmed-sessions';
 import * as fairHolds from './0030-fair-holds';
 import * as parkedMail from './0031-parked-mail';
+import * as paidWith from './0032-paid-with';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0029-confirmed-sessions': confirmedSessions,
   '0030-fair-holds': fairHolds,
   '0031-parked-mail': parkedMail,
+  '0032-paid-with': paidWith,
 };

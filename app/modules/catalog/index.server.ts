@@ -21,6 +21,6 @@ export {
 } from './catalog.server';
 export { bumpStoredCatalogVersion, catalogVersion, markCatalogChanged, onCatalogChange, storedCatalogVersion, watchCatalogVersion } from './catalog-version.server';
 export { importProducts } from './import.server';
-export { SkuTakenError, findVariants, listVariantPrices, setZlotyPrices, skuFor, variantsOf, type VariantPriceRow } from './variants.server';
+export { SkuTakenError, findVariants, listVariantPrices, setZlotyPrices, skuFor, variantLabelsIn, variantsOf, type VariantPriceRow } from './variants.server';
 export * from './catalog.schema';
 export { normalizeSearchText, searchTerms } from './search';

@@ -178,6 +178,22 @@ const commonPrefix = (values: string[]): string => values.reduce((prefix, value)
   return prefix.slice(0, i);
 }).replace(/[%_\\]/g, '');
 
+/**
+ * The labels of these variants in each of `locales` ("1 kg, whole bean" / "1 kg, ziarnista"), for a reader in
+ * another language than the one an order line keeps its label in (the owner); variants that are gone are left out.
+ */
+export async function variantLabelsIn(db: Executor, ids: readonly string[], locales: readonly Locale[]): Promise<Map<string, Partial<Record<Locale, string>>>> {
+  const wanted = [...new Set(ids.filter((id) => /^[A-Za-z0-9_-]{1,64}$/.test(id)))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('variants')
+    .innerJoin('products', 'products.id', 'variants.product_id')
+    .select([...variantColumns.map((c) => `variants.${c}` as const), 'products.options'])
+    .where('variants.id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((row) => [row.id, Object.fromEntries(locales.map((locale) => [locale, variantLabel(toVariant(row), parseOptions(row.options), getT(locale), locale)]))]));
+}
+
 /** A variant on the owner's price lists: its product's name, its label, its SKU and its prices. */
 export type VariantPriceRow = { id: string; productId: string; name: string; label: string; sku: string; active: boolean; prices: { EUR: number; PLN: number } };
 

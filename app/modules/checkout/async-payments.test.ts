@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { getOrderForUser } from '~/modules/orders/index.server';
+import { cancelOrder, getOwnerOrder } from '~/modules/fulfilment/index.server';
+import { getT } from '~/modules/i18n/index.server';
 import { TEST_BLIK, answerTestBank, createTestPaymentProvider, testBankPayment, type PaymentProvider } from '~/modules/payments/index.server';
 import { methodsFor, isBlikCode, methodOfPreference } from '~/modules/payments/methods';
 import { type PaymentServices, confirmOrderPayment, settleDuePayments, startAsyncPayment, startPayment } from './index.server';
@@ -62,6 +64,27 @@ describe.each(testDatabases())('BLIK and Przelewy24 with the test provider on %s
     expect(sent[0].text_body).toContain('zł');
     // A second code for a paid order changes nothing.
     expect(await startAsyncPayment(services, { ...o, method: 'blik', code: TEST_BLIK.success })).toEqual({ ok: false, code: 'already_paid' });
+  });
+
+  it('records how an order was paid, so cancelling it names where the money goes back: BLIK’s bank account, not a card', async () => {
+    const o = await pendingOrder();
+    await startAsyncPayment(services, { ...o, method: 'blik', code: TEST_BLIK.success });
+    await bankAnswersNow(o.paymentId);
+    expect(await confirmOrderPayment(services, o)).toEqual({ status: 'paid', orderId: o.orderId });
+    const owner = { id: null, email: 'owner@kopi.test' };
+    expect((await getOwnerOrder(db, storage, o.orderId))?.paidWith).toBe('blik');
+    expect(await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).toMatchObject({ ok: true });
+    const cancelled = (await mails(db)).filter((m) => m.to_address === o.email).at(-1)!;
+    const pl = getT('pl');
+    const where = (key: string) => pl(key, { amount: 'X' }).split('X ')[1]!.split('.')[0]!;
+    expect(cancelled.text_body).toContain(where('orders.cancelMail.refundBlik'));
+    expect(cancelled.text_body).not.toContain(where('orders.cancelMail.refund'));
+    // Przelewy24 likewise; a card says the card.
+    const bank = await pendingOrder('EUR');
+    await startAsyncPayment(services, { ...bank, method: 'przelewy24' });
+    expect(await answerTestBank(db, bank.paymentId, true)).toBe(true);
+    expect(await confirmOrderPayment(services, bank)).toEqual({ status: 'paid', orderId: bank.orderId });
+    expect((await getOwnerOrder(db, storage, bank.orderId))?.paidWith).toBe('przelewy24');
   });
 
   it('BLIK 111222 is declined and 000000 expires: the order stays pending, says why, and can be paid again', async () => {

@@ -30,7 +30,7 @@ import { recordActivity } from '~/modules/activity/index.server';
 import { lineName } from '~/modules/catalog/variants';
 import { type RefundEventOutcome, recordRefundEvent, refundUnservedOrders } from '~/modules/fulfilment/index.server';
 import type { CardDetails, CardErrorCode, PaymentEvent, PaymentFailure, PaymentProvider } from '~/modules/payments/index.server';
-import { methodsFor } from '~/modules/payments/methods';
+import { type PaymentMethodKind, methodsFor } from '~/modules/payments/methods';
 import type { Storage } from '~/modules/storage/index.server';
 import { type HoldRefusal, RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
@@ -343,7 +343,8 @@ export type MarkOrderPaidResult = { ok: true; orderId: string; alreadyPaid: bool
  * cover them (the card form checks both before charging), so marking it paid does not read them again.
  */
 type KnownOrder = { order: OrderRecord; lines: OrderRecordLine[]; held: boolean };
-type MarkPaid = (paymentId: string, known?: KnownOrder) => Promise<MarkOrderPaidResult>;
+/** `method`: how it was paid, when the confirmation says (the refund names it). */
+type MarkPaid = (paymentId: string, known?: KnownOrder, method?: PaymentMethodKind) => Promise<MarkOrderPaidResult>;
 
 /**
  * The one way an order becomes paid, whoever confirms the payment (the card form, a provider's event, the
@@ -362,8 +363,8 @@ export async function settlePayment<R>(services: PaymentServices, work: (trx: Ex
   const short: string[] = [];
   const invoiced: string[] = [];
   const result = await inTransaction(services.db, (trx) =>
-    work(trx, async (paymentId, known) => {
-      const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl, seller: services.seller }, known);
+    work(trx, async (paymentId, known, method) => {
+      const marked = await markOrderPaid(trx, { paymentId, provider: services.payments.name, contactTo: services.contactTo, publicUrl: services.publicUrl, seller: services.seller, method }, known);
       if (marked.ok && !marked.alreadyPaid) {
         paidNow = true;
         if (!marked.unserved) invoiced.push(marked.orderId);
@@ -418,13 +419,13 @@ export async function issueRequestedInvoices(services: PaymentServices, orderIds
 
 async function markOrderPaid(
   trx: Executor,
-  input: { paymentId: string; provider: PaymentProvider['name'] } & OrderMailSettings,
+  input: { paymentId: string; provider: PaymentProvider['name']; method?: PaymentMethodKind } & OrderMailSettings,
   known?: KnownOrder,
 ): Promise<MarkOrderPaidResult> {
   const mine = known && known.order.paymentId === input.paymentId && known.order.paymentProvider === input.provider ? known : undefined;
   const order = mine?.order ?? (await findOrderByPayment(trx, input.provider, input.paymentId));
   if (!order) return { ok: false, reason: 'not_found' };
-  const set = await setOrderPaid(trx, order.id);
+  const set = await setOrderPaid(trx, order.id, input.method);
   if (!set) return { ok: true, orderId: order.id, alreadyPaid: true };
   if (set.replaced) {
     // Paid although a newer order of its cart replaced it (a bank page left open): never shipped, refunded in
@@ -516,7 +517,7 @@ export async function payWithCard(services: PaymentServices, input: { userId: st
       return charged;
     }
     // Its holds cover it now (checked or renewed above, in this transaction), unless the fair limits refused one.
-    await markPaid(order.paymentId, { order, lines: orderLines, held: covered });
+    await markPaid(order.paymentId, { order, lines: orderLines, held: covered }, 'card');
     return { ok: true, orderId: order.id } as const;
   });
 }
@@ -632,7 +633,7 @@ async function settleFromProvider(services: PaymentServices, order: OrderRecord)
     return { status: 'pending', orderId: order.id };
   }
   const paymentId = order.paymentId;
-  await settlePayment(services, (_trx, markPaid) => markPaid(paymentId));
+  await settlePayment(services, (_trx, markPaid) => markPaid(paymentId, undefined, payment.method));
   return { status: 'paid', orderId: order.id };
 }
 
@@ -697,7 +698,7 @@ export async function handlePaymentEvent(services: PaymentServices, event: Payme
       );
       return 'amount_mismatch';
     }
-    const result = await markPaid(event.paymentId);
+    const result = await markPaid(event.paymentId, undefined, event.method);
     return result.ok && !result.alreadyPaid ? 'paid' : 'already_paid';
   });
   if (mailQueued) services.kickMail();

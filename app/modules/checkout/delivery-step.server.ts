@@ -20,6 +20,7 @@ import type { Currency } from '~/modules/pricing/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import type { Storage } from '~/modules/storage/index.server';
 import { orderTaxRates } from '~/modules/tax/index.server';
+import { type Limits, ipScope, recordAttempt } from '~/modules/limits/index.server';
 import { type CheckoutReview, reviewCheckout } from './checkout.server';
 
 export type DeliveryStep = CheckoutReview & {
@@ -29,7 +30,8 @@ export type DeliveryStep = CheckoutReview & {
   /** How much more the goods must cost for delivery to be free (null: already free, or never). */
   toFree: number | null;
   /** The search the shopper made for a locker, and what it found (`unavailable`: InPost could not be asked). */
-  lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean } | null;
+  /** `limited`: this shopper searched too many new places in a short time. */
+  lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean; limited?: boolean } | null;
   /** The country whose VAT the prices follow (OSS, the owner's choice): the cart is shown at those prices. */
   pricesIn: string | null;
 };
@@ -38,7 +40,7 @@ export async function deliveryStep(
   db: Executor,
   storage: Storage,
   lockers: LockerDirectory,
-  input: { userId: string | null; cartId: string | null; locale: Locale; currency: Currency; country?: string | null; lockerQuery?: string | null },
+  input: { userId: string | null; cartId: string | null; locale: Locale; currency: Currency; country?: string | null; lockerQuery?: string | null; allowLockerSearch?: () => Promise<boolean> },
 ): Promise<DeliveryStep> {
   const [review, stored] = await Promise.all([reviewCheckout(db, storage, input), getDeliveryTable(db)]);
   const table = inCurrency(stored, input.currency);
@@ -51,8 +53,8 @@ export async function deliveryStep(
   const query = (input.lockerQuery ?? '').trim().slice(0, 60);
   let lockerSearch: DeliveryStep['lockerSearch'] = null;
   if (query && options.some((o) => o.kind === 'locker')) {
-    const found = await lockers.search(query);
-    lockerSearch = { query, lockers: found.ok ? found.lockers : [], unavailable: !found.ok };
+    const found = await lockers.search(query, { allow: input.allowLockerSearch });
+    lockerSearch = { query, lockers: found.ok ? found.lockers : [], unavailable: !found.ok && found.reason === 'unavailable', limited: !found.ok && found.reason === 'limited' };
   }
   const free = review.cart.code?.applies === true && review.cart.code.freeDelivery;
   return { ...review, country, countries: servedCountries(table), options, toFree: free ? null : amountToFreeDelivery(options, goodsToPay(review.cart)), lockerSearch, pricesIn: reprice ? country : null };
@@ -63,3 +65,13 @@ const quote = (table: DeliveryTable, country: string, cart: Cart) => {
   const options = deliveryOptions(table, { country, goodsGrams: cartWeightGrams(cart), goodsCents: goodsToPay(cart) });
   return cart.code?.applies && cart.code.freeDelivery ? options.map((o) => ({ ...o, priceCents: 0 })) : options;
 };
+
+/**
+ * Whether a locker search InPost would be asked for may go ahead: it counts against the cart's and the client
+ * address's limits (app/modules/limits: each is a call on the shop's quota), in the database, as every node counts.
+ */
+export async function lockerSearchAllowed(db: Executor, rule: Limits['lockerSearch'], { cartId, ip }: { cartId: string | null; ip: string | null }): Promise<boolean> {
+  const address = ipScope(ip);
+  const scopes = [...(cartId ? [{ key: `cart:${cartId}`, limit: rule.perCart }] : []), ...(address ? [{ key: address, limit: rule.perAddress }] : [])];
+  return !(await recordAttempt(db, 'lockerSearch', scopes, rule.windowMs)).limited;
+}

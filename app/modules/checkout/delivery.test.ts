@@ -12,7 +12,8 @@ import { createProduct } from '~/modules/catalog/index.server';
 import { type LockerDirectory, createLockerDirectory } from '~/modules/delivery/index.server';
 import { createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { address, courier, createUser, fillCart } from '../../../tests/fixtures/shop';
-import { startPayment } from './index.server';
+import { lockerSearchAllowed, startPayment } from './index.server';
+import { LIMITS } from '~/modules/limits/index.server';
 
 const PORT = 3391 + Number(process.env.VITEST_POOL_ID ?? 0);
 const inpostUrl = `http://127.0.0.1:${PORT}`;
@@ -57,6 +58,24 @@ describe('the InPost lockers', () => {
     expect((await answered()) - before).toBe(1);
   });
 
+  it('a new place passes the shopper’s limit before InPost is asked; a kept answer does not, and a city is one query however it is typed', async () => {
+    const lockers = createLockerDirectory({ baseUrl: inpostUrl });
+    let asked = 0;
+    let left = 2;
+    const allow = async () => (asked++, left-- > 0);
+    const before = await answered();
+    expect((await lockers.search('gdynia', { allow })).ok).toBe(true);
+    expect((await lockers.search('GDYNIA', { allow })).ok).toBe(true);
+    expect((await lockers.search('Gdynia', { allow })).ok).toBe(true);
+    expect(asked).toBe(1);
+    expect((await lockers.search('80-001', { allow })).ok).toBe(true);
+    // The third new place is refused without a call; the places searched before still answer.
+    expect(await lockers.search('Sopot', { allow })).toEqual({ ok: false, reason: 'limited' });
+    expect(await lockers.search('Gdynia', { allow })).toMatchObject({ ok: true });
+    expect(asked).toBe(3);
+    expect((await answered()) - before).toBe(2);
+  });
+
   it('says so when InPost cannot be asked', async () => {
     const down = createLockerDirectory({ baseUrl: 'http://127.0.0.1:9' });
     expect(await down.search('Kraków')).toEqual({ ok: false, reason: 'unavailable' });
@@ -86,6 +105,24 @@ describe.each(testDatabases())('delivery at checkout on %s', (_kind, open) => {
     const orders = await db.selectFrom('orders').selectAll().where('user_id', '=', user.id).execute();
     return { result, orders, user };
   };
+
+  it('new places searched for lockers: 20 per cart and 60 per address in ten minutes, counted in the database', async () => {
+    const rule = LIMITS.lockerSearch;
+    const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const tries = async (cartId: string, n: number) => {
+      const answers = [];
+      for (let i = 0; i < n; i++) answers.push(await lockerSearchAllowed(db, rule, { cartId, ip }));
+      return answers;
+    };
+    const first = await tries('cart-a', rule.perCart + 1);
+    expect(first.filter(Boolean)).toHaveLength(rule.perCart);
+    expect(first.at(-1)).toBe(false);
+    // Other carts from the same address share its 60.
+    const others = [...(await tries('cart-b', rule.perCart)), ...(await tries('cart-c', rule.perCart)), ...(await tries('cart-d', rule.perCart))];
+    expect(others.filter(Boolean)).toHaveLength(rule.perAddress - rule.perCart);
+    // Another address is not affected.
+    expect(await lockerSearchAllowed(db, rule, { cartId: 'cart-e', ip: '192.0.2.99' })).toBe(true);
+  });
 
   it('prices the courier by the parcel’s weight with its packaging, the band’s edge included, and charges goods + delivery', async () => {
     // 1 kg of coffee + 150 g of packaging: the 2 kg band (5.49 €).

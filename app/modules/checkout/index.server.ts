@@ -3,6 +3,7 @@ export {
   cartFingerprint,
   confirmOrderPayment,
   handlePaymentEvent,
+  issueRequestedInvoices,
   payWithCard,
   paymentServices,
   reviewCheckout,
@@ -22,5 +23,5 @@ export {
   type StartPaymentResult,
 } from './checkout.server';
 export * from './checkout.schema';
-export { deliveryStep, type DeliveryStep } from './delivery-step.server';
+export { deliveryStep, lockerSearchAllowed, type DeliveryStep } from './delivery-step.server';
 export { SWEEP_INTERVAL_MS, sweepPayments } from './sweep.server';

@@ -2,7 +2,9 @@
  * InPost lockers from InPost's public Points API (`GET /v1/points`, `GET /v1/points/{name}` at INPOST_API_URL):
  * a search by locker code, post code (the nearest first, with their distance) or city, and the one locker a
  * checkout names, looked up again so that only a locker the API knows (and that is operating) is accepted.
- * Answers are kept briefly in memory; the API is asked at most once per query in that time.
+ * Answers are kept briefly in memory; the API is asked at most once per query in that time (a city however it is
+ * typed: "kraków" and "KRAKÓW" are one query), and a search InPost would be asked for passes the caller's limit
+ * first (the checkout's: per cart and per client address), so nobody can spend the shop's quota.
  */
 import type { Logger } from 'pino';
 
@@ -21,10 +23,12 @@ export type Locker = {
   distanceMeters: number | null;
 };
 
-export type LockerSearch = { ok: true; lockers: Locker[] } | { ok: false; reason: 'unavailable' };
+/** `limited`: this shopper searched for too many new places in a short time (nothing was asked). */
+export type LockerSearch = { ok: true; lockers: Locker[] } | { ok: false; reason: 'unavailable' | 'limited' };
 
 export type LockerDirectory = {
-  search(query: string): Promise<LockerSearch>;
+  /** `allow`: asked only when InPost would be called (not for a fresh answer kept from before); false refuses. */
+  search(query: string, options?: { allow?: () => Promise<boolean> }): Promise<LockerSearch>;
   /** The operating locker with this code, null when InPost has none, undefined when InPost could not be asked. */
   find(code: string): Promise<Locker | null | undefined>;
 };
@@ -82,19 +86,27 @@ export function pointsQuery(query: string): URLSearchParams | null {
     params.set('relative_post_code', `${postCode[1]}-${postCode[2]}`);
     params.set('sort_by', 'distance_asc');
     params.set('max_distance', '20000');
-  } else if (/^[\p{L}][\p{L} .'-]*$/u.test(q)) params.set('city', q);
+  } else if (/^[\p{L}][\p{L} .'-]*$/u.test(q)) params.set('city', cityName(q));
   else return null;
   params.set('status', 'Operating');
   return params;
 }
 
+/** A city as InPost writes it, however it was typed: "bielsko-biała" → "Bielsko-Biała" (one query, one answer kept). */
+const cityName = (q: string) => q.toLocaleLowerCase('pl').replace(/(^|[ .'-])(\p{L})/gu, (_, sep: string, letter: string) => sep + letter.toLocaleUpperCase('pl'));
+
 export function createLockerDirectory({ baseUrl, log, fetchImpl = fetch }: { baseUrl: string; log?: Logger; fetchImpl?: typeof fetch }): LockerDirectory {
   const cache = new Map<string, { at: number; value: Promise<unknown> }>();
 
+  const fresh = (path: string) => {
+    const hit = cache.get(path);
+    return hit && Date.now() - hit.at < TTL_MS ? hit : undefined;
+  };
+
   /** The JSON at `path`, remembered for a while (failures are not); null for a 404; throws when InPost cannot be asked. */
   function cached<T>(path: string): Promise<T | null> {
-    const hit = cache.get(path);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.value as Promise<T | null>;
+    const hit = fresh(path);
+    if (hit) return hit.value as Promise<T | null>;
     const value = (async () => {
       const response = await fetchImpl(`${baseUrl}${path}`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
       if (response.status === 404) return null;
@@ -108,11 +120,13 @@ export function createLockerDirectory({ baseUrl, log, fetchImpl = fetch }: { bas
   }
 
   return {
-    async search(query) {
+    async search(query, { allow } = {}) {
       const params = pointsQuery(query);
       if (!params) return { ok: true, lockers: [] };
+      const path = `/v1/points?${params}`;
+      if (!fresh(path) && allow && !(await allow())) return { ok: false, reason: 'limited' };
       try {
-        const page = await cached<{ items?: PointJson[] }>(`/v1/points?${params}`);
+        const page = await cached<{ items?: PointJson[] }>(path);
         const lockers = (page?.items ?? []).flatMap((item) => toLocker(item) ?? []);
         return { ok: true, lockers: lockers.slice(0, LOCKER_RESULTS) };
       } catch (error) {

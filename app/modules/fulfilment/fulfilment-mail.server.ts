@@ -62,7 +62,7 @@ export function cancellationMail(order: OrderRecord, refundedCents: number, { pu
     t('orders.cancelMail.intro'),
     '',
     t('orders.mail.order', { label }),
-    ...(refundedCents > 0 ? ['', t('orders.cancelMail.refund', { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
+    ...(refundedCents > 0 ? ['', t(refundText(order), { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
     '',
     ...(ordersUrl ? [t('orders.mail.viewOrders', { url: ordersUrl }), ''] : []),
     t('orders.mail.footer'),
@@ -92,7 +92,7 @@ export function stockShortMail(order: OrderRecord, refundedCents: number, soldOu
     ...(soldOut.length > 0 ? ['', t('orders.stockShortMail.lines'), ...soldOut.map((name) => `- ${name}`)] : []),
     '',
     t('orders.mail.order', { label }),
-    ...(refundedCents > 0 ? ['', t('orders.cancelMail.refund', { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
+    ...(refundedCents > 0 ? ['', t(refundText(order), { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
     '',
     t('orders.stockShortMail.again'),
     '',
@@ -116,7 +116,7 @@ export function replacedPaidMail(order: OrderRecord, refundedCents: number, { pu
     t('orders.mail.greeting', { name: order.shipping.fullName }),
     '',
     t('orders.replacedMail.intro', { label }),
-    ...(refundedCents > 0 ? ['', t('orders.cancelMail.refund', { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
+    ...(refundedCents > 0 ? ['', t(refundText(order), { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
     '',
     t('orders.replacedMail.newer'),
     '',
@@ -126,3 +126,7 @@ export function replacedPaidMail(order: OrderRecord, refundedCents: number, { pu
   ];
   return { to: order.userEmail, subject: t('orders.replacedMail.subject', { label }), text: lines.join('\n'), html: htmlMail(locale, lines) };
 }
+
+/** Where a refund goes back, as the customer paid: the card, the bank account of a BLIK or Przelewy24 payment, or "the way you paid". */
+export const refundText = (order: { paidWith: string | null }): string =>
+  order.paidWith === 'card' ? 'orders.cancelMail.refund' : order.paidWith === 'blik' ? 'orders.cancelMail.refundBlik' : order.paidWith === 'przelewy24' ? 'orders.cancelMail.refundPrzelewy24' : 'orders.cancelMail.refundUnknown';

@@ -16,6 +16,8 @@ import { type Currency } from '~/modules/pricing/index.server';
 import { type DisplayStatus, type OrderDelivery, type OrderDiscount, displayStatus, orderCurrency, findOrderRecord, getOrderRecordLines, orderLabel, orderVatSummary, type OrderRecordLine, withdrawnPositions, withdrawnPositionsByOrder } from '~/modules/orders/index.server';
 import { type Storage, productImage } from '~/modules/storage/index.server';
 import { orderStockOut } from '~/modules/stock/index.server';
+import { variantLabelsIn } from '~/modules/catalog/index.server';
+import { type Locale, isLocale } from '~/modules/i18n/index.server';
 import { type Carrier, isCarrier, trackingNumberPattern } from './carriers';
 import { shippingMail } from './fulfilment-mail.server';
 import { listRefunds } from './refunds.server';
@@ -155,6 +157,8 @@ export type OwnerOrder = {
   stockShort: boolean;
   /** Paid although a newer order of its cart had replaced it: refunded in full, never shipped. */
   replaced: boolean;
+  /** How it was paid (where a refund goes back); null when the provider did not say. */
+  paidWith: 'card' | 'blik' | 'przelewy24' | null;
   /** Its goods came off the stock (tracked coffee, sold and not all returned): cancelling may put them back. */
   stockOut: boolean;
   totalCents: number;
@@ -205,15 +209,31 @@ export async function sendOrderMailAgain(db: Executor, orderId: string, mailId: 
   return mail ? sendMailAgain(db, mail.id) : false;
 }
 
+/** The current labels, in the order's and the reader's languages, of the variants an order's lines were sold as. */
+async function lineLabels(db: Executor, orderId: string, locales: Locale[]) {
+  const ids = await db.selectFrom('order_lines').select('variant_id').where('order_id', '=', orderId).where('variant_id', 'is not', null).execute();
+  return variantLabelsIn(db, ids.map((row) => row.variant_id!), locales);
+}
+
+/**
+ * A line's variant label in the reader's language: the order keeps it in the customer's, so an owner reading in
+ * another sees it translated — when the variant still reads as it did when sold (else the kept one stands).
+ */
+function labelFor(line: { variantId: string | null; label: string }, orderLocale: string, reader: Locale | undefined, labels: Map<string, Partial<Record<Locale, string>>>): string {
+  const known = line.variantId ? labels.get(line.variantId) : undefined;
+  if (!known || !reader || !isLocale(orderLocale) || known[orderLocale] !== line.label) return line.label;
+  return known[reader] ?? line.label;
+}
+
 /** One paid order with everything the owner needs, and its timeline (oldest first). */
-export async function getOwnerOrder(db: Executor, storage: Storage, id: string): Promise<OwnerOrder | null> {
+export async function getOwnerOrder(db: Executor, storage: Storage, id: string, { locale }: { locale?: Locale } = {}): Promise<OwnerOrder | null> {
   if (!idPattern.test(id)) return null;
   const [record, row] = await Promise.all([
     findOrderRecord(db, id),
     db.selectFrom('orders').select(['carrier', 'tracking_number', 'refunded_cents', 'shipped_at', 'stock_short_at', 'replaced_at', 'shipment_id', 'shipment_size']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!record || !row || record.paymentStatus !== 'succeeded') return null;
-  const [lines, drawn, activity, mails, refunds, withdrawals, stockOut] = await Promise.all([
+  const [lines, drawn, activity, mails, refunds, withdrawals, stockOut, labels] = await Promise.all([
     getOrderRecordLines(db, id),
     db.selectFrom('order_lines').select(['position', 'batches']).where('order_id', '=', id).execute(),
     listActivity(db, { subjectType: 'order', subjectId: id }),
@@ -227,6 +247,7 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     listRefunds(db, id),
     listWithdrawals(db, id),
     orderStockOut(db, id),
+    locale && isLocale(record.locale) && record.locale !== locale ? lineLabels(db, id, [record.locale, locale]) : Promise.resolve(new Map()),
   ]);
   const timeline: TimelineEntry[] = [
     { at: record.createdAt, kind: 'placed' as const },
@@ -280,11 +301,13 @@ export async function getOwnerOrder(db: Executor, storage: Storage, id: string):
     discount: record.discount,
     lines: lines.map((line) => ({
       ...line,
+      label: labelFor(line, record.locale, locale, labels),
       image: line.image ? productImage(storage, line.image) : null,
       roastedOn: roastDays(drawn.find((d) => d.position === line.position)?.batches ?? null),
     })),
     stockShort: row.stock_short_at !== null,
     replaced: row.replaced_at !== null,
+    paidWith: record.paidWith,
     stockOut,
     totalCents: record.totalCents,
     vat: orderVatSummary(lines.map((l) => ({ vat: l.vat ?? null })), record.deliveryVat),

@@ -137,3 +137,7 @@ export function buyerOf(json: string | null): InvoiceBuyer | null {
     return null;
   }
 }
+
+/** An order with nothing left to invoice: cancelled, or refunded in full (an invoice would only be corrected to zero). */
+export const nothingToInvoice = (order: { shippingStatus: string; refundedCents: number; totalCents: number }): boolean =>
+  order.shippingStatus === 'cancelled' || order.refundedCents >= order.totalCents;

@@ -17,6 +17,7 @@ export {
   nextInvoiceNumber,
   recordKsefNumber,
   sellerOf,
+  sellerProblem,
   totalsOf,
   type Invoice,
   type InvoiceLine,

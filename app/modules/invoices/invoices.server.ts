@@ -15,7 +15,7 @@ import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import { findOrderRecord, getOrderRecordLines, orderLabel, vatPartsOf } from '~/modules/orders/index.server';
 import { type VatPart, sumByRate } from '~/modules/tax/index.server';
 import { shopDayOf, startOfShopDay } from '~/lib/shop-days';
-import { type InvoiceBuyer, invoiceWindowEnds, normalizeTaxId } from './buyer';
+import { type InvoiceBuyer, invoiceWindowEnds, normalizeTaxId, nothingToInvoice } from './buyer';
 import { renderInvoicePdf } from './pdf.server';
 import { type KsefCorrection, isKsefNumber, ksefEligible, ksefXml } from './ksef';
 import type { ExchangeRates, NbpRate } from './nbp.server';
@@ -62,6 +62,19 @@ export const INVOICE_SERIES = { invoice: 'FV', correction: 'KOR' } as const;
 const TIME_ZONE = 'Europe/Warsaw';
 
 /** The shop's details an invoice needs; null when one is not configured (SHOP_LEGAL_NAME, SHOP_ADDRESS, SHOP_TAX_ID). */
+/**
+ * Why the shop's legal details issue no invoices although the owner set some of them: one of SHOP_LEGAL_NAME,
+ * SHOP_ADDRESS and SHOP_TAX_ID is missing (`incomplete`), or the NIP fails its checksum (`taxId`). Null when they
+ * make a seller, or when none is set (a shop that does not invoice). Said at start-up, on the tax page and the
+ * dashboard: otherwise checkout would quietly stop offering invoices.
+ */
+export function sellerProblem(config: { legalName?: string; address?: string; taxId?: string }): 'incomplete' | 'taxId' | null {
+  const given = [config.legalName, config.address, config.taxId].filter((v) => v && v.trim() !== '');
+  if (given.length === 0) return null;
+  if (given.length < 3) return 'incomplete';
+  return sellerOf(config) ? null : 'taxId';
+}
+
 export function sellerOf(config: { legalName?: string; address?: string; taxId?: string; email?: string }): Seller | null {
   if (!config.legalName || !config.address || !config.taxId) return null;
   // The seller's NIP, as an invoice (and KSeF) must carry it: anything else issues no invoices.
@@ -90,7 +103,7 @@ export async function nextInvoiceNumber(trx: Executor, series: string, year: num
 
 export type IssueOutcome =
   | { ok: true; invoice: Invoice }
-  | { ok: false; reason: 'not_found' | 'not_paid' | 'already_issued' | 'window_closed' | 'seller_missing' };
+  | { ok: false; reason: 'not_found' | 'not_paid' | 'already_issued' | 'window_closed' | 'seller_missing' | 'nothing_to_invoice' };
 
 /**
  * Issues the invoice of a paid order for `buyer`, in the order's language: refused when the order has one, is not
@@ -113,10 +126,10 @@ export async function issueInvoice(
     if (order.paymentStatus !== 'succeeded' || !order.paidAt) return { ok: false, reason: 'not_paid' };
     const existing = await trx.selectFrom('invoices').select('id').where('order_id', '=', order.id).where('kind', '=', 'invoice').executeTakeFirst();
     if (existing) return { ok: false, reason: 'already_issued' };
-    if ('customer' in input.by) {
-      const delivered = await trx.selectFrom('orders').select('delivered_at').where('id', '=', order.id).executeTakeFirst();
-      if (at >= invoiceWindowEnds(delivered?.delivered_at ?? order.paidAt)) return { ok: false, reason: 'window_closed' };
-    }
+    const state = await trx.selectFrom('orders').select(['delivered_at', 'refunded_cents']).where('id', '=', order.id).executeTakeFirstOrThrow();
+    // Cancelled or refunded in full before it was invoiced: no invoice (it would be corrected to nothing at once).
+    if (nothingToInvoice({ shippingStatus: order.shippingStatus, refundedCents: state.refunded_cents, totalCents: order.totalCents })) return { ok: false, reason: 'nothing_to_invoice' };
+    if ('customer' in input.by && at >= invoiceWindowEnds(state.delivered_at ?? order.paidAt)) return { ok: false, reason: 'window_closed' };
     const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
     const t = getT(locale);
     const orderLines = await getOrderRecordLines(trx, order.id);

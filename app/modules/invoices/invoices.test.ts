@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { listActivity } from '~/modules/activity/index.server';
-import { type PaymentServices, payWithCard, startPayment, sweepPayments } from '~/modules/checkout/index.server';
+import { type PaymentServices, issueRequestedInvoices, payWithCard, startPayment, sweepPayments } from '~/modules/checkout/index.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { findOrderRecord, getOrderRecordLines, orderLabel } from '~/modules/orders/index.server';
 import { type VatPart, saveOssSetting, sumByRate } from '~/modules/tax/index.server';
@@ -137,6 +137,18 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     const late = new Date(Date.now() + 130 * 86_400_000);
     expect(await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId }, now: late })).toEqual({ ok: false, reason: 'window_closed' });
     expect((await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner }, now: late })).ok).toBe(true);
+  });
+
+  it('a cancelled order refunded in full has nothing to invoice: no invoice and no correction, for the customer or the owner', async () => {
+    const o = await paidOrder('Cancelled first');
+    expect(await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).toMatchObject({ ok: true });
+    expect(await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId } })).toEqual({ ok: false, reason: 'nothing_to_invoice' });
+    expect(await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner } })).toEqual({ ok: false, reason: 'nothing_to_invoice' });
+    expect(await listOrderInvoices(db, o.orderId)).toEqual([]);
+    // Asked for at checkout and cancelled before the sweep issued it: the sweep leaves it too.
+    await db.updateTable('orders').set({ invoice_buyer: JSON.stringify(cafe) }).where('id', '=', o.orderId).execute();
+    expect(await issueRequestedInvoices({ ...services, seller })).toBe(0);
+    expect(await listOrderInvoices(db, o.orderId)).toEqual([]);
   });
 
   it('asked for at checkout, the invoice is issued when the order is paid, in the same transaction, and mailed', async () => {

@@ -7,7 +7,7 @@ import { newId } from '~/db/ids.server';
  * attempt is recorded BEFORE the work it guards (a password check, a mail) and counted together with the
  * earlier ones, so a burst of parallel requests cannot all slip through before the first is written.
  */
-export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal' | 'stockAlert' | 'discountCode' | 'dataExport';
+export type LimitKind = 'login' | 'reset' | 'signup' | 'contact' | 'withdrawal' | 'stockAlert' | 'discountCode' | 'dataExport' | 'lockerSearch';
 
 /** A counted scope; without `limit` it is only counted (the login's per-email slow-down). */
 export type Scope = { key: string; limit?: number };
@@ -38,6 +38,9 @@ export type Scope = { key: string; limit?: number };
  * discountCode: 10 codes tried per cart and 30 per address in 15 minutes (a code that applies is forgotten): a
  *   code cannot be found by trying them, and a shopper mistyping one is never stopped;
  * dataExport: 5 downloads of one's data per account an hour (each reads everything the shop holds about them);
+ * lockerSearch: 20 new places searched for lockers per cart and 60 per address in 10 minutes (each is a call to
+ *   InPost's API, on the shop's quota; a place searched before is answered from memory and not counted). No
+ *   shop-wide ceiling: it would let anyone stop every shopper from finding a locker;
  * RATE_LIMIT_FACTOR scales every count, the shop-wide ceilings too.
  */
 export const LIMITS = {
@@ -49,6 +52,7 @@ export const LIMITS = {
   stockAlert: { perEmail: 5, perAddress: 20, shopWide: 200, windowMs: 10 * 60_000 },
   discountCode: { perCart: 10, perAddress: 30, windowMs: 15 * 60_000 },
   dataExport: { perAccount: 5, windowMs: 60 * 60_000 },
+  lockerSearch: { perCart: 20, perAddress: 60, windowMs: 10 * 60_000 },
 } as const;
 export type Limits = { [K in keyof typeof LIMITS]: { [F in keyof (typeof LIMITS)[K]]: number } };
 
@@ -65,6 +69,7 @@ export function scaledLimits(factor: number): Limits {
     stockAlert: scale(LIMITS.stockAlert),
     discountCode: scale(LIMITS.discountCode),
     dataExport: scale(LIMITS.dataExport),
+    lockerSearch: scale(LIMITS.lockerSearch),
   };
 }
 

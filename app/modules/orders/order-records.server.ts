@@ -8,6 +8,7 @@ import type { VatPart } from '~/modules/tax/vat';
 import { type InvoiceBuyer, buyerOf } from '~/modules/invoices/buyer';
 import type { Currency } from '~/modules/pricing/currencies';
 import { type HoldRefusal, isHoldRefusal } from '~/modules/stock/stock.types';
+import { type PaidWith, isPaidWith } from './orders.types';
 
 /** The order as the checkout and payment code work with it (server only). */
 export type OrderRecord = {
@@ -48,6 +49,8 @@ export type OrderRecord = {
   holdRefused: HoldRefusal | null;
   /** When a newer order of its cart replaced it (then it cannot be paid; paid anyway, it is refunded). */
   replacedAt: string | null;
+  /** How it was paid, when the provider said: where a refund goes back. */
+  paidWith: PaidWith | null;
 };
 
 export type NewOrderLine = {
@@ -109,6 +112,7 @@ const toRecord = (row: Row): OrderRecord => ({
   invoiceBuyer: buyerOf(row.invoice_buyer),
   holdRefused: isHoldRefusal(row.hold_refused) ? row.hold_refused : null,
   replacedAt: row.replaced_at ?? null,
+  paidWith: isPaidWith(row.paid_with) ? row.paid_with : null,
 });
 
 const shippingColumns = (a: ShippingAddress, d: OrderDelivery) => ({
@@ -315,10 +319,10 @@ export async function attachPayment(
  * whether a newer order had replaced this one (read from the row as the update left it, so a replacement that
  * committed meanwhile is seen).
  */
-export async function setOrderPaid(db: Executor, orderId: string): Promise<{ replaced: boolean } | null> {
+export async function setOrderPaid(db: Executor, orderId: string, paidWith?: string): Promise<{ replaced: boolean } | null> {
   const row = await db
     .updateTable('orders')
-    .set({ payment_status: 'succeeded', shipping_status: 'processing', paid_at: now() })
+    .set({ payment_status: 'succeeded', shipping_status: 'processing', paid_at: now(), paid_with: paidWith ?? null })
     .where('id', '=', orderId)
     .where('payment_status', '<>', 'succeeded')
     .returning('replaced_at')

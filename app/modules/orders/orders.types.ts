@@ -199,3 +199,8 @@ export const orderLabel = (id: string) => id.slice(-6).toUpperCase();
 
 /** An order's stored currency (orders from before there were two are in euros). */
 export const orderCurrency = (stored: string): Currency => (isCurrency(stored) ? stored : 'EUR');
+
+/** How an order was paid, as recorded when it was (where its refunds go back). */
+export const paidWithKinds = ['card', 'blik', 'przelewy24'] as const;
+export type PaidWith = (typeof paidWithKinds)[number];
+export const isPaidWith = (value: unknown): value is PaidWith => paidWithKinds.includes(value as PaidWith);

@@ -1,5 +1,6 @@
 import type { Executor } from '~/db/database.server';
 import type { Currency } from '~/modules/pricing/currencies';
+import type { PaymentMethodKind } from './methods';
 
 export type PaymentStatus = 'succeeded' | 'processing' | 'requires_payment_method' | 'canceled' | 'requires_action';
 
@@ -41,7 +42,7 @@ export type RefundResult = ({ ok: true } & ProviderRefund) | { ok: false; code: 
  */
 export type PaymentEvent =
   | { id: string; kind: 'refunded'; paymentId: string; amountRefundedCents: number; refunds: ProviderRefund[] | null }
-  | { id: string; kind: 'payment_succeeded'; paymentId: string; amountCents: number; currency: string; orderId: string | null; clientSecret: string | null }
+  | { id: string; kind: 'payment_succeeded'; paymentId: string; amountCents: number; currency: string; orderId: string | null; clientSecret: string | null; method?: PaymentMethodKind }
   | { id: string; kind: 'payment_failed'; paymentId: string; orderId: string | null; clientSecret: string | null }
   | { id: string; kind: 'ignored'; type: string };
 
@@ -55,7 +56,7 @@ export interface PaymentProvider {
   publishableKey?: string;
   createPayment(input: CreatePaymentInput): Promise<{ paymentId: string; clientSecret: string }>;
   /** The payment's own state; `failure` says why the last attempt of an asynchronous method did not pay. */
-  retrievePayment(paymentId: string): Promise<{ status: PaymentStatus; amountCents: number; currency: string; failure?: PaymentFailure }>;
+  retrievePayment(paymentId: string): Promise<{ status: PaymentStatus; amountCents: number; currency: string; failure?: PaymentFailure; method?: PaymentMethodKind }>;
   /** Whether the payment service answers (the checkout shows "Payment Service Unavailable" otherwise). */
   checkHealth(): Promise<boolean>;
   /**

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import type { PaymentEvent, PaymentFailure, PaymentProvider, PaymentStatus, ProviderRefund, RefundResult } from './provider.server';
+import type { PaymentMethodKind } from './methods';
 import { PaymentUnavailableError } from './provider.server';
 
 export type StripeProviderOptions = {
@@ -63,7 +64,8 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
         throw new PaymentUnavailableError('Stripe did not return the PaymentIntent', { cause: error });
       }
       const failure = failureOf(intent);
-      return { status: toStatus(intent.status), amountCents: intent.amount_received || intent.amount, currency: intent.currency, ...(failure ? { failure } : {}) };
+      const method = methodOf(intent);
+      return { status: toStatus(intent.status), amountCents: intent.amount_received || intent.amount, currency: intent.currency, ...(failure ? { failure } : {}), ...(method ? { method } : {}) };
     },
 
     async refund({ paymentId, orderId, amountCents, idempotencyKey }): Promise<RefundResult> {
@@ -153,7 +155,17 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
   const intent = event.data.object as Stripe.PaymentIntent;
   const common = { id: event.id, paymentId: intent.id, orderId: intent.metadata?.order_id ?? null, clientSecret: intent.client_secret ?? null };
   if (event.type === 'payment_intent.payment_failed') return { ...common, kind: 'payment_failed' };
-  return { ...common, kind: 'payment_succeeded', amountCents: intent.amount_received || intent.amount, currency: intent.currency ?? '' };
+  const method = methodOf(intent);
+  return { ...common, kind: 'payment_succeeded', amountCents: intent.amount_received || intent.amount, currency: intent.currency ?? '', ...(method ? { method } : {}) };
+}
+
+/**
+ * How a PaymentIntent was paid, when it says: its one payment method type once confirmed with one (as Stripe.js
+ * confirms BLIK and Przelewy24), or its expanded payment method's type. Unknown otherwise.
+ */
+function methodOf(intent: Stripe.PaymentIntent): PaymentMethodKind | undefined {
+  const type = typeof intent.payment_method === 'object' && intent.payment_method ? intent.payment_method.type : intent.payment_method_types?.length === 1 ? intent.payment_method_types[0] : undefined;
+  return type === 'card' ? 'card' : type === 'blik' ? 'blik' : type === 'p24' ? 'przelewy24' : undefined;
 }
 
 function toRefund(refund: Stripe.Refund): ProviderRefund {

@@ -68,10 +68,12 @@ export function createTestPaymentProvider(db: Executor): PaymentProvider {
     },
     async retrievePayment(paymentId) {
       await resolveDue(db, paymentId);
-      const row = await db.selectFrom('test_payments').select(['status', 'amount_cents', 'currency', 'last_error']).where('id', '=', paymentId).executeTakeFirst();
+      const row = await db.selectFrom('test_payments').select(['status', 'amount_cents', 'currency', 'last_error', 'method', 'card_last4']).where('id', '=', paymentId).executeTakeFirst();
       if (!row) throw new Error('no such test payment');
       const failure = row.status === 'requires_payment_method' && (row.last_error === 'declined' || row.last_error === 'expired') ? (row.last_error as PaymentFailure) : undefined;
-      return { status: row.status as PaymentStatus, amountCents: row.amount_cents, currency: row.currency, ...(failure ? { failure } : {}) };
+      // A card charge records its last four digits; an asynchronous attempt, its method.
+      const method = row.status === 'succeeded' ? (row.card_last4 ? 'card' : row.method === 'blik' || row.method === 'przelewy24' ? row.method : undefined) : undefined;
+      return { status: row.status as PaymentStatus, amountCents: row.amount_cents, currency: row.currency, ...(failure ? { failure } : {}), ...(method ? { method } : {}) };
     },
     async checkHealth() {
       return true;

@@ -80,7 +80,7 @@ describe.each(testDatabases())('test provider on %s', (_kind, open) => {
     ]);
     expect(both.filter((r) => r.ok)).toHaveLength(1);
     expect(both.find((r) => !r.ok)).toEqual({ ok: false, code: 'already_paid' });
-    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'succeeded', amountCents: 2500, currency: 'eur' });
+    expect(await provider.retrievePayment(paymentId)).toEqual({ status: 'succeeded', amountCents: 2500, currency: 'eur', method: 'card' });
     expect(await chargeTestCard(handle.db, { paymentId: 'tp_nope', card: card(TEST_CARDS.success) })).toEqual({ ok: false, code: 'payment_not_found' });
   });
 

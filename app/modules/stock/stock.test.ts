@@ -310,7 +310,7 @@ describe.each(testDatabases())('stock on %s', (_kind, open) => {
     if (!otherStart.ok) throw new Error('not started');
     expect(await payWithCard(services, { userId: other.id, orderId: otherStart.orderId, card })).toMatchObject({ ok: true });
     await db.updateTable('test_payments').set({ status: 'succeeded' }).where('id', '=', polishStart.paymentId).execute();
-    expect(await settlePayment(services, (_trx, markPaid) => markPaid(polishStart.paymentId))).toMatchObject({ ok: true, unserved: true });
+    expect(await settlePayment(services, (_trx, markPaid) => markPaid(polishStart.paymentId, undefined, 'card'))).toMatchObject({ ok: true, unserved: true });
     const sent = (await mails(db)).filter((m) => m.to_address === polish.email);
     expect(sent.map((m) => m.subject)).toEqual([expect.stringMatching(/^Przepraszamy: nie możemy zrealizować zamówienia Kopi .+$/)]);
     expect(sent[0].text_body).toContain('Wyprzedane:');

@@ -15,6 +15,8 @@ import { currencies, isCurrency } from '~/modules/pricing/currencies';
 import { OssMeter } from '~/components/admin/oss-meter';
 import { taxSettings } from '~/modules/tax/index.server';
 import type { Route } from './+types/dashboard';
+import { SellerProblem } from '~/components/admin/seller-problem';
+import { sellerProblem } from '~/modules/invoices/index.server';
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
@@ -32,6 +34,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const oss = await crossBorderSales(app.db, { year: Number(dashboard.to.slice(0, 4)), timeZone: SHOP_TIME_ZONE });
   return {
     title: getT(shopper.locale)('admin.meta.dashboardTitle'),
+    sellerProblem: sellerProblem(app.config.seller),
     dashboard,
     low,
     oss,
@@ -66,6 +69,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
 
   return (
     <div className="grid grid-cols-1 gap-8">
+      <SellerProblem problem={loaderData.sellerProblem} />
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-3xl font-semibold md:text-4xl">{t('admin.dashboard.heading')}</h1>

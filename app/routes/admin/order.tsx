@@ -4,6 +4,7 @@ import { Form, Link, data, useNavigation } from 'react-router';
 import { StatusBadge } from '~/components/orders/status-badge';
 import { OrderInvoice } from '~/components/admin/order-invoice';
 import { type BuyerErrors, type InvoiceBuyer, issueInvoice, listOrderInvoices, parseBuyer, recordKsefNumber, sellerOf } from '~/modules/invoices/index.server';
+import { nothingToInvoice } from '~/modules/invoices/buyer';
 import { ProductImage } from '~/components/catalog/product-image';
 import { type AppContext, appContext } from '~/context';
 import { field, readForm } from '~/http/body.server';
@@ -36,7 +37,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
   requireAdmin(shopper);
-  const order = await getOwnerOrder(app.db, app.storage, params.id);
+  const order = await getOwnerOrder(app.db, app.storage, params.id, { locale: shopper.locale });
   if (!order) throw data(null, { status: 404 });
   // Through ShipX: a locker, or InPost's courier in Poland, when the shop has a ShipX token.
   const service = app.shipx ? shipmentService(order.delivery) : null;
@@ -126,7 +127,7 @@ async function invoice(app: AppContext, user: { id: string; email: string }, id:
     app.kickMail();
     return data<Result>({ ok: true, moved: 'invoiced', number: issued.invoice.number });
   }
-  const status = { not_found: 404, not_paid: 409, already_issued: 409, window_closed: 409, seller_missing: 409 }[issued.reason];
+  const status = { not_found: 404, not_paid: 409, already_issued: 409, window_closed: 409, seller_missing: 409, nothing_to_invoice: 409 }[issued.reason];
   if (issued.reason === 'not_found') throw data(null, { status: 404 });
   return data<Result>({ ok: false, error: `invoice_${issued.reason}` }, { status });
 }
@@ -302,7 +303,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                   <td className="w-14 py-2"><div className="h-12 w-10 overflow-hidden rounded-lg bg-sand/50"><ProductImage image={line.image} alt="" sizes="40px" className="h-full w-full object-cover" /></div></td>
                   <td className="py-2 pl-3 font-medium">
                     {line.title || t('product.unnamed')}
-                    {line.label && <span className="block text-sm font-normal text-roast-600">{line.label}</span>}
+                    {line.label && <span className="block text-sm font-normal text-roast-600" data-testid="line-label">{line.label}</span>}
                     {line.sku && <span className="block font-mono text-xs font-normal text-muted">{line.sku}</span>}
                     {line.roastedOn.length > 0 && (
                       <span className="block text-xs font-normal text-leaf-dark" data-testid="line-roasted-on">
@@ -425,7 +426,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                   {t('admin.orders.cancel')}
                 </summary>
                 <p className="mt-3 text-sm leading-relaxed text-roast-800">
-                  {t('admin.orders.cancelExplain', { amount: formatPrice(order.totalCents - order.refundedCents, order.currency, locale), language: t(`admin.orders.languages.${order.locale}`) })}
+                  {t(order.paidWith === 'card' ? 'admin.orders.cancelExplain' : order.paidWith === 'blik' ? 'admin.orders.cancelExplainBlik' : order.paidWith === 'przelewy24' ? 'admin.orders.cancelExplainPrzelewy24' : 'admin.orders.cancelExplainUnknown', { amount: formatPrice(order.totalCents - order.refundedCents, order.currency, locale), language: t(`admin.orders.languages.${order.locale}`) })}
                 </p>
                 {order.shipment && <p className="mt-2 text-sm font-medium text-cherry">{t('admin.orders.shipment.cancelWarning', { id: order.shipment.id })}</p>}
                 <Form method="post" className="mt-4 grid gap-3">
@@ -514,7 +515,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               </>
             )}
           </section>
-          <OrderInvoice invoices={loaderData.invoices} buyer={loaderData.invoiceBuyer} requested={loaderData.invoiceRequested} paid={order.paymentStatus === 'succeeded'} errors={result && !result.ok && result.invoice ? result.invoice : undefined} busy={busy} canIssue={loaderData.canIssueInvoice} />
+          <OrderInvoice invoices={loaderData.invoices} buyer={loaderData.invoiceBuyer} requested={loaderData.invoiceRequested} paid={order.paymentStatus === 'succeeded'} nothing={nothingToInvoice({ shippingStatus: order.shippingStatus, refundedCents: order.refundedCents, totalCents: order.totalCents })} errors={result && !result.ok && result.invoice ? result.invoice : undefined} busy={busy} canIssue={loaderData.canIssueInvoice} />
         </div>
       </div>
 

@@ -8,6 +8,7 @@ import { addDays, shopDayOf } from '~/lib/shop-days';
 import { changeStock, type StockChangeOutcome } from '~/modules/backoffice/index.server';
 import { getProductRecord, isProductId } from '~/modules/catalog/index.server';
 import { variantLabel } from '~/modules/catalog/variants';
+import { orderLabel } from '~/modules/orders/orders.types';
 import { getT } from '~/modules/i18n/index.server';
 import { useI18n } from '~/modules/i18n/react';
 import type { Locale, T } from '~/modules/i18n/translate';
@@ -240,7 +241,7 @@ export default function ProductStockPage({ loaderData, actionData }: Route.Compo
                     <td className="py-2 whitespace-nowrap text-roast-600"><time dateTime={m.at}>{formatDateTime(m.at, locale)}</time></td>
                     <td className="py-2 pl-3">
                       {movementText(m, t)}
-                      {m.orderId && <> · <Link to={`/admin/orders/${m.orderId}`} className="font-medium text-leaf hover:underline">#{m.orderId.slice(0, 8).toUpperCase()}</Link></>}
+                      {m.orderId && <> · <Link to={`/admin/orders/${m.orderId}`} className="font-medium text-leaf hover:underline">{t('orders.label', { label: orderLabel(m.orderId) })}</Link></>}
                       {m.variantId && labelOf(m.variantId) && <span className="block text-xs text-muted">{labelOf(m.variantId)}</span>}
                       {m.note && <span className="block text-xs text-muted">{m.note}</span>}
                     </td>

@@ -13,6 +13,8 @@ import { listTaxRates, saveOssSetting, saveTaxRates } from '~/modules/tax/index.
 import { parseRatesForm, rateField } from '~/modules/tax/tax-form';
 import { TAX_CLASSES, formatRate } from '~/modules/tax/vat';
 import type { Route } from './+types/tax';
+import { SellerProblem } from '~/components/admin/seller-problem';
+import { sellerProblem } from '~/modules/invoices/index.server';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
@@ -22,7 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric' }).format(now));
   const [settings, sales] = await Promise.all([listTaxRates(app.db), crossBorderSales(app.db, { year, timeZone: SHOP_TIME_ZONE })]);
   const [reportYear, reportQuarter] = lastQuarter(now, SHOP_TIME_ZONE);
-  return { title: getT(shopper.locale)('admin.meta.taxTitle'), settings, sales, report: { year: reportYear, quarter: reportQuarter, years: [year, year - 1, year - 2], month: shopDayOf(now, SHOP_TIME_ZONE).slice(0, 7) } };
+  return { title: getT(shopper.locale)('admin.meta.taxTitle'), sellerProblem: sellerProblem(app.config.seller), settings, sales, report: { year: reportYear, quarter: reportQuarter, years: [year, year - 1, year - 2], month: shopDayOf(now, SHOP_TIME_ZONE).slice(0, 7) } };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title} · Kopi` }, { name: 'robots', content: 'noindex' }];
@@ -69,6 +71,7 @@ export default function AdminTaxPage({ loaderData, actionData }: Route.Component
         <h1 className="mt-2 text-3xl font-semibold md:text-4xl">{t('admin.tax.heading')}</h1>
         <p className="mt-2 max-w-3xl text-muted">{t('admin.tax.intro')}</p>
       </div>
+      <SellerProblem problem={loaderData.sellerProblem} />
 
       <div aria-live="polite">
         {result?.ok && (
