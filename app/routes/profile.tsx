@@ -151,6 +151,7 @@ function ProfileForm({ profile, result }: { profile: Profile; result?: ActionRes
           <FormField name="city" label={t('profile.fields.city')} autoComplete="address-level2" defaultValue={value('city')} error={errors.city} maxLength={100} required />
           <FormField name="zipCode" label={t('profile.fields.zipCode')} autoComplete="postal-code" defaultValue={value('zipCode')} error={errors.zipCode} maxLength={20} required />
         </div>
+        <FormField name="phone" type="tel" label={t('profile.fields.phone')} hint={t('profile.phoneHint')} autoComplete="tel" defaultValue={value('phone')} error={errors.phone} maxLength={30} />
       </fieldset>
       <fieldset className="grid content-start gap-4 rounded-3xl bg-paper p-6 ring-1 ring-sand">
         <legend className="float-left mb-2 font-serif text-xl font-semibold">{t('profile.sections.billing')}</legend>

@@ -117,3 +117,25 @@ test.describe('without JavaScript', () => {
     await expect(payment(page, 'przelewy24')).toBeChecked();
   });
 });
+
+for (const language of ['en', 'pl'] as const) {
+  test(`the phone checkout passes to the courier is kept in the profile: saved, changed, a wrong one refused (${language})`, async ({ page }, testInfo) => {
+    const tr = t(language);
+    const account = newAccount(testInfo, `ola.phone-${language}`, 'Ola Telefon');
+    await signUp(page, account);
+    await page.goto(language === 'en' ? '/profile' : '/pl/profile');
+    await waitForHydration(page);
+    await expect(page.getByText(tr('profile.paymentNote'))).toBeVisible();
+    const group = page.getByRole('main').getByRole('group', { name: tr('profile.sections.shipping') });
+    for (const key of ['fullName', 'address', 'city', 'zipCode'] as const) await group.getByLabel(tr(`profile.fields.${key}`), { exact: true }).fill(shipping[key]);
+    const phone = group.getByLabel(tr('profile.fields.phone'), { exact: true });
+    await phone.fill('call me');
+    await page.getByRole('main').getByRole('button', { name: tr('profile.save') }).click();
+    await expectFieldError(phone, tr('profile.errors.phoneInvalid'));
+    await phone.fill('601 234 567');
+    await page.getByRole('main').getByRole('button', { name: tr('profile.save') }).click();
+    await expect(page.getByRole('status').filter({ hasText: tr('profile.saved') })).toBeVisible();
+    await page.reload();
+    await expect(group.getByLabel(tr('profile.fields.phone'), { exact: true })).toHaveValue('601234567');
+  });
+}

@@ -86,7 +86,7 @@ describe('profile form schema', () => {
     for (const on of ['on', 'true']) {
       expect(parseProfileForm(form({ ...shipping, deliveryAddress: 'ignored', sameAsShipping: on, paymentMethod: 'blik' }))).toEqual({
         ok: true,
-        data: { ...shipping, deliveryAddress: shipping.address, deliveryCity: shipping.city, deliveryZipCode: shipping.zipCode, paymentMethod: 'blik' },
+        data: { ...shipping, deliveryAddress: shipping.address, deliveryCity: shipping.city, deliveryZipCode: shipping.zipCode, paymentMethod: 'blik', phone: '' },
       });
     }
   });
@@ -100,7 +100,10 @@ describe('profile form schema', () => {
         deliveryZipCode: 'profile.errors.billingZipCodeRequired',
       },
     });
-    expect(parseProfileForm({ ...shipping, ...billing })).toEqual({ ok: true, data: { ...shipping, ...billing, paymentMethod: 'creditCard' } });
+    expect(parseProfileForm({ ...shipping, ...billing })).toEqual({ ok: true, data: { ...shipping, ...billing, paymentMethod: 'creditCard', phone: '' } });
+    // A phone is optional; one given is a number carriers take, normalised as at checkout.
+    expect(parseProfileForm({ ...shipping, ...billing, phone: '0048 601 234 567' })).toMatchObject({ ok: true, data: { phone: '+48601234567' } });
+    expect(parseProfileForm({ ...shipping, ...billing, phone: 'call me' })).toEqual({ ok: false, fieldErrors: { phone: 'profile.errors.phoneInvalid' } });
   });
 
   it('requires the shipping fields, and reports no billing errors when the same address is used', () => {

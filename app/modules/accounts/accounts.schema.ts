@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { plainLine } from '~/lib/plain-text.schema';
+import { normalizePhone } from '~/lib/phone';
 
 /**
  * The account forms (log in, sign up, reset request, new password, profile), checked in the browser for
@@ -95,6 +96,8 @@ export type Profile = {
   deliveryCity: string;
   deliveryZipCode: string;
   paymentMethod: PaymentMethod;
+  /** The phone a carrier texts or calls, as checkout saved it or the customer gave it here ('' for none). Left out: kept as it is. */
+  phone?: string;
 };
 export type ProfileField = keyof Profile;
 
@@ -107,6 +110,7 @@ export const emptyProfile: Profile = {
   deliveryCity: '',
   deliveryZipCode: '',
   paymentMethod: DEFAULT_PAYMENT_METHOD,
+  phone: '',
 };
 
 /** "Same as shipping" starts checked when the billing address equals the shipping address (also when both are empty). */
@@ -142,6 +146,7 @@ const profileFields: ProfileField[] = [
   'deliveryCity',
   'deliveryZipCode',
   'paymentMethod',
+  'phone',
 ];
 const billingFields = ['deliveryAddress', 'deliveryCity', 'deliveryZipCode'] as const;
 
@@ -159,10 +164,13 @@ export function parseProfileForm(input: FormData | Record<string, unknown>): Par
     values.deliveryZipCode = values.zipCode;
   }
   if (values.paymentMethod === '') values.paymentMethod = DEFAULT_PAYMENT_METHOD;
+  // The phone may be left empty; one given is a number carriers take (as at checkout).
+  const phone = values.phone.trim() === '' ? '' : normalizePhone(values.phone);
   const result = profileSchema.safeParse(values);
-  if (result.success) return { ok: true, data: result.data };
-  const fieldErrors = firstErrors<ProfileField>(result.error.issues);
+  if (result.success && phone !== null) return { ok: true, data: { ...result.data, phone } };
+  const fieldErrors = result.success ? {} : firstErrors<ProfileField>(result.error.issues);
   if (same) for (const field of billingFields) delete fieldErrors[field];
+  if (phone === null) fieldErrors.phone = 'profile.errors.phoneInvalid';
   return { ok: false, fieldErrors };
 }
 

@@ -18,6 +18,7 @@ export async function getProfile(db: Executor, userId: string): Promise<Profile>
     paymentMethod: (paymentMethods as readonly string[]).includes(row.payment_method)
       ? (row.payment_method as PaymentMethod)
       : DEFAULT_PAYMENT_METHOD,
+    phone: row.phone ?? '',
   };
 }
 
@@ -32,6 +33,7 @@ export async function updateProfile(db: Executor, userId: string, profile: Profi
     delivery_city: profile.deliveryCity,
     delivery_zip_code: profile.deliveryZipCode,
     payment_method: profile.paymentMethod,
+    ...(profile.phone !== undefined ? { phone: profile.phone } : {}),
     updated_at: now(),
   };
   await db

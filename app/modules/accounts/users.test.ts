@@ -6,6 +6,7 @@ import {
   MAX_LOGIN_SLOWDOWN_MS,
   createAdmin,
   findUserByEmail,
+  getCheckoutDetails,
   getProfile,
   getSessionUser,
   getUser,
@@ -311,6 +312,7 @@ describe.each(testDatabases())('users on %s', (_kind, open) => {
         deliveryCity: '',
         deliveryZipCode: '',
         paymentMethod: 'creditCard',
+        phone: '',
       });
       const profile = {
         fullName: 'Ola Nowak',
@@ -321,12 +323,17 @@ describe.each(testDatabases())('users on %s', (_kind, open) => {
         deliveryCity: 'Gdańsk',
         deliveryZipCode: '80-001',
         paymentMethod: 'blik' as const,
+        phone: '+48601234567',
       };
       await updateProfile(db, userId, profile);
       expect(await getProfile(db, userId)).toEqual(profile);
       await updateProfile(db, userId, { ...profile, city: 'Warszawa', paymentMethod: 'przelewy24' });
       expect(await getProfile(db, userId)).toEqual({ ...profile, city: 'Warszawa', paymentMethod: 'przelewy24' });
       expect(await db.selectFrom('profiles').select('user_id').where('user_id', '=', userId).execute()).toHaveLength(1);
+      // The phone checkout saved is the profile's, and checkout offers the one saved here; left out, it is kept.
+      expect((await getCheckoutDetails(db, userId)).phone).toBe('+48601234567');
+      await updateProfile(db, userId, { ...profile, phone: undefined });
+      expect((await getProfile(db, userId)).phone).toBe('+48601234567');
     });
   });
 

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { plainLine } from '~/lib/plain-text.schema';
 import type { ShippingAddress } from '~/modules/orders/orders.types';
+import { normalizePhone } from '~/lib/phone';
 
 /**
  * The checkout forms: the shipping address (step 1) and the test provider's card form (step 2), checked in
@@ -65,12 +66,7 @@ export type MethodKind = 'locker' | 'courier' | 'pickup';
 const lockerCodePattern = /^[A-Z]{3}\d{1,4}[A-Z]{0,3}$/;
 const methodIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A phone number as carriers take it: digits only, a leading + kept; null when it is not 7–15 digits. */
-export function normalizePhone(text: string): string | null {
-  const compact = text.trim().replace(/[\s().-]/g, '');
-  if (!/^(?:\+|00)?\d{7,15}$/.test(compact)) return null;
-  return compact.startsWith('00') ? `+${compact.slice(2)}` : compact;
-}
+export { normalizePhone } from '~/lib/phone';
 
 /** InPost texts the locker's code to a Polish mobile number: nine digits, with or without +48. */
 export function polishMobile(phone: string): string | null {
