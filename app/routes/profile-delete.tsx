@@ -18,7 +18,7 @@ import type { Route } from './+types/profile-delete';
  * Done: every device is signed out (this one too) and the page says so.
  */
 type Problem = 'reauth' | 'openOrders' | 'admin' | 'limited' | 'gone';
-type Result = { status: 'deleted' } | { status: 'refused'; problems: Problem[]; fieldErrors: DeletionFieldErrors };
+type Result = { status: 'deleted' } | { status: 'refused'; problems: Problem[]; fieldErrors: DeletionFieldErrors; open?: { label: string; pickup: boolean } };
 
 async function confirmation(app: AppContext, token: string | null, userId: string) {
   const password = await hasPassword(app.db, userId);
@@ -71,7 +71,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const outcome = await deleteAccount(app.db, { userId: user.id, reviews: parsed.reviews, locale: shopper.locale, taxYears: app.config.retention.taxYears });
   if (!outcome.ok) {
     const problem = ({ not_found: 'gone', admin: 'admin', open_orders: 'openOrders' } as const)[outcome.reason];
-    return data<Result>({ status: 'refused', problems: [problem], fieldErrors: {} }, { status: 409 });
+    const open = outcome.reason === 'open_orders' ? outcome.order : undefined;
+    return data<Result>({ status: 'refused', problems: [problem], fieldErrors: {}, ...(open ? { open } : {}) }, { status: 409 });
   }
   app.kickMail();
   // The sessions are gone in the database; this browser forgets its cookies too (the cart was the account's).
@@ -96,6 +97,7 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
     );
   }
   const general = result?.status === 'refused' ? result.problems : [];
+  const open = result?.status === 'refused' ? result.open : undefined;
   const errors: DeletionFieldErrors = validation.errors ?? (result?.status === 'refused' ? result.fieldErrors : {});
   return (
     <div className="container-page max-w-3xl py-10 md:py-14">
@@ -111,12 +113,6 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
         <p className="rounded-3xl bg-paper p-6 text-sm leading-relaxed ring-1 ring-sand">{t('privacy.delete.goes')}</p>
         <p className="rounded-3xl bg-paper p-6 text-sm leading-relaxed ring-1 ring-sand">{t('privacy.delete.stays', { years: loaderData.taxYears })}</p>
       </div>
-      {general.length > 0 && (
-        <div role="alert" className="mt-8 flex gap-3 rounded-2xl bg-cherry-light px-5 py-4 text-cherry">
-          <AlertTriangle aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
-          <div>{general.map((p) => <p key={p}>{t(`privacy.delete.errors.${p}`)}</p>)}</div>
-        </div>
-      )}
       <Form method="post" noValidate onSubmit={validation.onSubmit} className="mt-8 grid gap-6 rounded-3xl bg-paper p-6 ring-1 ring-sand md:p-8">
         <fieldset aria-describedby={errors.reviews ? 'reviews-error' : undefined}>
           <legend className="font-serif text-xl font-semibold">{t('privacy.delete.reviews')}</legend>
@@ -164,6 +160,17 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
           </label>
           {errors.confirm && <p id="confirm-error" className="field-error">{t(errors.confirm)}</p>}
         </div>
+        {/* Beside the button that was pressed, so it is in view on a phone too. */}
+        {general.length > 0 && (
+          <div role="alert" className="flex gap-3 rounded-2xl bg-cherry-light px-5 py-4 text-cherry" data-testid="delete-refused">
+            <AlertTriangle aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
+            <div>
+              {general.map((p) => (
+                <p key={p}>{p === 'openOrders' && open ? t(open.pickup ? 'privacy.delete.errors.openPickup' : 'privacy.delete.errors.openDelivery', { label: open.label }) : t(`privacy.delete.errors.${p}`)}</p>
+              ))}
+            </div>
+          </div>
+        )}
         <div className="flex flex-wrap items-center gap-4">
           <button type="submit" className="btn-primary bg-cherry px-8 py-3 hover:bg-cherry/90" disabled={busy}>{t('privacy.delete.submit')}</button>
           <Link to={path('/profile?tab=data')} className="font-semibold text-roast underline underline-offset-4">{t('privacy.delete.cancel')}</Link>

@@ -13,7 +13,7 @@ import type { Browser, Download, Page, TestInfo } from '@playwright/test';
 import { catalogue, productName } from '../fixtures/catalogue';
 import { type Locale, t } from '../fixtures/i18n';
 import { authField, kopi, newAccount, signUp, submitButton } from './accounts';
-import { checkOutByRequest, customerWithCart, polishAddress } from './checkout-helpers';
+import { checkOutByRequest, customerWithCart, orderLabel, polishAddress } from './checkout-helpers';
 import { signedCookie } from './cookies';
 import { declineCookies, expect, failedLoad, test } from './fixtures';
 import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
@@ -77,7 +77,7 @@ test(`a customer downloads their data, deletes the account once the order has ar
   await page.getByLabel(tr('privacy.delete.password')).fill(account.password);
   await page.getByLabel(tr('privacy.delete.confirm')).check();
   await page.getByRole('button', { name: tr('privacy.delete.submit') }).click();
-  await expect(page.getByRole('alert')).toHaveText(tr('privacy.delete.errors.openOrders'));
+  await expect(page.getByRole('alert')).toHaveText(tr('privacy.delete.errors.openDelivery', { label: orderLabel(orderId) }));
 
   // The owner ships it and marks it delivered.
   const owner = await ownerPage(browser, testInfo, language);
@@ -169,3 +169,22 @@ test('the owner finds a customer by email, downloads their data and deletes the 
   await expect(owner.getByRole('main')).not.toContainText(account.email);
   await owner.context().close();
 });
+
+for (const language of ['en', 'pl'] as const) {
+  test(`on a phone, deleting the account with a pickup not yet collected is refused in view, naming the order and the pickup (${language})`, async ({ page, consoleErrors }, testInfo) => {
+    consoleErrors.allow(failedLoad(409));
+    const tr = t(language);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: testInfo.project.use.baseURL! }]);
+    const path = await findProductPath(page, catalogue[1].en.name);
+    const account = await customerWithCart(page, testInfo, [[path, 1]], { label: `ola.pickup-delete.${language}` });
+    const orderId = await checkOutByRequest(page, { locale: language, method: 'pickup' });
+    await page.goto(language === 'pl' ? '/pl/profile/delete' : '/profile/delete');
+    await page.getByLabel(tr('privacy.delete.password')).fill(account.password);
+    await page.getByLabel(tr('privacy.delete.confirm')).check();
+    await page.getByRole('button', { name: tr('privacy.delete.submit') }).click();
+    const refused = page.getByRole('alert');
+    await expect(refused).toHaveText(tr('privacy.delete.errors.openPickup', { label: orderLabel(orderId) }));
+    await expect(refused).toBeInViewport();
+  });
+}

@@ -14,6 +14,7 @@ import { getT, type Locale } from '~/modules/i18n/index.server';
 import { htmlMail } from '~/modules/mail/plain-mail';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
 import { forgetReviewAuthor } from '~/modules/reviews/index.server';
+import { orderLabel } from '~/modules/orders/orders.types';
 import { DEFAULT_RETENTION } from './periods';
 import { anonymiseOrders, forgetInActivity, forgetMailTo, forgetSentMailText } from './erase.server';
 
@@ -36,8 +37,11 @@ export type DeleteAccountOutcome =
   | { ok: false; reason: 'not_found' }
   /** Admins' accounts are not deleted here: another admin takes the role away first (the CLI). */
   | { ok: false; reason: 'admin' }
-  /** A paid order is still on its way: its address is needed until it arrives (or is cancelled). */
-  | { ok: false; reason: 'open_orders' };
+  /** A paid order is still open: its address is needed until it arrives, is collected or is cancelled. `order`: the first such. */
+  | { ok: false; reason: 'open_orders'; order?: OpenOrder };
+
+/** An open order as the refusal names it: its label, and whether it waits to be collected or is still to arrive. */
+export type OpenOrder = { label: string; pickup: boolean };
 
 /** An account without a password confirms a deletion by signing in again: its session must be this fresh. */
 export const DELETE_REAUTH_MS = 10 * 60_000;
@@ -51,7 +55,8 @@ export async function deleteAccount(db: DB, input: DeleteAccountInput): Promise<
     const user = await lockUser(trx, input.userId);
     if (!user || user.deleted_at !== null) return { ok: false, reason: 'not_found' };
     if (Number(user.is_admin) === 1) return { ok: false, reason: 'admin' };
-    if (await hasOpenOrders(trx, input.userId)) return { ok: false, reason: 'open_orders' };
+    const open = await firstOpenOrder(trx, input.userId);
+    if (open) return { ok: false, reason: 'open_orders', order: open };
     // The owner has checked who asks: what the same person ordered or wrote as a guest goes too.
     const guestOrders = input.owner ? await guestOrdersOf(trx, user.email) : [];
     if (guestOrders.some(isOpen)) return { ok: false, reason: 'open_orders' };
@@ -114,15 +119,21 @@ async function lockUser(trx: Executor, userId: string) {
 
 /** Paid, not cancelled, not yet delivered: the shop still needs to know where it goes. */
 export async function hasOpenOrders(db: Executor, userId: string): Promise<boolean> {
+  return (await firstOpenOrder(db, userId)) !== null;
+}
+
+/** The customer's oldest open order (paid, not cancelled, not yet delivered or collected), or null. */
+async function firstOpenOrder(db: Executor, userId: string): Promise<OpenOrder | null> {
   const row = await db
     .selectFrom('orders')
-    .select('id')
+    .select(['id', 'delivery_kind'])
     .where('user_id', '=', userId)
     .where('payment_status', '=', 'succeeded')
     .where('shipping_status', 'in', ['processing', 'shipped'])
     .where(sql<boolean>`refunded_cents < total_cents`)
+    .orderBy('created_at')
     .executeTakeFirst();
-  return row !== undefined;
+  return row ? { label: orderLabel(row.id), pickup: row.delivery_kind === 'pickup' } : null;
 }
 
 function deletedMail(to: string, locale: Locale, taxYears: number, who: 'account' | 'guest'): OutgoingMail {
