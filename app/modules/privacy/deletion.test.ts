@@ -22,6 +22,7 @@ import { TEST_CARDS, createTestPaymentProvider } from '~/modules/payments/index.
 import { saveReview } from '~/modules/reviews/index.server';
 import { findOwnOrderForWithdrawal, requestWithdrawal } from '~/modules/withdrawals/index.server';
 import * as orderLabelRoute from '~/routes/admin/order-label';
+import { orderLabel } from '~/modules/orders/orders.types';
 import { address, createCoffee, fillCart, freeCourier } from '../../../tests/fixtures/shop';
 import { deleteAccount, eraseGuest, recordConsent } from './index.server';
 
@@ -371,12 +372,12 @@ describe.each(testDatabases())('deleting an account on %s', (_kind, open) => {
     const orderId = await order(waiting, [java], { until: 'processing' });
     const before = await snapshot(waiting.userId, waiting.email);
     expect(before.orders).toMatchObject([{ id: orderId, payment_status: 'succeeded', shipping_status: 'processing', user_email: waiting.email }]);
-    expect(await deleteAccount(db, { userId: waiting.userId, reviews: 'keep', locale: 'en' })).toEqual({ ok: false, reason: 'open_orders' });
+    expect(await deleteAccount(db, { userId: waiting.userId, reviews: 'keep', locale: 'en' })).toEqual({ ok: false, reason: 'open_orders', order: { label: orderLabel(orderId), pickup: false } });
     expect(await snapshot(waiting.userId, waiting.email)).toEqual(before);
 
     await moveOrder(fulfil(), owner, orderId, { to: 'shipped', carrier: 'inpost', trackingNumber: '6200123456780' });
     const shipped = await snapshot(waiting.userId, waiting.email);
-    expect(await deleteAccount(db, { userId: waiting.userId, reviews: 'keep', locale: 'en' })).toEqual({ ok: false, reason: 'open_orders' });
+    expect(await deleteAccount(db, { userId: waiting.userId, reviews: 'keep', locale: 'en' })).toMatchObject({ ok: false, reason: 'open_orders' });
     expect(await snapshot(waiting.userId, waiting.email)).toEqual(shipped);
 
     // Once it has arrived, the account can go.
