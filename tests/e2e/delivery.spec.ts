@@ -118,6 +118,21 @@ test('a pickup at the roastery needs only the name, costs nothing, and says wher
   await expect(main(page).getByTestId('order-ship-to').first()).toHaveText(`${pl('orders.pickupBy')} ${polishAddress.fullName} · ul. Mokotowska 12, 00-640 Warszawa · pon.–pt. 9:00–17:00, sob. 10:00–14:00`);
 });
 
+test('on a phone in Polish, each way’s price stays on its name’s first line ("Gratis" never alone on a line)', async ({ page, productPath }, testInfo) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await customerWithCart(page, testInfo, [[productPath(light), 1]]);
+  await page.goto('/pl/checkout?step=delivery');
+  const options = main(page).getByRole('radio');
+  await expect(options.first()).toBeVisible();
+  for (const label of await main(page).locator('label:has(input[name="methodId"])').all()) {
+    const name = (await label.getByTestId('delivery-option-name').boundingBox())!;
+    const cost = (await label.getByTestId('delivery-option-price').boundingBox())!;
+    // One line: the price's top within the name's first line, and to its right.
+    expect(Math.abs(cost.y - name.y)).toBeLessThan(8);
+    expect(cost.x).toBeGreaterThan(name.x + 20);
+  }
+});
+
 test('the free-delivery threshold: what is missing is said, and reached, the courier is free', async ({ page, productPath }, testInfo) => {
   const en = t('en');
   const bags = Math.ceil(5000 / light.priceCents);

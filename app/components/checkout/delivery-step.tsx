@@ -117,9 +117,10 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
                       />
                       <Icon aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0 text-leaf" />
                       <span className="flex-1">
-                        <span className="flex flex-wrap justify-between gap-2 font-semibold">
-                          <span>{t(`delivery.kinds.${option.kind}`)}</span>
-                          <span className="tabular-nums" data-testid="delivery-option-price">
+                        {/* The price stays on the name's first line however long the name ("Gratis" alone on a line read as a fault). */}
+                        <span className="flex items-baseline justify-between gap-3 font-semibold">
+                          <span className="min-w-0" data-testid="delivery-option-name">{t(`delivery.kinds.${option.kind}`)}</span>
+                          <span className="shrink-0 whitespace-nowrap tabular-nums" data-testid="delivery-option-price">
                             {option.priceCents === 0 ? t('delivery.free') : price(option.priceCents)}
                           </span>
                         </span>
