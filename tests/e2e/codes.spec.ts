@@ -6,7 +6,7 @@
  * the owner refunds at what that line really cost.
  */
 import type { Page } from '@playwright/test';
-import { byKey, catalogue, defaultVariant } from '../fixtures/catalogue';
+import { byKey, catalogue, defaultVariant, productName } from '../fixtures/catalogue';
 import { type Locale, price, t } from '../fixtures/i18n';
 import { DEMO_CODE, DEMO_CODE_PERCENT, DEMO_SALE } from '../../app/demo/sale';
 import { spread } from '../../app/modules/promotions/codes';
@@ -65,6 +65,24 @@ test('KAWA10 is not for coffee already on sale: the cart says so', async ({ page
   await expect(page.getByTestId('code-error')).toHaveText(t('pl')('cart.code.errors.onSale'));
   await expect(page.getByTestId('cart-discount')).toHaveCount(0);
 });
+
+for (const locale of ['en', 'pl'] as const) {
+  test(`KAWA10 with coffee on sale beside other coffee: it takes 10% off the other and says which it leaves out (${locale})`, async ({ page }) => {
+    const tr = t(locale);
+    const onSale = byKey(DEMO_SALE);
+    const other = catalogue.find((p) => p.key !== DEMO_SALE && p.category === 'wholeBean')!;
+    await addToCartByRequest(page, await findProductPath(page, onSale.en.name));
+    await addToCartByRequest(page, await findProductPath(page, other.en.name));
+    await page.goto(locale === 'en' ? '/cart' : '/pl/cart');
+    await waitForHydration(page);
+    await enter(page, DEMO_CODE, locale);
+    await expect(page.getByTestId('cart-discount')).toBeVisible();
+    const note = page.getByTestId('code-left-on-sale');
+    await expect(note).toContainText(tr('cart.code.leftOnSale', { code: DEMO_CODE, names: 'X' }).split('X')[0]!);
+    await expect(note).toContainText(productName(onSale, locale));
+    await expect(note).not.toContainText(productName(other, locale));
+  });
+}
 
 test('an order with KAWA10: the discount on the confirmation and in My Orders; a withdrawn line is refunded at what it cost', async ({ page, browser }, testInfo) => {
   // Two journeys in one (the customer's, then the owner's, who signs up and is made an admin by the kopi command).

@@ -22,7 +22,7 @@ export function CodeRow({ code, currency }: { code: CartCode | null; currency: C
   if (!code?.applies) return null;
   const removing = fetcher.state !== 'idle';
   return (
-    <div className={`flex items-start justify-between gap-3 ${removing ? 'opacity-50' : ''}`} data-testid="cart-discount">
+    <div className={`flex flex-wrap items-start justify-between gap-x-3 gap-y-1 ${removing ? 'opacity-50' : ''}`} data-testid="cart-discount">
       <dt className="flex items-center gap-2 text-leaf-dark">
         <TicketPercent aria-hidden="true" className="h-4 w-4 shrink-0" />
         <span>{code.freeDelivery ? t('cart.code.freeDelivery', { code: code.code }) : t('cart.code.discount', { code: code.code })}</span>
@@ -35,6 +35,11 @@ export function CodeRow({ code, currency }: { code: CartCode | null; currency: C
         </fetcher.Form>
       </dt>
       {!code.freeDelivery && <dd className="tabular-nums text-leaf-dark" data-testid="cart-discount-amount">−{formatPrice(code.goodsCents, currency, locale)}</dd>}
+      {code.leftOnSale && code.leftOnSale.length > 0 && (
+        <dd className="basis-full text-sm text-muted" data-testid="code-left-on-sale">
+          {t('cart.code.leftOnSale', { code: code.code, names: code.leftOnSale.join(', ') })}
+        </dd>
+      )}
     </div>
   );
 }

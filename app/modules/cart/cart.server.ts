@@ -118,7 +118,11 @@ async function codeFor(db: Executor, cartId: string, entered: string, lines: Car
   const used = who && rule.maxPerCustomer !== null ? { customer: (await customerUses(db, rule.id, who)) - mine } : undefined;
   const result = applyCode(rule, lines.map((l) => ({ variantId: l.variantId, productId: l.productId, category: products.get(l.productId)?.category ?? null, lineTotalCents: l.lineTotalCents, onSale: Boolean(l.reduction) })), currency, new Date(), used);
   if (!result.ok) return { code: rule.code, applies: false, reason: result.reason, ...(result.minimumCents !== undefined ? { minimumCents: result.minimumCents } : {}) };
-  return { code: rule.code, applies: true, kind: rule.kind, goodsCents: result.goodsCents, lines: result.lines, freeDelivery: result.freeDelivery, advertised: rule.advertised };
+  const leftOnSale = (result.leftOnSale ?? []).flatMap((id) => {
+    const line = lines.find((l) => l.variantId === id);
+    return line ? [lineName(line.name, line.label)] : [];
+  });
+  return { code: rule.code, applies: true, kind: rule.kind, goodsCents: result.goodsCents, lines: result.lines, freeDelivery: result.freeDelivery, advertised: rule.advertised, ...(leftOnSale.length > 0 ? { leftOnSale } : {}) };
 }
 
 export type CodeOutcome = { ok: true; code: CartCode & { applies: true } } | { ok: false; reason: CodeRefusal | 'rate_limited' | 'empty'; minimumCents?: number };

@@ -54,7 +54,17 @@ export type Cart = {
  * end passed), why not. `totalCents` stays the goods' price; the goods cost `totalCents - goodsCents`.
  */
 export type CartCode =
-  | { code: string; applies: true; kind: CodeKind; goodsCents: number; lines: Record<string, number>; freeDelivery: boolean; advertised: boolean }
+  | {
+      code: string;
+      applies: true;
+      kind: CodeKind;
+      goodsCents: number;
+      lines: Record<string, number>;
+      freeDelivery: boolean;
+      advertised: boolean;
+      /** The cart's coffees the code leaves out, being on sale already ("Gayo — 250 g"): said beside the discount. */
+      leftOnSale?: string[];
+    }
   | { code: string; applies: false; reason: CodeRefusal; minimumCents?: number };
 
 /** What the cart's goods cost after its code. */

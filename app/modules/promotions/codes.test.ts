@@ -74,7 +74,8 @@ describe('what a code takes off a cart', () => {
     expect(applyCode(rule({ kind: 'delivery', percent: null }), [line('a', 1000)], 'EUR', NOW)).toEqual({ ok: true, goodsCents: 0, lines: {}, freeDelivery: true });
     // Only its categories or products; coffees on sale only when it says so.
     expect(applyCode(rule({ scope: 'categories', targets: ['dripCoffeeBags'] }), [line('a', 1000), line('b', 1000, { category: 'dripCoffeeBags' })], 'EUR', NOW)).toMatchObject({ goodsCents: 100, lines: { b: 100 } });
-    expect(applyCode(rule(), [line('a', 1000, { onSale: true }), line('b', 1000)], 'EUR', NOW)).toMatchObject({ goodsCents: 100, lines: { b: 100 } });
+    expect(applyCode(rule(), [line('a', 1000, { onSale: true }), line('b', 1000)], 'EUR', NOW)).toMatchObject({ goodsCents: 100, lines: { b: 100 }, leftOnSale: ['a'] });
+    expect(applyCode(rule(), [line('b', 1000)], 'EUR', NOW)).not.toHaveProperty('leftOnSale');
     expect(applyCode(rule({ withSales: true }), [line('a', 1000, { onSale: true })], 'EUR', NOW)).toMatchObject({ goodsCents: 100 });
   });
 

@@ -57,6 +57,8 @@ export type CodeResult =
       lines: Record<string, number>;
       /** Kind delivery: the delivery is free. */
       freeDelivery: boolean;
+      /** Lines the code is for but leaves out, being on sale already (variant ids): the cart says so. */
+      leftOnSale?: string[];
     }
   | { ok: false; reason: CodeRefusal; /** For "minimum": the goods the order must reach. */ minimumCents?: number };
 
@@ -84,7 +86,8 @@ export function applyCode(rule: CodeRule, lines: readonly CodeLine[], currency: 
   const off = Math.min(room, rule.kind === 'percent' ? Math.round((base * (rule.percent ?? 0)) / 100) : Math.min(base, rule.amounts?.[currency] ?? 0));
   if (off <= 0) return { ok: false, reason: 'minimum', minimumCents: MIN_GOODS[currency] + 1 };
   const shares = spread(off, eligible.map((l) => l.lineTotalCents));
-  return { ok: true, goodsCents: off, lines: Object.fromEntries(eligible.map((l, i) => [l.variantId, shares[i]])), freeDelivery: false };
+  const leftOnSale = inScope.filter((l) => !eligible.includes(l)).map((l) => l.variantId);
+  return { ok: true, goodsCents: off, lines: Object.fromEntries(eligible.map((l, i) => [l.variantId, shares[i]])), freeDelivery: false, ...(leftOnSale.length > 0 ? { leftOnSale } : {}) };
 }
 
 export { spread };
