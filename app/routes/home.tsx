@@ -1,5 +1,7 @@
 import { Flame, Leaf, Truck } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Link, data } from 'react-router';
+import { revealMessage } from '~/lib/navigation-focus';
 import { CategoryFilter } from '~/components/catalog/category-filter';
 import { ProductGrid } from '~/components/catalog/product-grid';
 import { SearchBox } from '~/components/catalog/search-box';
@@ -67,6 +69,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     text: t(`home.slides.${i}.text`),
     alt: t(`home.slides.${i}.alt`),
   }));
+  // A search lands on its results: focused and in view, however far down the search box left them.
+  const resultsNote = useRef<HTMLParagraphElement>(null);
+  const searched = useRef(q);
+  useEffect(() => {
+    if (searched.current === q) return;
+    searched.current = q;
+    if (q) revealMessage(resultsNote.current);
+  }, [q]);
   const more = new URLSearchParams();
   if (q) more.set('q', q);
   if (category) more.set('category', category);
@@ -108,9 +118,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <SortSelect action={`${path('/')}#shop`} sort={sort} q={q} category={category} />
         </div>
 
-        <div className="mt-8" aria-live="polite">
+        <div className="mt-8 scroll-mt-28" aria-live="polite" id="results">
           {q && (
-            <p className="mb-6 text-muted">
+            <p ref={resultsNote} className="mb-6 text-muted focus:outline-none" data-testid="search-results-note">
               {correctedQuery ? t('home.results.corrected', { q: correctedQuery }) : t('home.results.for', { q })}{' '}
               <Link to={path(category ? `/?category=${category}#shop` : '/#shop')} preventScrollReset className="font-medium text-leaf underline underline-offset-4">
                 {t('home.results.clear')}

@@ -62,3 +62,34 @@ test.describe('in Polish', () => {
     });
   });
 });
+
+for (const language of ['en', 'pl'] as const) {
+  for (const width of [390, 1280]) {
+    test(`a search lands on its results: the line saying what was searched is focused and in view (${language}, ${width} px)`, async ({ page }) => {
+      const tr = t(language);
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(language === 'en' ? '/' : '/pl');
+      await waitForHydration(page);
+      const box = page.getByRole('search').getByRole('searchbox', { name: tr('home.search.label') });
+      await box.fill('sumatra');
+      await box.press('Enter');
+      await expect(page).toHaveURL(/[?&]q=sumatra#results$/);
+      const note = page.getByTestId('search-results-note');
+      await expect(note).toBeFocused();
+      await expect(note).toBeInViewport();
+      await expect(page.getByRole('heading', { level: 1 })).not.toBeFocused();
+    });
+  }
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+  test('the search form lands on the results (its address ends in #results)', async ({ page }) => {
+    await page.goto('/');
+    const box = page.getByRole('search').getByRole('searchbox', { name: en('home.search.label') });
+    await box.fill('sumatra');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/[?&]q=sumatra#results$/);
+    await expect(page.getByTestId('search-results-note')).toBeInViewport();
+  });
+});

@@ -7,7 +7,7 @@ export function SearchBox({ q, category, sort }: { q?: string; category?: Catego
   const path = useLocalePath();
   const t = useT();
   return (
-    <Form method="get" action={path('/')} role="search" preventScrollReset className="relative w-full md:max-w-md" aria-label={t('home.search.label')}>
+    <Form method="get" action={`${path('/')}#results`} role="search" preventScrollReset className="relative w-full md:max-w-md" aria-label={t('home.search.label')}>
       {category && <input type="hidden" name="category" value={category} />}
       {sort && <input type="hidden" name="sort" value={sort} />}
       <label htmlFor="search-q" className="sr-only">
