@@ -24,7 +24,7 @@ export function withdrawalAcknowledgementMail(withdrawal: Withdrawal, order: Wit
     ...withdrawal.lines.map((line) => `  • ${line.quantity} × ${line.title}`),
     ...(withdrawal.reason ? ['', t('withdrawal.mail.reason', { reason: withdrawal.reason })] : []),
     '',
-    t('withdrawal.mail.refund', { date: formatDate(withdrawal.refundDueAt, locale) }),
+    t(byMethod('withdrawal.mail.refund', order.paidWith), { date: formatDate(withdrawal.refundDueAt, locale) }),
     t('withdrawal.mail.return'),
     '',
     ...(ordersUrl ? [t('withdrawal.mail.viewOrders', { url: ordersUrl }), ''] : []),
@@ -72,7 +72,7 @@ export function withdrawalRefundMail(withdrawal: Withdrawal, order: OrderRecord,
     t('withdrawal.refundMail.intro', { amount: formatPrice(refundedCents, order.currency, locale), label }),
     ...withdrawal.lines.map((line) => `  • ${line.quantity} × ${line.title}`),
     '',
-    t('withdrawal.refundMail.when'),
+    t(byMethod('withdrawal.refundMail.when', order.paidWith)),
     '',
     ...(ordersUrl ? [t('withdrawal.mail.viewOrders', { url: ordersUrl }), ''] : []),
     t('withdrawal.mail.footer'),
@@ -85,3 +85,7 @@ export function withdrawalRefundMail(withdrawal: Withdrawal, order: OrderRecord,
     html: htmlMail(locale, lines),
   };
 }
+
+/** A text in the words of how the order was paid: the card (the key itself), BLIK's or Przelewy24's bank account, or "the way you paid". */
+const byMethod = (key: string, paidWith: string | null): string =>
+  paidWith === 'card' ? key : paidWith === 'blik' ? `${key}Blik` : paidWith === 'przelewy24' ? `${key}Przelewy24` : `${key}Unknown`;

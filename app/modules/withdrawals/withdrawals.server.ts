@@ -39,6 +39,8 @@ export type WithdrawableOrder = {
   status: 'open' | 'closed' | 'cancelled' | 'withdrawn';
   /** The standard delivery the order paid for: refunded once every line is withdrawn from. */
   standardDeliveryCents: number;
+  /** How it was paid (card, blik, przelewy24), where its refund goes back; null when not known. */
+  paidWith: string | null;
   /** A guest's order: the key of its private page (its mails link there instead of My Orders). */
   guestKey: string | null;
 };
@@ -157,7 +159,7 @@ export async function listWithdrawals(db: Executor, orderId: string): Promise<Wi
 function orderRows(db: Executor) {
   return db
     .selectFrom('orders')
-    .select(['id', 'user_id', 'user_email', 'shipping_full_name', 'created_at', 'delivered_at', 'cancelled_at', 'shipping_status', 'standard_delivery_cents', 'guest_key'])
+    .select(['id', 'user_id', 'user_email', 'shipping_full_name', 'created_at', 'delivered_at', 'cancelled_at', 'shipping_status', 'standard_delivery_cents', 'guest_key', 'paid_with'])
     .where('payment_status', '=', 'succeeded');
 }
 type OrderRow = Awaited<ReturnType<ReturnType<typeof orderRows>['executeTakeFirstOrThrow']>>;
@@ -184,6 +186,7 @@ async function withLines(db: Executor, row: OrderRow, now: Date): Promise<Withdr
   return {
     id: row.id,
     label: orderLabel(row.id),
+    paidWith: row.paid_with ?? null,
     email: row.user_email,
     fullName: row.shipping_full_name,
     createdAt: row.created_at,
