@@ -31,6 +31,7 @@ import * as confirmedSessions from './0029-confirmed-sessions';
 import * as fairHolds from './0030-fair-holds';
 import * as parkedMail from './0031-parked-mail';
 import * as paidWith from './0032-paid-with';
+import * as roundThresholds from './0033-round-thresholds';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0030-fair-holds': fairHolds,
   '0031-parked-mail': parkedMail,
   '0032-paid-with': paidWith,
+  '0033-round-thresholds': roundThresholds,
 };

@@ -12,7 +12,7 @@ import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { listVariantPrices, markCatalogChanged, setZlotyPrices } from '~/modules/catalog/index.server';
 import { getDeliveryTable, setZlotyRates } from '~/modules/delivery/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
-import { type CurrencySettings, currencySettings, proposeDeliveryPrice, proposePrice } from '~/modules/pricing/index.server';
+import { type CurrencySettings, currencySettings, proposeDeliveryPrice, proposePrice, proposeThreshold } from '~/modules/pricing/index.server';
 
 export type ZlotyProposal = {
   /** What it is and what the page says about it. */
@@ -35,7 +35,11 @@ export async function proposeZlotyPrices(db: Executor, locale: Locale): Promise<
   const proposals: ZlotyProposal[] = [];
   const add = (proposal: Omit<ZlotyProposal, 'key' | 'proposedPln'>, id: string) => {
     const variant = proposal.kind === 'variant';
-    const proposedPln = variant ? proposePrice(proposal.euroCents, settings.rate, settings.rounding) : proposeDeliveryPrice(proposal.euroCents, settings.rate, settings.rounding);
+    const proposedPln = variant
+      ? proposePrice(proposal.euroCents, settings.rate, settings.rounding)
+      : proposal.kind === 'threshold'
+        ? proposeThreshold(proposal.euroCents, settings.rate)
+        : proposeDeliveryPrice(proposal.euroCents, settings.rate, settings.rounding);
     if (proposal.currentPln === proposedPln) return;
     proposals.push({ ...proposal, proposedPln, key: [proposal.kind, id, proposal.euroCents, proposal.currentPln ?? '-', proposedPln].join(':') });
   };

@@ -6,7 +6,7 @@ import { type Executor, inTransaction } from '~/db/database.server';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { bumpStoredCatalogVersion, catalogVersion, markCatalogChanged } from '~/modules/catalog/index.server';
-import { currencySettings, proposeDeliveryPrice } from '~/modules/pricing/index.server';
+import { currencySettings, proposeDeliveryPrice, proposeThreshold } from '~/modules/pricing/index.server';
 import type { DeliveryForm } from './delivery-form';
 import { type Band, type DeliveryKind, type DeliveryTable, POLAND_ONLY, deliveryKinds } from './rates';
 
@@ -162,7 +162,7 @@ export async function changeDelivery(db: Executor, actor: Actor, form: DeliveryF
           const { rate, rounding } = await currencySettings(trx);
           const pln = (given: number | null, euroCents: number) => given ?? proposeDeliveryPrice(euroCents, rate, rounding);
           const bands = form.bands.map((b) => ({ maxGrams: b.maxGrams, priceCents: b.priceCents, prices: { EUR: b.priceCents, PLN: pln(b.pricePln, b.priceCents) } }));
-          const freeOverPln = form.freeOverCents === null ? null : pln(form.freeOverPln, form.freeOverCents);
+          const freeOverPln = form.freeOverCents === null ? null : (form.freeOverPln ?? proposeThreshold(form.freeOverCents, rate));
           await trx
             .updateTable('delivery_methods')
             .set({

@@ -57,13 +57,14 @@ describe.each(testDatabases())('delivery on %s', (_kind, open) => {
     expect(outcome).toEqual({ ok: true });
     const table = await getDeliveryTable(db);
     const changed = table.zones[0].methods.find((m) => m.id === courier.id)!;
-    // A złoty price typed is kept; one left empty is proposed at the shop rate (15 € × 4.25 = 63.75 → 63.99), as is the threshold (80 € → 339.99 zł).
+    // A złoty price typed is kept; one left empty is proposed at the shop rate (15 € × 4.25 = 63.75 → 63.99), and the
+    // threshold as a round amount, as a Polish shop writes one (80 € → 340 zł → 350 zł, not 339.99 zł).
     expect(changed.bands).toEqual([
       { maxGrams: 2000, priceCents: 650, prices: { EUR: 650, PLN: 2799 } },
       { maxGrams: 20000, priceCents: 1500, prices: { EUR: 1500, PLN: 6399 } },
     ]);
     expect(changed.freeOverCents).toBe(8000);
-    expect(changed.freeOver).toEqual({ EUR: 8000, PLN: 33_999 });
+    expect(changed.freeOver).toEqual({ EUR: 8000, PLN: 35_000 });
     expect(deliveryOptions(table, { country: 'PL', goodsGrams: 1850, goodsCents: 7999 }).find((o) => o.kind === 'courier')?.priceCents).toBe(650);
     expect(deliveryOptions(table, { country: 'PL', goodsGrams: 1851, goodsCents: 8000 }).find((o) => o.kind === 'courier')?.priceCents).toBe(0);
     const [entry] = await listActivity(db, { limit: 1 });

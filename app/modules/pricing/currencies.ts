@@ -37,5 +37,17 @@ export function proposePrice(euroCents: number, rate: number, rounding: Rounding
   return Math.max(nearest, ending === 0 ? step : ending);
 }
 
-/** A delivery price or threshold in złoty from its euro amount: free stays free. */
+/** A delivery price in złoty from its euro amount: free stays free. */
 export const proposeDeliveryPrice = (euroCents: number, rate: number, rounding: Rounding): number => (euroCents === 0 ? 0 : proposePrice(euroCents, rate, rounding));
+
+/**
+ * A free-delivery threshold in złoty from its euro amount, round as a Polish shop writes one ("od 200 zł", not
+ * "od 212,99 zł", which reads as a conversion): the nearest 10 zł below 100 zł, 50 zł up to 500 zł, 100 zł above
+ * (ties go up); never 0 for a threshold that is not 0.
+ */
+export function proposeThreshold(euroCents: number, rate: number): number {
+  if (euroCents === 0) return 0;
+  const grosze = (euroCents * rate) / RATE_SCALE;
+  const step = grosze < 100_00 ? 10_00 : grosze < 500_00 ? 50_00 : 100_00;
+  return Math.max(step, Math.floor(grosze / step + 0.5) * step);
+}

@@ -7,7 +7,7 @@ import { createProduct, getProduct, listProducts } from '~/modules/catalog/index
 import { getDeliveryTable } from '~/modules/delivery/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
 import { parseCurrencyForm, parseRate, rateText } from '~/modules/backoffice/currency-form';
-import { proposePrice } from './currencies';
+import { proposePrice, proposeThreshold } from './currencies';
 import { currencySettings, requestCurrency, saveCurrencySettings } from './index.server';
 
 const owner = { id: null, email: 'owner@kopi.test' };
@@ -33,6 +33,18 @@ describe('złoty prices proposed from euro prices', () => {
     expect(proposePrice(1, 42_500, '00')).toBe(100);
     // Large amounts stay exact: 9,999.99 € × 4.2512 = 42,511.96 zł → 42,511.99 zł.
     expect(proposePrice(999_999, 42_512, '99')).toBe(4_251_199);
+  });
+
+  it('proposes a free-delivery threshold as a round amount, as a Polish shop writes one', () => {
+    // 50 € × 4.25 = 212.50 zł → 200 zł (not 212.99 zł); 80 € → 340 → 350 zł; 20 € → 85 → 90 zł; 150 € → 637.50 → 600 zł.
+    expect(proposeThreshold(5000, 42_500)).toBe(20_000);
+    expect(proposeThreshold(8000, 42_500)).toBe(35_000);
+    expect(proposeThreshold(2000, 42_500)).toBe(9_000);
+    expect(proposeThreshold(15_000, 42_500)).toBe(60_000);
+    // Ties go up; a tiny threshold is never 0; free is free.
+    expect(proposeThreshold(2500, 50_000)).toBe(15_000);
+    expect(proposeThreshold(1, 42_500)).toBe(1_000);
+    expect(proposeThreshold(0, 42_500)).toBe(0);
   });
 
   it('reads the rate as the owner types it, in either decimal mark, and writes it back', () => {
