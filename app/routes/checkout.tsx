@@ -5,7 +5,7 @@ import { OrderConfirmation } from '~/components/checkout/order-confirmation';
 import { CheckoutSteps } from '~/components/checkout/checkout-steps';
 import { LegalSentence } from '~/components/legal/legal-sentence';
 import { type DeliveryRow, OrderLines, type SummaryLine, linesOfOrder } from '~/components/checkout/order-lines';
-import { type DeliveryResult, type DeliveryStepData, DeliveryStepForm } from '~/components/checkout/delivery-step';
+import { type DeliveryResult, type DeliveryStepData, DeliveryStepForm, initialMethodOf } from '~/components/checkout/delivery-step';
 import { PaymentUnavailable } from '~/components/checkout/payment-unavailable';
 import { TestPaymentMethods } from '~/components/checkout/test-payment-methods';
 import { WaitingForBank } from '~/components/checkout/waiting-for-bank';
@@ -414,13 +414,18 @@ function Delivery({ step, chosen, result }: { step: DeliveryStepData; chosen: { 
   const path = useLocalePath();
   const { t, locale } = useI18n();
   const lines: SummaryLine[] = step.cart.lines.map((l) => ({ ...l, key: l.variantId }));
+  // The summary prices the way as soon as it is picked: goods, discount, delivery and the total to pay.
+  const [methodId, setMethodId] = useState(() => initialMethodOf(step, chosen, result));
+  const option = step.options.find((o) => o.methodId === methodId);
+  const goods = goodsToPay(step.cart);
+  const cheapest = step.options.length > 0 ? Math.min(...step.options.map((o) => o.priceCents)) : null;
   return (
     <div className="grid gap-10 lg:grid-cols-[1fr_24rem]">
       <section aria-labelledby="delivery-heading" className="rounded-3xl bg-paper p-6 ring-1 ring-sand">
         <h2 id="delivery-heading" className="text-2xl font-semibold">{t('delivery.heading')}</h2>
         <StockNotes capped={step.cart.stockCapped} />
         <div className="mt-5">
-          <DeliveryStepForm step={step} chosen={chosen} result={result} visitorField={<VisitorIdField />} />
+          <DeliveryStepForm step={step} chosen={chosen} result={result} visitorField={<VisitorIdField />} onMethod={setMethodId} />
         </div>
         <Link to={path('/checkout')} className="btn-ghost mt-6 px-3">
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />
@@ -430,7 +435,16 @@ function Delivery({ step, chosen, result }: { step: DeliveryStepData; chosen: { 
       <aside className="h-fit rounded-3xl bg-paper p-6 ring-1 ring-sand" aria-labelledby="summary-heading">
         <h2 id="summary-heading" className="text-xl font-semibold">{t('cart.summary')}</h2>
         <div className="mt-2">
-          <OrderLines lines={lines} currency={step.cart.currency} totalCents={goodsToPay(step.cart)} goodsCents={step.cart.code?.applies ? step.cart.totalCents : undefined} discount={codeShown(step.cart.code)} goodsOnly />
+          <OrderLines
+            lines={lines}
+            currency={step.cart.currency}
+            totalCents={goods + (option?.priceCents ?? 0)}
+            goodsCents={step.cart.totalCents}
+            discount={codeShown(step.cart.code)}
+            delivery={option ? { kind: option.kind, priceCents: option.priceCents, point: null } : null}
+            deliveryFromCents={option ? undefined : cheapest}
+            beforeDelivery={!option}
+          />
         </div>
         {step.pricesIn && (
           <p className="mt-3 rounded-2xl bg-cream px-4 py-3 text-sm text-muted" data-testid="prices-in-country">

@@ -9,7 +9,7 @@ import { UnitPrice } from '~/components/catalog/unit-price';
 import { CodeOfferNote, LowestPrice, PercentOff, SaleTerms } from '~/components/catalog/reduction';
 import { ProductGallery } from '~/components/catalog/product-gallery';
 import { type Choice, VariantPicker } from '~/components/catalog/variant-picker';
-import { type OptionKind, type Variant, findVariant, isOptionKind, optionValue, variantLabel } from '~/modules/catalog/variants';
+import { type OptionKind, type Variant, categoryOfChoice, findVariant, isOptionKind, optionValue, variantLabel } from '~/modules/catalog/variants';
 import { ProductReviews } from '~/components/catalog/product-reviews';
 import { Rating } from '~/components/catalog/rating';
 import { ErrorPanel } from '~/components/layout/error-panel';
@@ -153,7 +153,8 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   }
   if (product.process) details.push([t('product.details.process'), t(`process.${product.process}`)]);
   if (product.roast) details.push([t('product.details.roast'), t(`roast.${product.roast}`)]);
-  details.push([t('product.details.category'), t(`categories.${category}`)]);
+  // The chosen grind decides what it is: whole beans, or ground to order (never "Whole bean" beside a moka grind).
+  details.push([t('product.details.category'), t(`categories.${categoryOfChoice(product.category ?? null, selected?.grind) ?? 'uncategorized'}`)]);
 
   return (
     <div className="container-page py-8 md:py-12">
@@ -247,7 +248,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
               {details.map(([label, value]) => (
                 <div key={label} className="contents">
                   <dt className="text-muted">{label}</dt>
-                  <dd className="font-medium">{value}</dd>
+                  <dd className="font-medium" data-testid={label === t('product.details.category') ? 'product-type' : undefined}>{value}</dd>
                 </div>
               ))}
             </dl>

@@ -118,6 +118,27 @@ test('a pickup at the roastery needs only the name, costs nothing, and says wher
   await expect(main(page).getByTestId('order-ship-to').first()).toHaveText(`${pl('orders.pickupBy')} ${polishAddress.fullName} · ul. Mokotowska 12, 00-640 Warszawa · pon.–pt. 9:00–17:00, sob. 10:00–14:00`);
 });
 
+for (const locale of ['en', 'pl'] as const) {
+  test(`the delivery step's summary prices the way as soon as it is picked: goods, delivery and the total (${locale})`, async ({ page, productPath }, testInfo) => {
+    const tr = t(locale);
+    await customerWithCart(page, testInfo, [[productPath(light), 1]]);
+    await page.goto(locale === 'en' ? '/checkout?step=delivery' : '/pl/checkout?step=delivery');
+    await waitForHydration(page);
+    const summary = main(page).getByRole('complementary');
+    // Nothing picked yet: the goods, what delivery starts at, and the total before it — not "Goods" twice.
+    await expect(summary.getByTestId('summary-goods')).toHaveText(price(light.priceCents, locale));
+    await expect(summary).toContainText(tr('delivery.totalBeforeDelivery'));
+    await expect(summary.getByTestId('checkout-total')).toHaveText(price(light.priceCents, locale));
+    await deliveryMethod(page, 'courier', locale).check();
+    await expect(summary.getByTestId('summary-delivery-price')).toHaveText(price(COURIER_PL, locale));
+    await expect(summary.getByTestId('checkout-total')).toHaveText(price(light.priceCents + COURIER_PL, locale));
+    await expect(summary).not.toContainText(tr('delivery.totalBeforeDelivery'));
+    await deliveryMethod(page, 'locker', locale).check();
+    await expect(summary.getByTestId('summary-delivery-price')).toHaveText(price(LOCKER, locale));
+    await expect(summary.getByTestId('checkout-total')).toHaveText(price(light.priceCents + LOCKER, locale));
+  });
+}
+
 test('on a phone in Polish, each way’s price stays on its name’s first line ("Gratis" never alone on a line)', async ({ page, productPath }, testInfo) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await customerWithCart(page, testInfo, [[productPath(light), 1]]);

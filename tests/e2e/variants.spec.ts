@@ -41,15 +41,19 @@ test(`choosing a size and a grind changes the price, the price per kilogram and 
   await expect(page.getByTestId('product-price')).toHaveText(price(big.priceCents, language));
   await expect(page.getByRole('main').getByTestId('unit-price').first()).toContainText(plainSpacesPattern(`1 kg · ${t(language)('product.unitPrice')}: ${price(perKilo(big.priceCents, 1000), language)} / kg`));
   await expect(page).toHaveURL(new RegExp(`${path}\\?size=1000&grind=wholeBean$`));
+  await expect(page.getByTestId('product-type')).toHaveText(tr('categories.wholeBean'));
 
   await group(page, 'grind', language).getByText(t(language)('grind.espresso'), { exact: true }).click();
   const chosen = kilo(beans, 'espresso');
   await expect(page).toHaveURL(new RegExp(`size=1000&grind=espresso$`));
+  // Ground to order: its type says so, on the page and in the cart (never "Whole bean" beside a grind).
+  await expect(page.getByTestId('product-type')).toHaveText(tr('categories.groundCoffee'));
   await addToCart(page.getByRole('main'), productName(beans, language), language);
   await expectCartCount(page, 1, language);
   await page.goto(at('/cart'));
   const line = page.getByTestId('cart-line');
   await expect(line.getByTestId('line-variant')).toHaveText(plainSpacesPattern(`1 kg, ${t(language)('grind.espresso')}`));
+  await expect(line.getByTestId('line-category')).toHaveText(tr('categories.groundCoffee'));
   await expect(page.getByTestId('cart-total')).toHaveText(price(chosen.priceCents, language));
   // Back to the coffee from the cart: the page opens on that variant.
   await line.getByRole('link', { name: productName(beans, language), exact: true }).click();

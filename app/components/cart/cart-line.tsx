@@ -12,6 +12,7 @@ import { lineName } from '~/modules/catalog/variants';
 import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { formatPrice } from '~/lib/format';
 import type { Currency } from '~/modules/pricing/currencies';
+import { categoryOfChoice } from '~/modules/catalog/variants';
 
 /** Focus leaves a removed line for the next line's name, or the cart's heading (see the cart page for the last line). */
 function focusAfterRemoving(line: HTMLElement | null) {
@@ -81,7 +82,7 @@ export function CartLine({ line, currency }: { line: Line; currency: Currency })
             </Link>
           </h2>
           {line.label && <p className="mt-0.5 text-sm font-medium text-roast-600" data-testid="line-variant">{line.label}</p>}
-          <p className="mt-1 text-sm text-muted">{t(`categories.${line.category ?? 'uncategorized'}`)}</p>
+          <p className="mt-1 text-sm text-muted" data-testid="line-category">{t(`categories.${categoryOfChoice(line.category, new URLSearchParams(line.choice).get('grind')) ?? 'uncategorized'}`)}</p>
           <p className="mt-1 text-sm">
             <span className="sr-only">{t('cart.unitPrice')}: </span>
             {price(line.unitPriceCents)}

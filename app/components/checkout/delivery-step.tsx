@@ -42,7 +42,26 @@ const kindIcons = { locker: MapPin, courier: Truck, pickup: Store } as const;
  * are placed here with `form=`), and the recipient. Works without JavaScript; with it the country reloads on
  * change and the client checks the form before sending it.
  */
-export function DeliveryStepForm({ step, result, chosen, visitorField }: { step: DeliveryStepData; result?: DeliveryResult; chosen: { methodId: string | null; lockerCode: string | null }; visitorField: React.ReactNode }) {
+/** The way chosen first: the one posted, the one in the address, or the only one there is. */
+export const initialMethodOf = (step: DeliveryStepData, chosen: { methodId: string | null }, result?: DeliveryResult): string | null => {
+  const id = result?.values?.methodId ?? chosen.methodId ?? (step.options.length === 1 ? step.options[0].methodId : null);
+  return id && step.options.some((o) => o.methodId === id) ? id : null;
+};
+
+export function DeliveryStepForm({
+  step,
+  result,
+  chosen,
+  visitorField,
+  onMethod,
+}: {
+  step: DeliveryStepData;
+  result?: DeliveryResult;
+  chosen: { methodId: string | null; lockerCode: string | null };
+  visitorField: React.ReactNode;
+  /** Told the way as the shopper picks it (the summary beside the form prices it). */
+  onMethod?: (methodId: string) => void;
+}) {
   const { t, locale } = useI18n();
   const price = (cents: number) => formatPrice(cents, step.cart.currency, locale);
   const submit = useSubmit();
@@ -51,8 +70,7 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
   const validation = useClientValidation((data: FormData) => parseDeliveryForm(data, kindOf));
   const errors: Partial<Record<string, string>> = validation.errors ?? result?.fieldErrors ?? {};
   const values = result?.values;
-  const initialMethod = values?.methodId ?? chosen.methodId ?? (step.options.length === 1 ? step.options[0].methodId : null);
-  const [methodId, setMethodId] = useState<string | null>(initialMethod && kindOf(initialMethod) ? initialMethod : null);
+  const [methodId, setMethodId] = useState<string | null>(initialMethodOf(step, chosen, result));
   const kind = methodId ? kindOf(methodId) : undefined;
   const lockerOption = step.options.find((o) => o.kind === 'locker');
   const lockerCode = values?.lockerCode ?? chosen.lockerCode ?? '';
@@ -111,7 +129,10 @@ export function DeliveryStepForm({ step, result, chosen, visitorField }: { step:
                         name="methodId"
                         value={option.methodId}
                         defaultChecked={option.methodId === methodId}
-                        onChange={() => setMethodId(option.methodId)}
+                        onChange={() => {
+                          setMethodId(option.methodId);
+                          onMethod?.(option.methodId);
+                        }}
                         className="mt-1 h-4 w-4 accent-leaf"
                         data-kind={option.kind}
                       />

@@ -43,6 +43,7 @@ export function OrderLines({
   delivery,
   deliveryFromCents,
   goodsOnly = false,
+  beforeDelivery = false,
   currency,
   discount = null,
   vat,
@@ -59,6 +60,8 @@ export function OrderLines({
   deliveryFromCents?: number | null;
   /** While delivery is being chosen: the last row is the goods' total, not a total to pay. */
   goodsOnly?: boolean;
+  /** No way chosen yet: the last row is the total before delivery (goods after any discount). */
+  beforeDelivery?: boolean;
   /** A discount code's: what it took off the goods (shown under them), or that it made the delivery free. */
   discount?: { code: string; goodsCents: number; freeDelivery?: boolean } | null;
   /** An order's VAT per rate, shown under its total ("incl. VAT €3.74 (23%)"). */
@@ -122,7 +125,7 @@ export function OrderLines({
         </dl>
       )}
       <p className="flex justify-between border-t border-sand pt-4 text-lg font-semibold">
-        <span>{goodsOnly ? t('delivery.goods') : placed ? t('cart.placedTotal') : t('cart.total')}</span>
+        <span>{goodsOnly ? t('delivery.goods') : beforeDelivery ? t('delivery.totalBeforeDelivery') : placed ? t('cart.placedTotal') : t('cart.total')}</span>
         <span className="tabular-nums" data-testid="checkout-total">{price(totalCents)}</span>
       </p>
       {vat && vat.length > 0 && (

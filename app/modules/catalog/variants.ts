@@ -106,3 +106,13 @@ export const choiceQuery = (variant: VariantValues, options: readonly OptionKind
 export function findVariant<V extends VariantValues>(variants: readonly V[], options: readonly OptionKind[], chosen: Partial<Record<OptionKind, string>>): V | undefined {
   return variants.find((v) => options.every((kind) => optionValue(v, kind) === chosen[kind]));
 }
+
+/**
+ * The kind of coffee a choice is, as its line and its page name it: a coffee sold whole and ground to order is
+ * "Ground coffee" once a grind is chosen and "Whole bean" when whole beans are, so the category never contradicts
+ * the grind ("250 g, filter" is not whole bean). Anything else keeps its product's category.
+ */
+export function categoryOfChoice<C extends string>(category: C | null, grind: string | null | undefined): C | 'wholeBean' | 'groundCoffee' | null {
+  if ((category !== 'wholeBean' && category !== 'groundCoffee') || !grind) return category;
+  return grind === 'wholeBean' ? 'wholeBean' : 'groundCoffee';
+}
