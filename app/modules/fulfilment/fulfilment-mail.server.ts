@@ -1,10 +1,11 @@
 import { htmlMail } from '~/modules/mail/plain-mail';
-import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
+import { getT, isLocale, type Locale, type T } from '~/modules/i18n/index.server';
 import type { OutgoingMail } from '~/modules/mail/index.server';
 import { type OrderRecord, orderLabel, orderPagePath } from '~/modules/orders/index.server';
 import { formatPrice } from '~/lib/format';
 import { carrierNames, isCarrier, trackingUrl } from './carriers';
 import { localePath } from '~/modules/i18n/paths';
+import { textByPaidWith } from '~/modules/orders/orders.types';
 
 /** The customer's mail when their order is shipped or delivered, in the language they ordered in. */
 export function shippingMail(
@@ -50,8 +51,11 @@ export function shippingMail(
   };
 }
 
-/** The customer's mail when their order is cancelled, with the amount refunded, in the language they ordered in. */
-export function cancellationMail(order: OrderRecord, refundedCents: number, { publicUrl }: { publicUrl?: string } = {}): OutgoingMail {
+/**
+ * A mail about an order ended with a refund, in the language it was ordered in: the greeting, what happened
+ * (`before`), the order, the refund in the words of how it was paid, anything `after`, the link to the order.
+ */
+function refundedOrderMail(order: OrderRecord, refundedCents: number, { subject, before, after = () => [], publicUrl }: { subject: string; before: (t: T, label: string) => string[]; after?: (t: T) => string[]; publicUrl?: string }): OutgoingMail {
   const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
   const t = getT(locale);
   const label = orderLabel(order.id);
@@ -59,21 +63,20 @@ export function cancellationMail(order: OrderRecord, refundedCents: number, { pu
   const lines = [
     t('orders.mail.greeting', { name: order.shipping.fullName }),
     '',
-    t('orders.cancelMail.intro'),
+    ...before(t, label),
+    ...(refundedCents > 0 ? ['', t(textByPaidWith('orders.cancelMail.refund', order.paidWith), { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
     '',
-    t('orders.mail.order', { label }),
-    ...(refundedCents > 0 ? ['', t(refundText(order), { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
-    '',
+    ...after(t).flatMap((line) => [line, '']),
     ...(ordersUrl ? [t('orders.mail.viewOrders', { url: ordersUrl }), ''] : []),
     t('orders.mail.footer'),
     '',
   ];
-  return {
-    to: order.userEmail,
-    subject: t('orders.cancelMail.subject', { label }),
-    text: lines.join('\n'),
-    html: htmlMail(locale, lines),
-  };
+  return { to: order.userEmail, subject: t(subject, { label }), text: lines.join('\n'), html: htmlMail(locale, lines) };
+}
+
+/** The customer's mail when their order is cancelled, with the amount refunded, in the language they ordered in. */
+export function cancellationMail(order: OrderRecord, refundedCents: number, { publicUrl }: { publicUrl?: string } = {}): OutgoingMail {
+  return refundedOrderMail(order, refundedCents, { subject: 'orders.cancelMail.subject', before: (t, label) => [t('orders.cancelMail.intro'), '', t('orders.mail.order', { label })], publicUrl });
 }
 
 /**
@@ -81,26 +84,17 @@ export function cancellationMail(order: OrderRecord, refundedCents: number, { pu
  * refunded in full, with what sold out, in the language they ordered in.
  */
 export function stockShortMail(order: OrderRecord, refundedCents: number, soldOut: string[], { publicUrl }: { publicUrl?: string } = {}): OutgoingMail {
-  const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
-  const t = getT(locale);
-  const label = orderLabel(order.id);
-  const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
-  const lines = [
-    t('orders.mail.greeting', { name: order.shipping.fullName }),
-    '',
-    t('orders.stockShortMail.intro'),
-    ...(soldOut.length > 0 ? ['', t('orders.stockShortMail.lines'), ...soldOut.map((name) => `- ${name}`)] : []),
-    '',
-    t('orders.mail.order', { label }),
-    ...(refundedCents > 0 ? ['', t(refundText(order), { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
-    '',
-    t('orders.stockShortMail.again'),
-    '',
-    ...(ordersUrl ? [t('orders.mail.viewOrders', { url: ordersUrl }), ''] : []),
-    t('orders.mail.footer'),
-    '',
-  ];
-  return { to: order.userEmail, subject: t('orders.stockShortMail.subject', { label }), text: lines.join('\n'), html: htmlMail(locale, lines) };
+  return refundedOrderMail(order, refundedCents, {
+    subject: 'orders.stockShortMail.subject',
+    before: (t, label) => [
+      t('orders.stockShortMail.intro'),
+      ...(soldOut.length > 0 ? ['', t('orders.stockShortMail.lines'), ...soldOut.map((name) => `- ${name}`)] : []),
+      '',
+      t('orders.mail.order', { label }),
+    ],
+    after: (t) => [t('orders.stockShortMail.again')],
+    publicUrl,
+  });
 }
 
 /**
@@ -108,25 +102,5 @@ export function stockShortMail(order: OrderRecord, refundedCents: number, soldOu
  * open in another tab): that payment is given back in full; the newer order is the one that counts.
  */
 export function replacedPaidMail(order: OrderRecord, refundedCents: number, { publicUrl }: { publicUrl?: string } = {}): OutgoingMail {
-  const locale: Locale = isLocale(order.locale) ? order.locale : 'en';
-  const t = getT(locale);
-  const label = orderLabel(order.id);
-  const ordersUrl = publicUrl ? new URL(localePath(locale, orderPagePath(order)), publicUrl).toString() : null;
-  const lines = [
-    t('orders.mail.greeting', { name: order.shipping.fullName }),
-    '',
-    t('orders.replacedMail.intro', { label }),
-    ...(refundedCents > 0 ? ['', t(refundText(order), { amount: formatPrice(refundedCents, order.currency, locale) })] : []),
-    '',
-    t('orders.replacedMail.newer'),
-    '',
-    ...(ordersUrl ? [t('orders.mail.viewOrders', { url: ordersUrl }), ''] : []),
-    t('orders.mail.footer'),
-    '',
-  ];
-  return { to: order.userEmail, subject: t('orders.replacedMail.subject', { label }), text: lines.join('\n'), html: htmlMail(locale, lines) };
+  return refundedOrderMail(order, refundedCents, { subject: 'orders.replacedMail.subject', before: (t, label) => [t('orders.replacedMail.intro', { label })], after: (t) => [t('orders.replacedMail.newer')], publicUrl });
 }
-
-/** Where a refund goes back, as the customer paid: the card, the bank account of a BLIK or Przelewy24 payment, or "the way you paid". */
-export const refundText = (order: { paidWith: string | null }): string =>
-  order.paidWith === 'card' ? 'orders.cancelMail.refund' : order.paidWith === 'blik' ? 'orders.cancelMail.refundBlik' : order.paidWith === 'przelewy24' ? 'orders.cancelMail.refundPrzelewy24' : 'orders.cancelMail.refundUnknown';

@@ -204,3 +204,10 @@ export const orderCurrency = (stored: string): Currency => (isCurrency(stored) ?
 export const paidWithKinds = ['card', 'blik', 'przelewy24'] as const;
 export type PaidWith = (typeof paidWithKinds)[number];
 export const isPaidWith = (value: unknown): value is PaidWith => paidWithKinds.includes(value as PaidWith);
+
+/**
+ * A text in the words of how an order was paid: the card (`key` itself), BLIK's or Przelewy24's bank account
+ * (`key` + "Blik" / "Przelewy24"), or "the way you paid" (`key` + "Unknown") when the provider did not say.
+ */
+export const textByPaidWith = (key: string, paidWith: string | null | undefined): string =>
+  paidWith === 'card' ? key : paidWith === 'blik' ? `${key}Blik` : paidWith === 'przelewy24' ? `${key}Przelewy24` : `${key}Unknown`;

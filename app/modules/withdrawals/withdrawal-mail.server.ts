@@ -4,6 +4,7 @@ import { getT, isLocale, type Locale } from '~/modules/i18n/index.server';
 import { localePath } from '~/modules/i18n/paths';
 import type { OutgoingMail } from '~/modules/mail/index.server';
 import { type OrderRecord, orderPagePath } from '~/modules/orders/index.server';
+import { textByPaidWith } from '~/modules/orders/orders.types';
 import type { Withdrawal, WithdrawableOrder } from './withdrawals.server';
 
 /**
@@ -24,7 +25,7 @@ export function withdrawalAcknowledgementMail(withdrawal: Withdrawal, order: Wit
     ...withdrawal.lines.map((line) => `  • ${line.quantity} × ${line.title}`),
     ...(withdrawal.reason ? ['', t('withdrawal.mail.reason', { reason: withdrawal.reason })] : []),
     '',
-    t(byMethod('withdrawal.mail.refund', order.paidWith), { date: formatDate(withdrawal.refundDueAt, locale) }),
+    t(textByPaidWith('withdrawal.mail.refund', order.paidWith), { date: formatDate(withdrawal.refundDueAt, locale) }),
     t('withdrawal.mail.return'),
     '',
     ...(ordersUrl ? [t('withdrawal.mail.viewOrders', { url: ordersUrl }), ''] : []),
@@ -72,7 +73,7 @@ export function withdrawalRefundMail(withdrawal: Withdrawal, order: OrderRecord,
     t('withdrawal.refundMail.intro', { amount: formatPrice(refundedCents, order.currency, locale), label }),
     ...withdrawal.lines.map((line) => `  • ${line.quantity} × ${line.title}`),
     '',
-    t(byMethod('withdrawal.refundMail.when', order.paidWith)),
+    t(textByPaidWith('withdrawal.refundMail.when', order.paidWith)),
     '',
     ...(ordersUrl ? [t('withdrawal.mail.viewOrders', { url: ordersUrl }), ''] : []),
     t('withdrawal.mail.footer'),
@@ -86,6 +87,3 @@ export function withdrawalRefundMail(withdrawal: Withdrawal, order: OrderRecord,
   };
 }
 
-/** A text in the words of how the order was paid: the card (the key itself), BLIK's or Przelewy24's bank account, or "the way you paid". */
-const byMethod = (key: string, paidWith: string | null): string =>
-  paidWith === 'card' ? key : paidWith === 'blik' ? `${key}Blik` : paidWith === 'przelewy24' ? `${key}Przelewy24` : `${key}Unknown`;

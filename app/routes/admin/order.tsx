@@ -30,6 +30,7 @@ import {
 import { getT } from '~/modules/i18n/index.server';
 import { countryName } from '~/modules/delivery/countries';
 import { orderLabel } from '~/modules/orders/index.server';
+import { textByPaidWith } from '~/modules/orders/orders.types';
 import { useI18n } from '~/modules/i18n/react';
 import type { Route } from './+types/order';
 
@@ -426,7 +427,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                   {t('admin.orders.cancel')}
                 </summary>
                 <p className="mt-3 text-sm leading-relaxed text-roast-800">
-                  {t(order.paidWith === 'card' ? 'admin.orders.cancelExplain' : order.paidWith === 'blik' ? 'admin.orders.cancelExplainBlik' : order.paidWith === 'przelewy24' ? 'admin.orders.cancelExplainPrzelewy24' : 'admin.orders.cancelExplainUnknown', { amount: formatPrice(order.totalCents - order.refundedCents, order.currency, locale), language: t(`admin.orders.languages.${order.locale}`) })}
+                  {t(textByPaidWith('admin.orders.cancelExplain', order.paidWith), { amount: formatPrice(order.totalCents - order.refundedCents, order.currency, locale), language: t(`admin.orders.languages.${order.locale}`) })}
                 </p>
                 {order.shipment && <p className="mt-2 text-sm font-medium text-cherry">{t('admin.orders.shipment.cancelWarning', { id: order.shipment.id })}</p>}
                 <Form method="post" className="mt-4 grid gap-3">
