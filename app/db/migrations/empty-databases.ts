@@ -5,9 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { Migrator } from 'kysely/migration';
+import { MIGRATION_LOCK } from '../database.server';
 import { NodeSqliteDatabase } from '../node-sqlite.server';
 import type { Database } from '../schema';
 import { dropSchema } from '../test-databases';
+import { migrations } from './index';
 
 export type Empty = { db: Kysely<Database>; schema?: string; close: () => Promise<void> };
 
@@ -36,4 +39,25 @@ export function emptyDatabases(): Array<[string, () => Promise<Empty>]> {
   const kinds: Array<[string, () => Promise<Empty>]> = [['sqlite', emptySqlite]];
   if (process.env.TEST_DATABASE_URL) kinds.push(['postgres', emptyPostgres]);
   return kinds;
+}
+
+/**
+ * Migrates an empty database to `target` (a migration's name, or every one), returning Kysely's error if any.
+ * On PostgreSQL under MIGRATION_LOCK, as the shop does: Kysely's migrator reads every schema's catalogue, and
+ * another test file dropping its schema at that moment made it fail (CI, 2 December).
+ */
+export async function migrateEmpty({ db, schema }: Empty, target: string | 'latest'): Promise<unknown> {
+  const run = async (executor: Kysely<Database>) => {
+    const migrator = new Migrator({ db: executor, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
+    return (target === 'latest' ? await migrator.migrateToLatest() : await migrator.migrateTo(target)).error;
+  };
+  if (!schema) return run(db);
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    try {
+      return await run(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+    }
+  });
 }
