@@ -175,7 +175,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
       cartId,
       locale,
       currency,
-      country: url.searchParams.get('country') ?? shopper.country,
+      country: url.searchParams.get('country'),
+      shopperCountry: shopper.country,
       lockerQuery: url.searchParams.get('lockerQuery'),
       allowLockerSearch: () => lockerSearchAllowed(app.db, app.limits.lockerSearch, { cartId, ip: app.clientIp }),
     });

@@ -13,7 +13,7 @@ import { byKey } from '../fixtures/catalogue';
 import { type Locale, t } from '../fixtures/i18n';
 import { type MailCatcher, startMailCatcher } from '../fixtures/smtp';
 import { kopi, newAccount, signUp } from './accounts';
-import { TEST_CARDS, card, customerWithCart, deliveryMethod, expectStep, fillAddress, orderLabel, payAndFinish, polishAddress, proceedButton } from './checkout-helpers';
+import { TEST_CARDS, addressField, card, customerWithCart, deliveryMethod, expectStep, orderLabel, payAndFinish, polishAddress, proceedButton } from './checkout-helpers';
 import { signedCookie } from './cookies';
 import { declineCookies, expect, test } from './fixtures';
 import { COOKIE_BANNER_VERSION } from '../../app/lib/analytics';
@@ -52,7 +52,8 @@ async function lockerOrder(page: Page, testInfo: TestInfo, code: string) {
   await main.getByLabel(pl('checkout.shipping.lockerSearch')).fill('Kraków');
   await main.getByRole('button', { name: pl('checkout.shipping.lockerSearchButton') }).click();
   await main.getByRole('radio', { name: new RegExp(code) }).check();
-  await fillAddress(page, polishAddress, 'pl');
+  // A locker takes the name, the phone and the account's email; no street.
+  await addressField(page, 'fullName', 'pl').fill(polishAddress.fullName);
   await main.getByLabel(pl('checkout.shipping.phone'), { exact: true }).fill('600 100 200');
   await proceedButton(page, 'pl').click();
   await expectStep(page, 'payment', 'pl');

@@ -48,13 +48,17 @@ for (const locale of ['en', 'pl'] as const) {
 
     await deliveryMethod(page, 'locker', locale).check();
     await searchLockers(page, 'Kraków', locale);
-    await expect(main(page).getByTestId('lockers-found')).toHaveText(tr('checkout.shipping.lockersFound', { count: 5, query: 'Kraków' }));
+    // A city's lockers are the city's, not "near" anything.
+    await expect(main(page).getByTestId('lockers-found')).toHaveText(tr('checkout.shipping.lockersFor', { count: 5, query: 'Kraków' }));
     const lockers = main(page).getByTestId('lockers').getByRole('radio');
     await expect(lockers).toHaveCount(5);
     // The method chosen before the search is still chosen.
     await expect(deliveryMethod(page, 'locker', locale)).toBeChecked();
     await main(page).getByRole('radio', { name: /KRA08N/ }).check();
-    await fillAddress(page, polishAddress, locale);
+    // A locker asks for no street, city or postcode: InPost needs the name, the phone and the email.
+    await expect(main(page).getByTestId('recipient-address')).toBeHidden();
+    await expect(main(page).getByTestId('recipient-locker')).toHaveText(tr('checkout.shipping.recipientLocker'));
+    await addressField(page, 'fullName', locale).fill(polishAddress.fullName);
 
     // A locker needs a Polish mobile: InPost texts the code to it.
     await proceedButton(page, locale).click();
@@ -63,6 +67,17 @@ for (const locale of ['en', 'pl'] as const) {
     await proceedButton(page, locale).click();
     await expect(main(page).getByText(tr('checkout.errors.phonePolishMobile'))).toBeVisible();
     await main(page).getByLabel(tr('checkout.shipping.phone'), { exact: true }).fill('600 100 200');
+    await proceedButton(page, locale).click();
+    await expectStep(page, 'payment', locale);
+
+    // Back to the review and on again: the way, the locker and the phone are as they were left, nothing to retype.
+    await main(page).getByRole('link', { name: tr('checkout.backToReview') }).click();
+    await continueToDelivery(page, locale);
+    await expect(deliveryMethod(page, 'locker', locale)).toBeChecked();
+    await expect(main(page).getByTestId('locker-chosen')).toContainText(tr('checkout.shipping.lockerChosen', { code: 'KRA08N' }));
+    await expect(main(page).getByTestId('locker-chosen')).toContainText('Kalwaryjska 26, 30-504 Kraków');
+    await expect(main(page).getByLabel(tr('checkout.shipping.phone'), { exact: true })).toHaveValue('600100200');
+    await expect(addressField(page, 'fullName', locale)).toHaveValue(polishAddress.fullName);
     await proceedButton(page, locale).click();
     await expectStep(page, 'payment', locale);
 
@@ -187,12 +202,17 @@ test.describe('without JavaScript', () => {
     await expect(found.first()).toContainText(en('checkout.shipping.away', { distance: '0 m' }));
     // The search was for a locker, so the locker is the way chosen; the phone is forgotten, and the server says so.
     await expect(deliveryMethod(page, 'locker')).toBeChecked();
+    // Nearest first, each with its distance.
+    await expect(main(page).getByTestId('lockers-found')).toHaveText(en('checkout.shipping.lockersFound', { count: 5, query: '31-147' }));
+    await expect(found.nth(1)).toContainText(en('checkout.shipping.away', { distance: '1.6 km' }));
     await main(page).getByRole('radio', { name: /KRA01M/ }).check();
-    await fillAddress(page, polishAddress);
+    // No street asked for a locker, without JavaScript too (CSS hides it while a locker is checked).
+    await expect(main(page).getByTestId('recipient-address')).toBeHidden();
+    await addressField(page, 'fullName').fill(polishAddress.fullName);
     await proceedButton(page).click();
     await expect(main(page).getByText(en('checkout.errors.phoneRequired'))).toBeVisible();
     // What was typed and chosen is still there.
-    await expect(addressField(page, 'city')).toHaveValue(polishAddress.city);
+    await expect(addressField(page, 'fullName')).toHaveValue(polishAddress.fullName);
     await expect(main(page).getByRole('radio', { name: /KRA01M/ })).toBeChecked();
     await main(page).getByLabel(en('checkout.shipping.phone'), { exact: true }).fill('600100200');
     await proceedButton(page).click();

@@ -11,6 +11,7 @@ import { type DeliveryField, type MethodKind, parseDeliveryForm } from '~/module
 import { byName, countryName } from '~/modules/delivery/countries';
 import type { DeliveryOption } from '~/modules/delivery/rates';
 import type { Locker } from '~/modules/delivery/lockers.server';
+import type { Remembered } from '~/modules/checkout/delivery-step.server';
 import { useI18n } from '~/modules/i18n/react';
 import { BuyerFields } from '~/components/invoices/buyer-fields';
 import type { BuyerErrors } from '~/modules/invoices/buyer';
@@ -23,13 +24,15 @@ export type DeliveryStepData = {
   countries: string[];
   options: DeliveryOption[];
   toFree: number | null;
-  lockerSearch: { query: string; lockers: Locker[]; unavailable: boolean; limited?: boolean } | null;
+  lockerSearch: { query: string; lockers: Locker[]; near?: boolean; unavailable: boolean; limited?: boolean } | null;
   /** The country whose VAT the prices follow (OSS, the owner's choice), or null. */
   pricesIn?: string | null;
   /** A guest (the owner accepts them): they give their email, and there is no profile to save to. */
   guest?: boolean;
   /** Whether the shop issues invoices (its legal details are set): the buyer may ask for one here. */
   invoices?: boolean;
+  /** The form as the shopper filled it for the cart's latest order (back from paying, nothing is typed again). */
+  remembered?: Remembered | null;
 };
 
 export type DeliveryResult = { step: 'delivery'; fieldErrors?: Partial<Record<DeliveryField, string>>; invoiceErrors?: BuyerErrors; formError?: string; values?: Record<string, string> };
@@ -42,10 +45,10 @@ const kindIcons = { locker: MapPin, courier: Truck, pickup: Store } as const;
  * are placed here with `form=`), and the recipient. Works without JavaScript; with it the country reloads on
  * change and the client checks the form before sending it.
  */
-/** The way chosen first: the one posted, the one in the address, or the only one there is. */
+/** The way chosen first: the one posted, the one in the address, the one chosen last time, or the only one there is. */
 export const initialMethodOf = (step: DeliveryStepData, chosen: { methodId: string | null }, result?: DeliveryResult): string | null => {
-  const id = result?.values?.methodId ?? chosen.methodId ?? (step.options.length === 1 ? step.options[0].methodId : null);
-  return id && step.options.some((o) => o.methodId === id) ? id : null;
+  const offered = (id: string | null | undefined) => (id && step.options.some((o) => o.methodId === id) ? id : null);
+  return offered(result?.values?.methodId) ?? offered(chosen.methodId) ?? offered(step.remembered?.values.methodId) ?? (step.options.length === 1 ? step.options[0].methodId : null);
 };
 
 export function DeliveryStepForm({
@@ -69,11 +72,14 @@ export function DeliveryStepForm({
   const kindOf = (id: string): MethodKind | undefined => step.options.find((o) => o.methodId === id)?.kind;
   const validation = useClientValidation((data: FormData) => parseDeliveryForm(data, kindOf));
   const errors: Partial<Record<string, string>> = validation.errors ?? result?.fieldErrors ?? {};
-  const values = result?.values;
+  // What was posted (the form came back with an error), else what was chosen last time.
+  const values = result?.values ?? step.remembered?.values;
   const [methodId, setMethodId] = useState<string | null>(initialMethodOf(step, chosen, result));
   const kind = methodId ? kindOf(methodId) : undefined;
+  const needsAddress = kind === 'courier' || kind === undefined;
   const lockerOption = step.options.find((o) => o.kind === 'locker');
-  const lockerCode = values?.lockerCode ?? chosen.lockerCode ?? '';
+  const lockerCode = result?.values?.lockerCode ?? chosen.lockerCode ?? step.remembered?.values.lockerCode ?? '';
+  const lockerAddress = lockerCode && lockerCode === step.remembered?.values.lockerCode ? step.remembered.lockerAddress : null;
   const field = (name: 'fullName' | 'address' | 'city' | 'zipCode') => values?.[name] ?? step.address[name];
   const distance = (meters: number) => (meters < 1000 ? `${formatNumber(meters, locale)} m` : `${formatNumber(Math.round(meters / 100) / 10, locale)} km`);
 
@@ -191,7 +197,7 @@ export function DeliveryStepForm({
                 <p className="mt-3 text-sm text-muted" data-testid="lockers-found">
                   {step.lockerSearch.lockers.length === 0
                     ? t('checkout.shipping.lockersNone', { query: step.lockerSearch.query })
-                    : t('checkout.shipping.lockersFound', { count: step.lockerSearch.lockers.length, query: step.lockerSearch.query })}
+                    : t(step.lockerSearch.near ? 'checkout.shipping.lockersFound' : 'checkout.shipping.lockersFor', { count: step.lockerSearch.lockers.length, query: step.lockerSearch.query })}
                 </p>
               )}
             </div>
@@ -215,8 +221,18 @@ export function DeliveryStepForm({
                 ))}
               </ul>
             )}
-            {/* A locker chosen before the last search (e.g. the form came back with an error) stays chosen. */}
-            {lockerCode && !step.lockerSearch?.lockers.some((l) => l.code === lockerCode) && <input type="hidden" name="lockerCode" value={lockerCode} />}
+            {/* A locker chosen before the last search (the form came back with an error, or back from paying) stays chosen, and is said. */}
+            {lockerCode && !step.lockerSearch?.lockers.some((l) => l.code === lockerCode) && (
+              <p className="mt-3 flex items-start gap-2 rounded-xl bg-leaf-light/60 p-3 text-sm ring-1 ring-leaf" data-testid="locker-chosen">
+                <input type="hidden" name="lockerCode" value={lockerCode} />
+                <MapPin aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0 text-leaf" />
+                <span>
+                  <span className="font-semibold">{t('checkout.shipping.lockerChosen', { code: lockerCode })}</span>
+                  {lockerAddress && <span className="block">{lockerAddress}</span>}
+                  <span className="block text-muted">{t('checkout.shipping.lockerChange')}</span>
+                </span>
+              </p>
+            )}
             {errors.lockerCode && <p id="locker-error" className="field-error">{t(errors.lockerCode)}</p>}
           </fieldset>
         )}
@@ -224,14 +240,18 @@ export function DeliveryStepForm({
         <fieldset className="grid gap-4">
           <legend className="text-lg font-semibold">{t('checkout.shipping.recipient')}</legend>
           {kind === 'pickup' && <p className="-mt-2 text-sm text-muted">{t('checkout.shipping.recipientPickup')}</p>}
+          {kind === 'locker' && <p className="-mt-2 text-sm text-muted" data-testid="recipient-locker">{t('checkout.shipping.recipientLocker')}</p>}
           {step.guest && (
             <FormField name="email" type="email" label={t('checkout.guest.email')} autoComplete="email" defaultValue={values?.email ?? ''} error={errors.email} hint={t('checkout.guest.emailHint')} maxLength={254} required />
           )}
           <FormField name="fullName" label={t('checkout.address.fullName')} autoComplete="name" defaultValue={field('fullName')} error={errors.fullName} maxLength={120} required />
-          <FormField name="address" label={t('checkout.address.address')} autoComplete="street-address" defaultValue={field('address')} error={errors.address} maxLength={200} required={kind !== 'pickup'} />
-          <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
-            <FormField name="city" label={t('checkout.address.city')} autoComplete="address-level2" defaultValue={field('city')} error={errors.city} maxLength={100} required={kind !== 'pickup'} />
-            <FormField name="zipCode" label={t('checkout.address.zipCode')} autoComplete="postal-code" defaultValue={field('zipCode')} error={errors.zipCode} maxLength={20} required={kind !== 'pickup'} />
+          {/* A locker needs no street: the fields stay (kept should the shopper switch back) but hide while a locker is checked, by CSS (app.css), so without JavaScript too. */}
+          <div className="street-address grid gap-4" data-testid="recipient-address">
+            <FormField name="address" label={t('checkout.address.address')} autoComplete="street-address" defaultValue={field('address')} error={errors.address} maxLength={200} required={needsAddress} />
+            <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+              <FormField name="city" label={t('checkout.address.city')} autoComplete="address-level2" defaultValue={field('city')} error={errors.city} maxLength={100} required={needsAddress} />
+              <FormField name="zipCode" label={t('checkout.address.zipCode')} autoComplete="postal-code" defaultValue={field('zipCode')} error={errors.zipCode} maxLength={20} required={needsAddress} />
+            </div>
           </div>
           <FormField
             name="phone"

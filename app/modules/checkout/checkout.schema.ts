@@ -76,7 +76,7 @@ export function polishMobile(phone: string): string | null {
 
 /**
  * Reads the delivery step. `kindOf` names each offered method's kind (the page's list in the browser, the
- * shop's table on the server): a courier and a locker need the full address, pickup only the name; a locker
+ * shop's table on the server): a courier needs the full address, a locker and a pickup only the name; a locker
  * needs a locker and a Polish mobile number.
  */
 export function parseDeliveryForm(input: FormData | Record<string, unknown>, kindOf: (methodId: string) => MethodKind | undefined): ParseResult<DeliveryChoice, DeliveryField> {
@@ -89,14 +89,13 @@ export function parseDeliveryForm(input: FormData | Record<string, unknown>, kin
   const fullName = requiredText(shippingLimits.fullName, 'checkout.errors.fullNameRequired').safeParse(asText(get('fullName')));
   if (!fullName.success) fieldErrors.fullName = fullName.error.issues[0].message;
   const address: ShippingAddress = { fullName: fullName.success ? fullName.data : '', address: '', city: '', zipCode: '' };
-  const needsAddress = kind !== 'pickup';
-  for (const field of ['address', 'city', 'zipCode'] as const) {
-    const text = asText(get(field));
-    const schema = requiredText(shippingLimits[field], `checkout.errors.${field}Required`);
-    if (!needsAddress && text.trim() === '') continue;
-    const parsed = schema.safeParse(text);
-    if (parsed.success) address[field] = parsed.data;
-    else fieldErrors[field] = parsed.error.issues[0].message;
+  // A courier needs the street, city and postcode; a locker (InPost asks for a name, phone and email) and a pickup
+  // need none: what was typed there is kept only when whole and valid, and never stops the order.
+  const needsAddress = kind === 'courier' || kind === undefined;
+  const typed = (['address', 'city', 'zipCode'] as const).map((field) => [field, requiredText(shippingLimits[field], `checkout.errors.${field}Required`).safeParse(asText(get(field)))] as const);
+  for (const [field, parsed] of typed) {
+    if (parsed.success && (needsAddress || typed.every(([, p]) => p.success))) address[field] = parsed.data;
+    else if (!parsed.success && needsAddress) fieldErrors[field] = parsed.error.issues[0].message;
   }
 
   const country = asText(get('country'));

@@ -161,10 +161,11 @@ export async function startPayment(
   if (!zone) return { ok: false, reason: 'country_not_served' };
   const method = zone.methods.find((m) => m.id === input.delivery.methodId);
   if (!method) return { ok: false, reason: 'method_unavailable' };
-  // Pickup needs only the name; a courier and a locker the whole address.
-  const parsed = (method.kind === 'pickup' ? pickupAddressSchema : shippingAddressSchema).safeParse(input.address);
+  // A courier needs the whole address; a locker and a pickup only the name (an address given with them is kept whole or not at all).
+  const parsed = (method.kind === 'courier' ? shippingAddressSchema : pickupAddressSchema).safeParse(input.address);
   if (!parsed.success) return { ok: false, reason: 'address_incomplete' };
-  const address = { ...input.address, ...parsed.data };
+  const whole = method.kind === 'courier' || isAddressComplete(input.address);
+  const address = whole ? { ...input.address, ...parsed.data } : { fullName: parsed.data.fullName, address: '', city: '', zipCode: '' };
   let point: { code: string | null; address: string | null } = { code: null, address: null };
   if (method.kind === 'locker') {
     const locker = input.lockers && input.delivery.lockerCode ? await input.lockers.find(input.delivery.lockerCode) : null;
@@ -193,7 +194,8 @@ export async function startPayment(
     const { delivery, deliveryDiscountCents } = priced;
     const discount = cart.code?.applies ? { code: cart.code.code, goodsCents: cart.code.goodsCents, deliveryCents: deliveryDiscountCents } : null;
     if (input.userId && input.delivery.saveToProfile !== false) {
-      await saveCheckoutDetails(trx, input.userId, { address: method.kind === 'pickup' ? null : address, phone: input.delivery.phone ?? '', country: input.delivery.country });
+      // A locker's or a pickup's empty address never wipes the one the profile has.
+      await saveCheckoutDetails(trx, input.userId, { address: method.kind !== 'pickup' && isAddressComplete(address) ? address : null, phone: input.delivery.phone ?? '', country: input.delivery.country });
     }
     const productIds = cart.lines.map((l) => l.productId);
     const [images, taxClasses] = await Promise.all([firstImageKeys(trx, productIds), productTaxClasses(trx, productIds)]);

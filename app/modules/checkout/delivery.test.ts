@@ -11,8 +11,8 @@ import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { createProduct } from '~/modules/catalog/index.server';
 import { type LockerDirectory, createLockerDirectory } from '~/modules/delivery/index.server';
 import { createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
-import { address, courier, createUser, fillCart } from '../../../tests/fixtures/shop';
-import { lockerSearchAllowed, startPayment } from './index.server';
+import { address, courier, createUser, fillCart, storage } from '../../../tests/fixtures/shop';
+import { deliveryStep, lockerSearchAllowed, startPayment } from './index.server';
 import { LIMITS } from '~/modules/limits/index.server';
 
 const PORT = 3391 + Number(process.env.VITEST_POOL_ID ?? 0);
@@ -45,7 +45,33 @@ describe('the InPost lockers', () => {
     expect(warsaw.ok && warsaw.lockers.map((l) => l.code)).not.toContain('WAW410A');
     expect(await lockers.find('WAW410A')).toBeNull();
     expect(await lockers.find('XYZ999')).toBeNull();
-    expect(await lockers.search('<script>')).toEqual({ ok: true, lockers: [] });
+    expect(await lockers.search('<script>')).toEqual({ ok: true, lockers: [], near: false });
+    // Only a post code's lockers are "near" it; a city's are the city's.
+    expect(near.near).toBe(true);
+    expect(krakow.ok && krakow.near).toBe(false);
+  });
+
+  it('lists nothing as near a post code that it cannot measure, nor further than 20 km, and always names each locker’s town', async () => {
+    const point = (name: string, city: string, post_code: string, distance?: number) => ({
+      name,
+      status: 'Operating',
+      type: ['parcel_locker'],
+      address: { line1: 'Rynek 1', line2: null },
+      address_details: { city, post_code },
+      ...(distance === undefined ? {} : { distance }),
+    });
+    const answering = (items: unknown[]) =>
+      createLockerDirectory({ baseUrl: 'http://inpost.invalid', fetchImpl: (async () => new Response(JSON.stringify({ items }), { status: 200 })) as typeof fetch });
+    // Without distances (InPost did not place the post code), Gdańsk's locker is not listed for a Kraków post code.
+    const unmeasured = await answering([point('GDA01M', 'Gdańsk', '80-827'), point('KRA01M', 'Kraków', '31-147')]).search('31-100');
+    expect(unmeasured).toEqual({ ok: true, near: false, lockers: [expect.objectContaining({ code: 'KRA01M', address: 'Rynek 1, 31-147 Kraków', distanceMeters: null })] });
+    // With them: nearest first, and one 25 km away is not "near" whatever InPost sent.
+    const measured = await answering([point('WIE01M', 'Wieliczka', '32-020', 9_000), point('KRA01M', 'Kraków', '31-147', 1_200), point('TAR01M', 'Tarnów', '33-100', 25_000)]).search('31-100');
+    expect(measured.ok && measured.near).toBe(true);
+    expect(measured.ok && measured.lockers.map((l) => [l.code, l.distanceMeters, l.address])).toEqual([
+      ['KRA01M', 1_200, 'Rynek 1, 31-147 Kraków'],
+      ['WIE01M', 9_000, 'Rynek 1, 32-020 Wieliczka'],
+    ]);
   });
 
   it('asks InPost once per query while the answer is fresh', async () => {
@@ -150,6 +176,52 @@ describe.each(testDatabases())('delivery at checkout on %s', (_kind, open) => {
     });
     // The phone and country are the customer's next time.
     expect(await db.selectFrom('profiles').select(['phone', 'country']).where('user_id', '=', user.id).executeTakeFirst()).toEqual({ phone: '600100200', country: 'PL' });
+  });
+
+  it('a locker needs no street, city or postcode (InPost asks for a name, phone and email), and never wipes the profile’s address', async () => {
+    const nameOnly = { fullName: 'Ola Nowak', address: '', city: '', zipCode: '' };
+    const { result, orders, user } = await start([[kilo, 1]], { ...locker, lockerCode: 'KRA01M' }, { address: nameOnly });
+    expect(result).toMatchObject({ ok: true });
+    expect(orders[0]).toMatchObject({ shipping_full_name: 'Ola Nowak', shipping_address: '', delivery_point: 'KRA01M' });
+    // A courier still needs the whole address.
+    expect((await start([[kilo, 1]], courier, { address: nameOnly })).result).toEqual({ ok: false, reason: 'address_incomplete' });
+    // The customer's address from an earlier courier order stays in the profile after a locker order without one.
+    const cartId = await fillCart(db, user.id, [[kilo, 1]]);
+    await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId, address, delivery: courier, lockers });
+    await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId, address: nameOnly, delivery: { ...locker, lockerCode: 'KRA08N' }, lockers });
+    expect(await db.selectFrom('profiles').select(['address', 'city', 'zip_code']).where('user_id', '=', user.id).executeTakeFirst()).toEqual({ address: address.address, city: address.city, zip_code: address.zipCode });
+  });
+
+  it('back at the delivery step, the way, the locker, the recipient and the invoice asked for are as the shopper left them', async () => {
+    const user = await createUser(db);
+    const cartId = await fillCart(db, user.id, [[kilo, 1]]);
+    const step = (country: string | null = null) => deliveryStep(db, storage, lockers, { userId: user.id, cartId, locale: 'pl', currency: 'EUR', country });
+    expect((await step()).remembered).toBeNull();
+    const invoiceBuyer = { name: 'Kawiarnia Ziarno', taxId: '5260250274', country: 'PL', address: 'Rynek 1', zipCode: '31-042', city: 'Kraków' };
+    const nameOnly = { fullName: 'Ola Nowak', address: '', city: '', zipCode: '' };
+    expect(await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId, address: nameOnly, delivery: { ...locker, lockerCode: 'KRA01M' }, lockers, invoiceBuyer })).toMatchObject({ ok: true });
+    const back = await step();
+    expect(back.country).toBe('PL');
+    expect(back.remembered).toEqual({
+      values: {
+        fullName: 'Ola Nowak',
+        phone: '600100200',
+        saveToProfile: 'on',
+        methodId: 'method-pl-locker',
+        lockerCode: 'KRA01M',
+        invoice: 'on',
+        invoiceName: 'Kawiarnia Ziarno',
+        invoiceTaxId: '5260250274',
+        invoiceCountry: 'PL',
+        invoiceAddress: 'Rynek 1',
+        invoiceZipCode: '31-042',
+        invoiceCity: 'Kraków',
+      },
+      lockerAddress: 'Długa 5, 31-147 Kraków · Przy sklepie Lewiatan · 24/7',
+    });
+    // Another customer's cart remembers nothing of it.
+    const other = await createUser(db);
+    expect((await deliveryStep(db, storage, lockers, { userId: other.id, cartId, locale: 'pl', currency: 'EUR' })).remembered).toBeNull();
   });
 
   it('refuses a locker InPost does not know or that is closed, and says when InPost cannot be asked: no order', async () => {

@@ -23,8 +23,11 @@ export type Locker = {
   distanceMeters: number | null;
 };
 
-/** `limited`: this shopper searched for too many new places in a short time (nothing was asked). */
-export type LockerSearch = { ok: true; lockers: Locker[] } | { ok: false; reason: 'unavailable' | 'limited' };
+/**
+ * `near`: the lockers are the nearest to a searched post code, each with its distance (else they are the city's, or the
+ * code's). `limited`: this shopper searched for too many new places in a short time (nothing was asked).
+ */
+export type LockerSearch = { ok: true; lockers: Locker[]; near: boolean } | { ok: false; reason: 'unavailable' | 'limited' };
 
 export type LockerDirectory = {
   /** `allow`: asked only when InPost would be called (not for a fresh answer kept from before); false refuses. */
@@ -35,6 +38,8 @@ export type LockerDirectory = {
 
 export const LOCKER_RESULTS = 8;
 export const MAX_LOCKER_QUERY = 60;
+/** How far from a searched post code a locker may be to be listed as near it. */
+export const NEAR_METERS = 20_000;
 const TTL_MS = 10 * 60_000;
 const TIMEOUT_MS = 5_000;
 const MAX_CACHED = 1_000;
@@ -63,12 +68,15 @@ function toLocker(point: PointJson): Locker | null {
   if (!code || text(point.status) !== 'Operating') return null;
   if (Array.isArray(point.type) && !point.type.includes('parcel_locker')) return null;
   const line1 = text(point.address?.line1);
-  const line2 = text(point.address?.line2);
+  const city = text(point.address_details?.city);
+  const postCode = text(point.address_details?.post_code);
+  // The town is always said (InPost's second line is sometimes empty): a locker in the next town reads as such.
+  const line2 = text(point.address?.line2) || [postCode, city].filter(Boolean).join(' ');
   return {
     code,
     address: [line1, line2].filter(Boolean).join(', '),
-    city: text(point.address_details?.city),
-    postCode: text(point.address_details?.post_code),
+    city,
+    postCode,
     description: text(point.location_description),
     hours: text(point.opening_hours),
     distanceMeters: typeof point.distance === 'number' && Number.isFinite(point.distance) ? Math.round(point.distance) : null,
@@ -85,7 +93,7 @@ export function pointsQuery(query: string): URLSearchParams | null {
   else if (postCode) {
     params.set('relative_post_code', `${postCode[1]}-${postCode[2]}`);
     params.set('sort_by', 'distance_asc');
-    params.set('max_distance', '20000');
+    params.set('max_distance', String(NEAR_METERS));
   } else if (/^[\p{L}][\p{L} .'-]*$/u.test(q)) params.set('city', cityName(q));
   else return null;
   params.set('status', 'Operating');
@@ -122,13 +130,15 @@ export function createLockerDirectory({ baseUrl, log, fetchImpl = fetch }: { bas
   return {
     async search(query, { allow } = {}) {
       const params = pointsQuery(query);
-      if (!params) return { ok: true, lockers: [] };
+      if (!params) return { ok: true, lockers: [], near: false };
       const path = `/v1/points?${params}`;
       if (!fresh(path) && allow && !(await allow())) return { ok: false, reason: 'limited' };
       try {
         const page = await cached<{ items?: PointJson[] }>(path);
         const lockers = (page?.items ?? []).flatMap((item) => toLocker(item) ?? []);
-        return { ok: true, lockers: lockers.slice(0, LOCKER_RESULTS) };
+        const postCode = params.get('relative_post_code');
+        if (!postCode) return { ok: true, lockers: lockers.slice(0, LOCKER_RESULTS), near: false };
+        return { ok: true, ...nearest(lockers, postCode) };
       } catch (error) {
         log?.warn({ err: error }, 'InPost lockers could not be searched');
         return { ok: false, reason: 'unavailable' };
@@ -146,4 +156,18 @@ export function createLockerDirectory({ baseUrl, log, fetchImpl = fetch }: { bas
       }
     },
   };
+}
+
+/**
+ * The lockers near a post code, nearest first, from InPost's answer: each with its distance, none further than
+ * NEAR_METERS whatever InPost sent. Should InPost give no distances, nothing can be called near: the lockers of the
+ * code's own postal area (its first two digits) are listed instead, without the word "near".
+ */
+export function nearest(lockers: Locker[], postCode: string): { lockers: Locker[]; near: boolean } {
+  if (lockers.length > 0 && lockers.every((l) => l.distanceMeters !== null)) {
+    const near = lockers.filter((l) => l.distanceMeters! <= NEAR_METERS).sort((a, b) => a.distanceMeters! - b.distanceMeters!);
+    return { lockers: near.slice(0, LOCKER_RESULTS), near: true };
+  }
+  const area = postCode.slice(0, 2);
+  return { lockers: lockers.filter((l) => l.postCode.startsWith(area)).map((l) => ({ ...l, distanceMeters: null })).slice(0, LOCKER_RESULTS), near: false };
 }

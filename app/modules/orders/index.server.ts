@@ -8,6 +8,7 @@ export {
   findOrderRecord,
   forgetOrderLineImages,
   getOrderRecordLines,
+  lastOrderOfCart,
   setOrderPaid,
   markReplaced,
   type NewOrderLine,

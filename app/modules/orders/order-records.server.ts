@@ -129,6 +129,25 @@ export async function findOrderRecord(db: Executor, orderId: string): Promise<Or
   return row ? toRecord(row) : null;
 }
 
+/**
+ * The latest order this cart made for this buyer (the customer's, or a guest's by the cart alone), whatever became
+ * of it: the delivery step starts from the choices made there.
+ */
+export async function lastOrderOfCart(db: Executor, { userId, cartId }: { userId: string | null; cartId: string | null }): Promise<OrderRecord | null> {
+  if (!cartId) return null;
+  const row = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('cart_id', '=', cartId)
+    .$if(userId !== null, (qb) => qb.where('user_id', '=', userId))
+    .$if(userId === null, (qb) => qb.where('user_id', 'is', null))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
 export async function findOrderByPayment(db: Executor, provider: string, paymentId: string): Promise<OrderRecord | null> {
   const row = await db
     .selectFrom('orders')
