@@ -42,20 +42,25 @@ export function openDatabase(database: Config['database'], { busyTimeoutMs = 500
 
 /** Applies pending migrations. `schema` keeps Kysely's bookkeeping tables in one PostgreSQL schema (tests). */
 export async function migrateToLatest(db: DB, schema?: string): Promise<void> {
-  if (databaseKind(db) === 'postgres') {
-    // Kysely locks the migrations themselves, but creates its bookkeeping table before that lock; nodes
-    // starting together on a fresh database take turns from the very start instead.
-    await db.connection().execute(async (connection) => {
-      await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
-      try {
-        await migrate(connection, schema);
-      } finally {
-        await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
-      }
-    });
-    return;
-  }
-  await migrate(db, schema);
+  // Kysely locks the migrations themselves, but creates its bookkeeping table before that lock; nodes
+  // starting together on a fresh database take turns from the very start instead.
+  await underMigrationLock(db, (executor) => migrate(executor, schema));
+}
+
+/**
+ * Runs `work` on one connection holding MIGRATION_LOCK on PostgreSQL (migrations, and whatever changes the
+ * catalogue while others may migrate); on SQLite, as it is.
+ */
+export async function underMigrationLock<T>(db: Kysely<any>, work: (executor: Kysely<any>) => Promise<T>): Promise<T> {
+  if (databaseKind(db) !== 'postgres') return work(db);
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    try {
+      return await work(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+    }
+  });
 }
 
 /**

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
-import { type DB, type DatabaseKind, MIGRATION_LOCK, databaseKind, migrateToLatest, openDatabase } from './database.server';
+import { type DB, type DatabaseKind, migrateToLatest, openDatabase, underMigrationLock } from './database.server';
 import type { Database } from './schema';
 
 export type TestDatabase = { db: DB; kind: DatabaseKind; close: () => Promise<void> };
@@ -63,16 +63,5 @@ export async function dropSchema(db: Kysely<any>, schema: string): Promise<void>
  * table renamed under it. SQLite has one file per test and needs no lock.
  */
 export async function changeCatalogue(db: Kysely<any>, statement: RawBuilder<unknown>): Promise<void> {
-  if (databaseKind(db) !== 'postgres') {
-    await statement.execute(db);
-    return;
-  }
-  await db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
-    try {
-      await statement.execute(connection);
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
-    }
-  });
+  await underMigrationLock(db, (executor) => statement.execute(executor));
 }

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { Migrator } from 'kysely/migration';
-import { MIGRATION_LOCK } from '../database.server';
+import { underMigrationLock } from '../database.server';
 import { NodeSqliteDatabase } from '../node-sqlite.server';
 import type { Database } from '../schema';
 import { dropSchema } from '../test-databases';
@@ -47,17 +47,8 @@ export function emptyDatabases(): Array<[string, () => Promise<Empty>]> {
  * another test file dropping its schema at that moment made it fail (CI, 2 December).
  */
 export async function migrateEmpty({ db, schema }: Empty, target: string | 'latest'): Promise<unknown> {
-  const run = async (executor: Kysely<Database>) => {
+  return underMigrationLock(db, async (executor) => {
     const migrator = new Migrator({ db: executor, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
     return (target === 'latest' ? await migrator.migrateToLatest() : await migrator.migrateTo(target)).error;
-  };
-  if (!schema) return run(db);
-  return db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
-    try {
-      return await run(connection);
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
-    }
   });
 }

@@ -28,8 +28,8 @@ export const shippingAddressSchema = z.object({
   zipCode: requiredText(shippingLimits.zipCode, 'checkout.errors.zipCodeRequired'),
 });
 
-/** A pickup at the roastery needs only the name. */
-export const pickupAddressSchema = z.object({ fullName: shippingAddressSchema.shape.fullName });
+/** A locker and a pickup at the roastery need only the recipient's name. */
+export const nameOnlySchema = z.object({ fullName: shippingAddressSchema.shape.fullName });
 
 export type ParseResult<Data, Field extends string> =
   | { ok: true; data: Data }

@@ -37,7 +37,7 @@ import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
 import { type DeliveryTable, type LockerDirectory, cheapestDelivery, deliveryOptions, getDeliveryTable, inCurrency, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
 import type { Currency } from '~/modules/pricing/index.server';
 import { type OrderDelivery, linePaidCents } from '~/modules/orders/index.server';
-import { type ShippingAddress, isAddressComplete, pickupAddressSchema, shippingAddressSchema } from './checkout.schema';
+import { type ShippingAddress, isAddressComplete, nameOnlySchema, shippingAddressSchema } from './checkout.schema';
 import { type ExchangeRates, type InvoiceBuyer, type Seller, issueInvoice, sellerOf } from '~/modules/invoices/index.server';
 
 /** Where the shop's copy of each paid order goes, the shop's address for links in the mail, and the seller on invoices. */
@@ -162,7 +162,7 @@ export async function startPayment(
   const method = zone.methods.find((m) => m.id === input.delivery.methodId);
   if (!method) return { ok: false, reason: 'method_unavailable' };
   // A courier needs the whole address; a locker and a pickup only the name (an address given with them is kept whole or not at all).
-  const parsed = (method.kind === 'courier' ? shippingAddressSchema : pickupAddressSchema).safeParse(input.address);
+  const parsed = (method.kind === 'courier' ? shippingAddressSchema : nameOnlySchema).safeParse(input.address);
   if (!parsed.success) return { ok: false, reason: 'address_incomplete' };
   const whole = method.kind === 'courier' || isAddressComplete(input.address);
   const address = whole ? { ...input.address, ...parsed.data } : { fullName: parsed.data.fullName, address: '', city: '', zipCode: '' };
@@ -195,7 +195,7 @@ export async function startPayment(
     const discount = cart.code?.applies ? { code: cart.code.code, goodsCents: cart.code.goodsCents, deliveryCents: deliveryDiscountCents } : null;
     if (input.userId && input.delivery.saveToProfile !== false) {
       // A locker's or a pickup's empty address never wipes the one the profile has.
-      await saveCheckoutDetails(trx, input.userId, { address: method.kind !== 'pickup' && isAddressComplete(address) ? address : null, phone: input.delivery.phone ?? '', country: input.delivery.country });
+      await saveCheckoutDetails(trx, input.userId, { address: method.kind !== 'pickup' && whole ? address : null, phone: input.delivery.phone ?? '', country: input.delivery.country });
     }
     const productIds = cart.lines.map((l) => l.productId);
     const [images, taxClasses] = await Promise.all([firstImageKeys(trx, productIds), productTaxClasses(trx, productIds)]);

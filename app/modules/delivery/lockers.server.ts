@@ -163,7 +163,7 @@ export function createLockerDirectory({ baseUrl, log, fetchImpl = fetch }: { bas
  * NEAR_METERS whatever InPost sent. Should InPost give no distances, nothing can be called near: the lockers of the
  * code's own postal area (its first two digits) are listed instead, without the word "near".
  */
-export function nearest(lockers: Locker[], postCode: string): { lockers: Locker[]; near: boolean } {
+function nearest(lockers: Locker[], postCode: string): { lockers: Locker[]; near: boolean } {
   if (lockers.length > 0 && lockers.every((l) => l.distanceMeters !== null)) {
     const near = lockers.filter((l) => l.distanceMeters! <= NEAR_METERS).sort((a, b) => a.distanceMeters! - b.distanceMeters!);
     return { lockers: near.slice(0, LOCKER_RESULTS), near: true };
