@@ -1,4 +1,5 @@
 import { AlertTriangle, Download } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Form, Link, type ShouldRevalidateFunction, data, useNavigation } from 'react-router';
 import { type AppContext, appContext } from '~/context';
 import { readForm } from '~/http/body.server';
@@ -8,6 +9,7 @@ import { getMessages, getT } from '~/modules/i18n/index.server';
 import { useLocalePath, useT } from '~/modules/i18n/react';
 import { DELETE_REAUTH_MS, deleteAccount } from '~/modules/privacy/index.server';
 import { type DeletionFieldErrors, parseDeletionForm } from '~/modules/privacy/deletion-form';
+import { revealMessage } from '~/lib/navigation-focus';
 import { useClientValidation } from '~/lib/use-client-validation';
 import type { Route } from './+types/profile-delete';
 
@@ -87,6 +89,13 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
   const busy = useNavigation().state === 'submitting';
   const result = actionData as Result | undefined;
   const validation = useClientValidation((form: FormData) => parseDeletionForm(form, { needsPassword: loaderData.password }));
+  // Whether the refusal came by a client-side submission or (pressed before the page was interactive) by a
+  // whole new page that starts at its top, it is brought into view and focused; without JavaScript the
+  // form's address ends in #delete-refused, so the browser scrolls to it.
+  const refusal = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result?.status === 'refused' && result.problems.length > 0) revealMessage(refusal.current);
+  }, [result]);
   if (result?.status === 'deleted') {
     return (
       <div className="container-page max-w-2xl py-14">
@@ -113,7 +122,7 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
         <p className="rounded-3xl bg-paper p-6 text-sm leading-relaxed ring-1 ring-sand">{t('privacy.delete.goes')}</p>
         <p className="rounded-3xl bg-paper p-6 text-sm leading-relaxed ring-1 ring-sand">{t('privacy.delete.stays', { years: loaderData.taxYears })}</p>
       </div>
-      <Form method="post" noValidate onSubmit={validation.onSubmit} className="mt-8 grid gap-6 rounded-3xl bg-paper p-6 ring-1 ring-sand md:p-8">
+      <Form method="post" action={`${path('/profile/delete')}#delete-refused`} noValidate onSubmit={validation.onSubmit} className="mt-8 grid gap-6 rounded-3xl bg-paper p-6 ring-1 ring-sand md:p-8">
         <fieldset aria-describedby={errors.reviews ? 'reviews-error' : undefined}>
           <legend className="font-serif text-xl font-semibold">{t('privacy.delete.reviews')}</legend>
           <div className="mt-3 grid gap-2 sm:grid-cols-2">
@@ -162,7 +171,7 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
         </div>
         {/* Beside the button that was pressed, so it is in view on a phone too. */}
         {general.length > 0 && (
-          <div role="alert" className="flex gap-3 rounded-2xl bg-cherry-light px-5 py-4 text-cherry" data-testid="delete-refused">
+          <div ref={refusal} id="delete-refused" role="alert" className="flex gap-3 rounded-2xl bg-cherry-light px-5 py-4 text-cherry" data-testid="delete-refused">
             <AlertTriangle aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
             <div>
               {general.map((p) => (

@@ -170,21 +170,33 @@ test('the owner finds a customer by email, downloads their data and deletes the 
   await owner.context().close();
 });
 
+async function refusedInView(page: Page, testInfo: TestInfo, language: 'en' | 'pl') {
+  const tr = t(language);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: testInfo.project.use.baseURL! }]);
+  const path = await findProductPath(page, catalogue[1].en.name);
+  const account = await customerWithCart(page, testInfo, [[path, 1]], { label: `ola.pickup-delete.${language}` });
+  const orderId = await checkOutByRequest(page, { locale: language, method: 'pickup' });
+  await page.goto(language === 'pl' ? '/pl/profile/delete' : '/profile/delete');
+  await page.getByLabel(tr('privacy.delete.password')).fill(account.password);
+  await page.getByLabel(tr('privacy.delete.confirm')).check();
+  await page.getByRole('button', { name: tr('privacy.delete.submit') }).click();
+  const refused = page.getByRole('alert');
+  await expect(refused).toHaveText(tr('privacy.delete.errors.openPickup', { label: orderLabel(orderId) }));
+  await expect(refused).toBeInViewport();
+}
+
 for (const language of ['en', 'pl'] as const) {
   test(`on a phone, deleting the account with a pickup not yet collected is refused in view, naming the order and the pickup (${language})`, async ({ page, consoleErrors }, testInfo) => {
     consoleErrors.allow(failedLoad(409));
-    const tr = t(language);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.context().addCookies([{ name: 'lang', value: await signedCookie('lang', language), url: testInfo.project.use.baseURL! }]);
-    const path = await findProductPath(page, catalogue[1].en.name);
-    const account = await customerWithCart(page, testInfo, [[path, 1]], { label: `ola.pickup-delete.${language}` });
-    const orderId = await checkOutByRequest(page, { locale: language, method: 'pickup' });
-    await page.goto(language === 'pl' ? '/pl/profile/delete' : '/profile/delete');
-    await page.getByLabel(tr('privacy.delete.password')).fill(account.password);
-    await page.getByLabel(tr('privacy.delete.confirm')).check();
-    await page.getByRole('button', { name: tr('privacy.delete.submit') }).click();
-    const refused = page.getByRole('alert');
-    await expect(refused).toHaveText(tr('privacy.delete.errors.openPickup', { label: orderLabel(orderId) }));
-    await expect(refused).toBeInViewport();
+    await refusedInView(page, testInfo, language);
   });
 }
+
+test.describe('without JavaScript (or pressed before the page is interactive)', () => {
+  test.use({ javaScriptEnabled: false });
+  test('on a phone, the refusal is in view on the new page too (pl)', async ({ page, consoleErrors }, testInfo) => {
+    consoleErrors.allow(failedLoad(409));
+    await refusedInView(page, testInfo, 'pl');
+  });
+});
