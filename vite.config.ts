@@ -1,7 +1,7 @@
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { type Plugin, defineConfig } from 'vite';
 
 /**
  * The browser's code in a few larger files instead of ~30 small ones: over HTTP/1.1 a phone fetches six at
@@ -27,13 +27,27 @@ function storefrontModule(id: string): boolean {
   return !/[\\/]app[\\/](components[\\/](admin|checkout|orders|invoices)|modules[\\/](backoffice|invoices|orders|fulfilment))[\\/]|[\\/]app[\\/]lib[\\/]shop-days\.ts$|schema\.ts$/.test(id);
 }
 
+/**
+ * The server build's entries keep their names (index.js, smtp-thread.js): React Router names every server entry
+ * `index.js`, which would make the second `index2.js`.
+ */
+const namedServerEntries: Plugin = {
+  name: 'kopi:named-server-entries',
+  enforce: 'post',
+  configEnvironment(name, options) {
+    const output = options.build?.rollupOptions?.output;
+    if (name === 'ssr' && output && !Array.isArray(output)) output.entryFileNames = '[name].js';
+  },
+};
+
 export default defineConfig({
   environments: {
-    // The server build's entry is Kopi's Express app, which imports the React Router build itself.
-    ssr: { build: { rollupOptions: { input: './server/app.ts' } } },
+    // The server build's entry is Kopi's Express app, which imports the React Router build itself; the SMTP
+    // thread (app/modules/mail/smtp-thread.ts) is a file of its own beside it.
+    ssr: { build: { rollupOptions: { input: { index: './server/app.ts', 'smtp-thread': './app/modules/mail/smtp-thread.ts' } } } },
     client: { build: { rolldownOptions: { output: { codeSplitting: clientChunks } } } },
   },
   resolve: { alias: { '~': fileURLToPath(new URL('./app', import.meta.url)) } },
   ssr: { external: ['pg', 'sharp', 'pino', 'pino-http', 'nodemailer', 'pdfkit'] },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), namedServerEntries],
 });

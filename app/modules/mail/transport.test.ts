@@ -1,4 +1,7 @@
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -63,4 +66,44 @@ describe('SMTP mail transport', () => {
     expect(transport.describe).toBe('SMTP smtps://mail.example.com:465');
     transport.close();
   });
+
+  it('talks SMTP on a thread of its own: a message goes out while the shop’s event loop is busy', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kopi-smtp-'));
+    const received = path.join(dir, 'received.jsonl');
+    const port = await freePort();
+    // The SMTP server in a process of its own, so that blocking this one blocks only the shop's side.
+    const server = fork(path.resolve('tests/crash/smtp-sink.ts'), [String(port), received], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    try {
+      await new Promise((resolve, reject) => {
+        server.once('message', resolve);
+        server.once('exit', reject);
+      });
+      const transport = createMailTransport({ smtpUrl: `smtp://127.0.0.1:${port}`, dataDir: dir }, pino({ level: 'silent' }));
+      const mail = (subject: string) => ({ from: 'Kopi <hello@kopi.test>', to: 'ola@example.com', subject, text: 'Dzień dobry!' });
+      await transport.send(mail('first')); // the connection is open and greeted
+      const sending = transport.send(mail('second'));
+      // The shop is busy (rendering, a long statement): nothing runs on its event loop for a second and a half.
+      const busyUntil = Date.now() + 1500;
+      while (Date.now() < busyUntil);
+      await sending;
+      transport.close();
+      const lines = readFileSync(received, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { subject: string; at: number });
+      expect(lines.map((l) => l.subject)).toEqual(['first', 'second']);
+      // Its whole SMTP conversation happened meanwhile, on the thread.
+      expect(lines[1]!.at).toBeLessThan(busyUntil);
+    } finally {
+      server.kill();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
