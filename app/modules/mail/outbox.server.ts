@@ -23,7 +23,7 @@ import type { MailTransport } from './transport.server';
  */
 
 /** How long a claim hides a message from other workers: a crash delays a message by at most this. */
-export const LEASE_MS = 4_000;
+export const LEASE_MS = 3_000;
 /** How often a worker renews the lease of the messages it is still sending (a live worker's never lapses). */
 const RENEW_MS = 1_000;
 /** Attempts the mail server refused for good (5xx) before the message is parked (`failed`). */
