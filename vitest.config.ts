@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { alias: { '~': fileURLToPath(new URL('./app', import.meta.url)) } },
   test: {
-    include: ['app/**/*.test.ts', 'app/**/*.test.tsx', 'cli/**/*.test.ts', 'server/**/*.test.ts', 'scripts/*.test.ts', 'tests/setup/*.test.ts'],
+    include: ['app/**/*.test.ts', 'app/**/*.test.tsx', 'bench/*.test.ts', 'cli/**/*.test.ts', 'server/**/*.test.ts', 'scripts/*.test.ts', 'tests/setup/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     environment: 'node',
     setupFiles: ['tests/setup/console-errors.ts'],

@@ -7,12 +7,13 @@ import autocannon from 'autocannon';
 export type LoadResult = { rps: number; p99: number; errors: number; non2xx: number };
 
 /**
- * Starts the production server (`server.js`) on a fresh data directory (or the one already there, with
- * `keepData`) and waits until it is ready.
+ * Starts the production server (`server.js` of the checkout in `cwd`, this one by default) on a fresh data
+ * directory (or the one already there, with `keepData`) and waits until it is ready.
  */
-export async function startShop(port: number, dataDir: string, env: Record<string, string> = {}, { keepData = false } = {}): Promise<ChildProcess> {
+export async function startShop(port: number, dataDir: string, env: Record<string, string> = {}, { keepData = false, cwd = process.cwd() } = {}): Promise<ChildProcess> {
   if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
   const child = spawn(process.execPath, ['server.js'], {
+    cwd,
     env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'the-bench-shops-sign-their-cookies-with-this', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${port}`,
       // One machine plays every customer: the abuse limits would stop the load, not measure it.
       RATE_LIMIT_FACTOR: '100000',

@@ -1,42 +1,32 @@
 /**
- * The rendered path: pages as shoppers who carry a cookie get them (a guest with a cart, a signed-in
- * customer with a cart), next to a bare Node server answering the same bytes from memory (the floor), in the
- * same run, 16 connections. Also the cookie-less first visit to / and /pl (the page cache) against its floor,
- * and /pl again once the owner shows złoty on the Polish pages (`polishInZloty`), its prices checked to be złoty.
+ * First visits in both languages, as served (the page cache): / and /pl in euros, and /pl again once the owner
+ * shows złoty on the Polish pages (`polishInZloty`), its prices checked to be złoty; each next to a bare Node
+ * server answering the same bytes from memory (the floor), 16 connections. Also a guest's cart cookie, for the
+ * Lighthouse run of /cart. Every other page, and every rendered figure, is in pages.ts.
  */
 import path from 'node:path';
 import { openDatabase } from '~/db/database.server';
 import { type LoadResult, load, startFloor } from './http';
-import { Customer, saleProductId, signUpCustomers } from './shopper';
+import { Customer, saleProductId } from './shopper';
 
-export type RenderedRow = { shopper: string; page: string; app: LoadResult; floor: LoadResult; ratio: number };
+export type LanguageRow = { shopper: string; page: string; app: LoadResult; floor: LoadResult; ratio: number };
 
 const CONNECTIONS = 16;
 
-export async function renderedPathFigures(
+export async function firstVisitsInBothLanguages(
   base: string,
   floorPort: number,
   seconds: number,
   polishInZloty: (on: boolean) => Promise<void>,
-): Promise<{ withCookie: RenderedRow[]; cookieLess: RenderedRow[]; guestCookie: string }> {
+): Promise<{ cookieLess: LanguageRow[]; guestCookie: string }> {
   const productId = await saleProductId(base);
-
   const guest = new Customer(base, 'guest@example.test');
   await guest.post('/cart', { intent: 'add', productId, quantity: '1', redirectTo: '/cart' });
   if (!guest.cookieHeader.includes('kopi_cart')) throw new Error('the guest got no cart cookie');
-  const [customer] = await signUpCustomers(base, 'rendered-path', 1);
-  await customer.post('/cart', { intent: 'add', productId, quantity: '2', redirectTo: '/cart' });
 
-  const shoppers = { 'guest with a cart': guest, 'signed in': customer };
-  const pages = { '/': '/', product: `/product/${productId}`, '/categories': '/categories' };
-  const withCookie = await measure(
-    floorPort,
-    seconds,
-    Object.entries(shoppers).flatMap(([who, shopper]) => Object.entries(pages).map(([page, path]) => ({ who, page, path, cookie: shopper.cookieHeader }))),
-  );
   const cookieLess = await measure(floorPort, seconds, [
-    { who: 'first visit', page: '/ (EUR)', path: '/', cookie: '' },
-    { who: 'first visit', page: '/pl (EUR)', path: '/pl', cookie: '' },
+    { who: 'first visit', page: '/ (EUR)', path: '/' },
+    { who: 'first visit', page: '/pl (EUR)', path: '/pl' },
   ]);
   await polishInZloty(true);
   try {
@@ -45,26 +35,25 @@ export async function renderedPathFigures(
       if (tries > 40) throw new Error('/pl never showed złoty');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    cookieLess.push(...(await measure(floorPort, seconds, [{ who: 'first visit', page: '/pl (PLN)', path: '/pl', cookie: '' }])));
+    cookieLess.push(...(await measure(floorPort, seconds, [{ who: 'first visit', page: '/pl (PLN)', path: '/pl' }])));
   } finally {
     await polishInZloty(false);
   }
-  return { withCookie, cookieLess, guestCookie: guest.cookieHeader };
+  return { cookieLess, guestCookie: guest.cookieHeader };
 
-  async function measure(port: number, duration: number, runs: Array<{ who: string; page: string; path: string; cookie: string }>) {
+  async function measure(port: number, duration: number, runs: Array<{ who: string; page: string; path: string }>) {
     const bytes = new Map<string, Buffer>();
     for (const [i, run] of runs.entries()) {
-      const response = await fetch(base + run.path, { headers: run.cookie ? { cookie: run.cookie } : {} });
+      const response = await fetch(base + run.path);
       if (response.status !== 200) throw new Error(`${run.path} answered ${response.status} for ${run.who}`);
       bytes.set(`/${i}`, Buffer.from(await response.arrayBuffer()));
     }
     const floor = await startFloor(port, bytes);
-    const rows: RenderedRow[] = [];
+    const rows: LanguageRow[] = [];
     try {
       for (const [i, run] of runs.entries()) {
-        const headers: Record<string, string> = run.cookie ? { cookie: run.cookie } : {};
-        await load(base + run.path, 1, CONNECTIONS, headers); // warm-up
-        const app = await load(base + run.path, duration, CONNECTIONS, headers);
+        await load(base + run.path, 1, CONNECTIONS); // warm-up
+        const app = await load(base + run.path, duration, CONNECTIONS);
         const bare = await load(`http://127.0.0.1:${port}/${i}`, duration, CONNECTIONS);
         rows.push({ shopper: run.who, page: run.page, app, floor: bare, ratio: app.rps / bare.rps });
       }
