@@ -134,6 +134,7 @@ export async function pageFigures({ seconds, rounds, against, ports, dataDir, on
     const answers = await Promise.all(measured.map(async (cell) => Promise.all(shops.map((shop) => probe(shop[cell.way], cell)))));
     const floor = await startFloor(floorPort, new Map(measured.map((_, i) => [`/${i}`, answers[i]![0]!.body])));
     const totals = measured.map(() => ({ shops: shops.map(() => [] as LoadResult[]), floor: [] as LoadResult[] }));
+    const after: Array<Array<{ answeredBy: string }>> = measured.map(() => []);
     try {
       for (let round = 0; round < rounds; round++) {
         for (const [i, cell] of measured.entries()) {
@@ -144,6 +145,9 @@ export async function pageFigures({ seconds, rounds, against, ports, dataDir, on
             const url = instance.base + instance.paths[cell.page as (typeof PAGES)[number]];
             if (round === 0) await load(url, 1, CONNECTIONS, headers); // warm-up
             totals[i]!.shops[s]!.push(await load(url, seconds, CONNECTIONS, headers));
+            // Asked again right after the load, warm (a page cache's entries live a minute): which cache
+            // answered a served page (the first answer was a miss), and a rendered shop still renders.
+            if (round === rounds - 1) after[i]![s] = await probe(instance, cell);
           }
           totals[i]!.floor.push(await load(`http://127.0.0.1:${floorPort}/${i}`, seconds, CONNECTIONS));
         }
@@ -151,9 +155,6 @@ export async function pageFigures({ seconds, rounds, against, ports, dataDir, on
     } finally {
       floor.close();
     }
-    // Asked again after the load, warm: which cache answered a served page (the first answer was a miss), and a
-    // rendered shop still renders.
-    const after = await Promise.all(measured.map(async (cell) => Promise.all(shops.map((shop) => probe(shop[cell.way], cell)))));
     const rows = measured.map((cell, i) => {
       const of = (s: number): Measured => ({ ...withErrors(mean(totals[i]!.shops[s]!)), answeredBy: after[i]![s]!.answeredBy, ...weighPage(answers[i]![s]!.body.toString('utf8')) });
       return { ...cell, today: of(0), ...(shops.length > 1 ? { before: of(1) } : {}), floor: mean(totals[i]!.floor) };
