@@ -58,10 +58,18 @@ const inpostPort = 3222;
 
 /**
  * `npm run bench -- --pages` measures only the pages; `npm run bench -- --against <commit>` only the pages too, with
- * that commit's shop beside today's (built in a temporary folder) and today ÷ before per cell.
+ * that commit's shop beside today's (built in a temporary folder) and today ÷ before per cell; `--only <text>`
+ * keeps the cells whose "page · shopper · way" contains the text.
  */
-async function pagesOnly(against: string | undefined) {
-  const result = await pageFigures({ seconds: pageSeconds, rounds: pageRounds, against, ports: pagePorts, dataDir: here('test-results', 'bench-pages') });
+async function pagesOnly(against: string | undefined, only: string | undefined) {
+  const result = await pageFigures({
+    seconds: pageSeconds,
+    rounds: pageRounds,
+    against,
+    ports: pagePorts,
+    dataDir: here('test-results', 'bench-pages'),
+    only: only ? (cell) => `${cell.page} · ${cell.who} · ${cell.way}`.includes(only) : undefined,
+  });
   printPages(result, { seconds: pageSeconds, rounds: pageRounds });
   process.exitCode = budgets(pageBudgets(result)) ? 0 : 1;
 }
@@ -70,7 +78,9 @@ async function main() {
   const args = process.argv.slice(2);
   const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
   if (args.includes('--against') && !against) throw new Error('--against needs a commit: npm run bench -- --against 6a09af1');
-  if (against || args.includes('--pages')) return pagesOnly(against);
+  // --only <text>: the cells whose "page · shopper · way" contains it (e.g. "product · guest with a cart", "rendered").
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+  if (against || args.includes('--pages')) return pagesOnly(against, only);
   const shopData = here('test-results', 'bench-data');
   // InPost's Points API stand-in, for every shop the bench starts (lockers at checkout).
   const inpost = await startInpostStandIn(inpostPort);
