@@ -5,7 +5,7 @@
  * Lighthouse run of /cart. Every other page, and every rendered figure, is in pages.ts.
  */
 import path from 'node:path';
-import { openDatabase } from '~/db/database.server';
+import { type DB, openDatabase } from '~/db/database.server';
 import { type LoadResult, load, startFloor } from './http';
 import { Customer, saleProductId } from './shopper';
 
@@ -64,11 +64,19 @@ export async function firstVisitsInBothLanguages(
   }
 }
 
-/** The owner's choice of złoty for the Polish pages, written to the shop's SQLite database as the currencies page would (the version bump tells the shop). */
-export async function polishInZloty(dataDir: string, on: boolean): Promise<void> {
+/** The owner's choice of złoty for the Polish pages, written to the shop's SQLite database as the currencies page would. */
+export function polishInZloty(dataDir: string, on: boolean): Promise<void> {
+  return changeShopSettings(dataDir, (db) => db.updateTable('currency_settings').set({ default_pl: on ? 'PLN' : 'EUR' }).where('id', '=', 1).execute());
+}
+
+/**
+ * Changes a bench shop's settings in its SQLite database, as the back office would, and moves the catalogue
+ * version on so the running shop drops its cached pages (it watches the version twice a second).
+ */
+export async function changeShopSettings(dataDir: string, change: (db: DB) => Promise<unknown>): Promise<void> {
   const { db, close } = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'kopi.db') });
   try {
-    await db.updateTable('currency_settings').set({ default_pl: on ? 'PLN' : 'EUR' }).where('id', '=', 1).execute();
+    await change(db);
     await db.updateTable('catalog_state').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
   } finally {
     await close();

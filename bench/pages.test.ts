@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../tests/fixtures/free-port';
 import { startShop, stopShop } from './http';
 import { cells, fetchChecked, shopEnv, weighPage } from './pages';
 
@@ -25,14 +25,6 @@ http.createServer((req, res) => {
   fs.writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
   return dir;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 describe('the page bench', () => {
   const started: Array<{ stop: () => Promise<void>; dir: string }> = [];

@@ -13,8 +13,8 @@ import { type ChildProcess, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '~/db/database.server';
 import { type LoadResult, load, startFloor, startShop, stopShop } from './http';
+import { changeShopSettings } from './languages';
 import { printTable } from './report';
 import { Customer, saleProductId, signUpCustomers } from './shopper';
 
@@ -54,7 +54,7 @@ export function cells(): Cell[] {
 }
 
 /** A shop's code (today's checkout, or another commit's folder) started twice: as served, and rendered. */
-type Shop = { label: string; served: Instance; rendered: Instance };
+type Shop = { served: Instance; rendered: Instance };
 type Instance = { base: string; child: ChildProcess; paths: Record<(typeof PAGES)[number], string>; cookies: Record<Who, string> };
 
 export async function startInstance(dir: string, port: number, dataDir: string, way: Way): Promise<Instance> {
@@ -82,15 +82,7 @@ export async function startInstance(dir: string, port: number, dataDir: string, 
 }
 
 /** The owner accepts guests at checkout (the demo does not), as the delivery page would save it: a guest's delivery step is a page. */
-async function acceptGuests(dataDir: string): Promise<void> {
-  const { db, close } = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'kopi.db') });
-  try {
-    await db.updateTable('delivery_settings').set({ guest_checkout: 1 }).where('id', '=', 1).execute();
-    await db.updateTable('catalog_state').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
-  } finally {
-    await close();
-  }
-}
+const acceptGuests = (dataDir: string) => changeShopSettings(dataDir, (db) => db.updateTable('delivery_settings').set({ guest_checkout: 1 }).where('id', '=', 1).execute());
 
 /** One request as the cell's shopper: its bytes and who answered, checked (200; no cache on a rendered shop). */
 function probe(instance: Instance, cell: Cell): Promise<{ body: Buffer; answeredBy: string }> {
@@ -127,7 +119,7 @@ export async function pageFigures({ seconds, rounds, against, ports, dataDir, on
         await stopShop(served.child);
         throw error;
       });
-      shops.push({ label, served, rendered });
+      shops.push({ served, rendered });
     }
     const measured = cells().filter(only);
     // Every shop's answer once (checked), and today's bytes for the floor.
