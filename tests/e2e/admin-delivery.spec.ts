@@ -89,6 +89,8 @@ test('a zone of its own for Sweden: taken from the EU zone, priced, and quoted i
   await euZone.getByRole('checkbox', { name: 'Sweden' }).uncheck();
   await euZone.getByRole('button', { name: en('admin.delivery.saveZone') }).click();
   await expect(owner.getByTestId('delivery-saved')).toHaveText(en('admin.delivery.saved.zone'));
+  // The page the save came back to says so: Sweden left the EU zone (and is free for a zone of its own below).
+  await expect(euZone.getByRole('heading', { level: 2 })).toHaveText(`EU · ${en('admin.delivery.countriesCount', { count: 25 })}`);
 
   // A zone with no countries is refused; then Sweden alone.
   const newZone = owner.getByTestId('new-zone-form');
