@@ -42,8 +42,6 @@ export type AppContext = {
    * document, and only with PAGE_CACHE on.
    */
   sharedPages?: PageCache;
-  /** The text of a built asset such as `/assets/app-….css`, written into pages (none in development). */
-  assetText?: (href: string) => string | undefined;
 };
 
 export const appContext = createContext<AppContext>();

@@ -4,7 +4,6 @@ import { type EntryContext, type HandleErrorFunction, type RouterContextProvider
 import { appContext } from '~/context';
 import { deferHydration } from '~/http/deferred-hydration.server';
 import { FormKeyContext } from '~/lib/form-key';
-import { StylesheetTextContext } from '~/lib/inline-stylesheet';
 import { NonceContext } from '~/lib/nonce';
 import { shopperContext } from '~/http/shopper.server';
 import { defaultLocale } from '~/modules/i18n/index.server';
@@ -27,11 +26,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <FormKeyContext.Provider value={app.formKey}>
-          <StylesheetTextContext.Provider value={app.assetText}>
-            <RequestLocaleContext.Provider value={requestLocale(loadContext)}>
-              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-            </RequestLocaleContext.Provider>
-          </StylesheetTextContext.Provider>
+          <RequestLocaleContext.Provider value={requestLocale(loadContext)}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </RequestLocaleContext.Provider>
         </FormKeyContext.Provider>
       </NonceContext.Provider>,
       {

@@ -35,7 +35,6 @@ import { errorHandler, refuseOtherMethods, sendFailure } from './errors';
 import { imagesRouter } from './images';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
 import { PageCache, isCacheableRequest, isStorableResponse, withTokens } from '~/http/page-cache.server';
-import { builtStylesheetReader } from './asset-text';
 import { rateLimit } from './rate-limit';
 import { isCrossSiteWrite } from './same-origin';
 import { stripeWebhookRouter } from './webhooks';
@@ -164,9 +163,9 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       },
     }),
   );
-  // A page is made for each request and carries the whole stylesheet, so compressing it costs as much as
-  // rendering it: pages are compressed at gzip level 3 and brotli quality 3 (half and two thirds of the default
-  // levels' time, for about 2 kB and 0.8 kB more on a 110 kB page); the built files keep the defaults.
+  // A page is made for each request, so compressing it adds to every render: pages are compressed at gzip level 3
+  // and brotli quality 3 (half and two thirds of the default levels' time, for about 2 kB and 0.8 kB more on a
+  // 110 kB page); the built files, each asked for once and kept by the browser, keep the defaults.
   const isPage = (res: ExpressResponse) => String(res.getHeader('content-type') ?? '').startsWith('text/html');
   app.use(
     compression({
@@ -290,7 +289,6 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   // A visitor chooses once or twice; a script filling the consents table is cut off.
   app.use('/api/consent', rateLimit({ limit: 20, windowMs: 60_000 }));
 
-  const assetText = options.clientDir ? builtStylesheetReader(options.clientDir) : undefined;
   app.all('/{*splat}', async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const context: AppContext = {
       config,
@@ -309,7 +307,6 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       limits,
       kickMail: mailWorker.kick,
       sharedPages: config.pageCache && req.method === 'GET' && !req.path.endsWith('.data') ? sharedPages : undefined,
-      assetText,
     };
     try {
       const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, req.get('cookie')) && req.method === 'GET';
