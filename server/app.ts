@@ -35,6 +35,7 @@ import { errorHandler, refuseOtherMethods, sendFailure } from './errors';
 import { imagesRouter } from './images';
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge';
 import { PageCache, isCacheableRequest, isStorableResponse, withTokens } from '~/http/page-cache.server';
+import { sharedPageHit } from '~/http/shared-pages.server';
 import { rateLimit } from './rate-limit';
 import { isCrossSiteWrite } from './same-origin';
 import { stripeWebhookRouter } from './webhooks';
@@ -309,7 +310,16 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       sharedPages: config.pageCache && req.method === 'GET' && !req.path.endsWith('.data') ? sharedPages : undefined,
     };
     try {
-      const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, req.get('cookie')) && req.method === 'GET';
+      const cookie = req.get('cookie');
+      const shared = context.sharedPages && cookie ? await sharedPageHit(context, new URL(req.originalUrl, origin), cookie) : null;
+      if (shared) {
+        res.status(shared.status);
+        for (const [key, value] of shared.headers) res.setHeader(key, value);
+        res.setHeader('content-length', shared.body.length);
+        res.end(shared.body);
+        return;
+      }
+      const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, cookie) && req.method === 'GET';
       const version = catalogVersion();
       const response = await handleRequest(toFetchRequest(req, res, origin), createRouterContext(context));
       if (cacheable && isStorableResponse(response)) {

@@ -132,6 +132,27 @@ describe('pages shared by shoppers with a cookie', () => {
     expect(page.headers.get('x-page-cache')).toBeNull();
   });
 
+  it('still set the cookies a shopper needs: a cart cookie from before cookies were signed, an ended session', async () => {
+    const cart = await addToCart(shop.db, null, shop.variantId, 2);
+    if (!cart.ok) throw new Error('no cart');
+    const signed = await shop.guestCookie(cart.cartId);
+    await get(shop, '/about', signed);
+    expect((await get(shop, '/about', signed)).headers.get('x-page-cache')).toBe('shared');
+    // The same cart named by the old, unsigned cookie: the page it shares, and the cookie re-issued signed.
+    const legacy = await get(shop, '/about', `kopi_cart=${cart.cartId}`);
+    expect(await legacy.text()).toMatch(/data-testid="cart-count"[^>]*>2</);
+    expect(legacy.headers.get('set-cookie')).toContain(signed);
+
+    const account = await customerWithCart('Ola', 1);
+    await get(shop, '/about', account.cookie);
+    expect((await get(shop, '/about', account.cookie)).headers.get('x-page-cache')).toBe('shared');
+    await shop.db.deleteFrom('sessions').where('user_id', '=', account.userId).execute();
+    const ended = await get(shop, '/about', account.cookie);
+    const html = await ended.text();
+    expect(html).not.toContain('data-testid="greeting"');
+    expect(ended.headers.get('set-cookie')).toMatch(/kopi_session=;.*Max-Age=0/i);
+  });
+
   it('never answer a data request or a private page', async () => {
     const account = await customerWithCart('Ola', 1);
     for (const path of ['/cart', '/profile', '/checkout', '/contact', '/_root.data', `/product/${shop.productId}.data`]) {

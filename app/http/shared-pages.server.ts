@@ -12,12 +12,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { MiddlewareFunction } from 'react-router';
-import { appContext } from '~/context';
+import { type AppContext, appContext } from '~/context';
 import { countCartItems } from '~/modules/cart/index.server';
 import { catalogVersion } from '~/modules/catalog/index.server';
 import { splitLocale } from '~/modules/i18n/paths';
 import { type PageCache, isStorableResponse, withTokens } from './page-cache.server';
-import { greetingName, shopperContext } from './shopper.server';
+import { type Shopper, greetingName, readShopper, shopperContext } from './shopper.server';
 
 /** A name only letters, digits and a few marks make up: written the same in HTML and in JSON. */
 const PLAIN_NAME = /^[\p{L}\p{M}\p{N} ._-]{1,100}$/u;
@@ -31,20 +31,46 @@ const NAME_PLACEHOLDER = `kopiname${randomBytes(12).toString('hex')}`;
 
 const isSharedPagePath = (pathname: string) => SHARED_PAGE.test(splitLocale(pathname).path);
 
+/** Where a shopper's shared page is kept, or null when this page is rendered for them alone. */
+async function sharedPageSlot(app: AppContext, shopper: Shopper, url: URL): Promise<{ key: string; count: number; name: string } | null> {
+  const { user } = shopper;
+  if (!app.sharedPages || !isSharedPagePath(url.pathname) || user?.isAdmin) return null;
+  if (user && GUESTS_ONLY.test(splitLocale(url.pathname).path)) return null;
+  const name = user ? greetingName(user) : '';
+  if (user && !PLAIN_NAME.test(name)) return null;
+  const count = await countCartItems(app.db, shopper.cartId);
+  if (count > MAX_COUNT) return null;
+  return { key: `${url.pathname}${url.search} ${user ? 'customer' : 'guest'} ${count} ${shopper.country ?? '-'} ${shopper.currency}`, count, name };
+}
+
+/**
+ * A shared page straight from the cache, answered before React Router runs (its route matching, middleware and a
+ * Fetch `Response` cost a cached page more than the cache itself): only for a shopper whose cookies need no
+ * change, with the headers the root middleware would add. Null when the page is not there: React Router renders
+ * it (and keeps it) as below.
+ */
+export async function sharedPageHit(app: AppContext, url: URL, cookieHeader: string): Promise<{ status: number; headers: Array<[string, string]>; body: Buffer } | null> {
+  if (!app.sharedPages || !isSharedPagePath(url.pathname)) return null;
+  const { shopper, own } = await readShopper(app, cookieHeader, url.pathname);
+  // Cookies to re-issue or clear (a legacy cookie, a session ended or kept alive): React Router's path sets them.
+  if (shopper.cookies.changes('session') || shopper.cookies.changes('cart')) return null;
+  const slot = await sharedPageSlot(app, shopper, url);
+  const cached = slot && app.sharedPages.get(slot.key);
+  if (!slot || !cached) return null;
+  const headers: Array<[string, string]> = [...cached.headers.filter(([header]) => !own || header !== 'cache-control'), ['x-page-cache', 'shared']];
+  if (own) headers.push(['cache-control', 'private, no-store']);
+  return { status: cached.status, headers, body: withTokens(cached, { nonce: app.nonce, formKey: app.formKey, name: slot.name }) };
+}
+
 export const sharedPagesMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const app = context.get(appContext);
   const shopper = context.get(shopperContext);
   const pages: PageCache | undefined = app.sharedPages;
   const url = new URL(request.url);
+  const slot = pages ? await sharedPageSlot(app, shopper, url) : null;
+  if (!pages || !slot) return next();
+  const { key, count, name } = slot;
   const { user } = shopper;
-  if (!pages || !isSharedPagePath(url.pathname) || user?.isAdmin) return next();
-  if (user && GUESTS_ONLY.test(splitLocale(url.pathname).path)) return next();
-  const name = user ? greetingName(user) : '';
-  if (user && !PLAIN_NAME.test(name)) return next();
-  const count = await countCartItems(app.db, shopper.cartId);
-  if (count > MAX_COUNT) return next();
-
-  const key = `${url.pathname}${url.search} ${user ? 'customer' : 'guest'} ${count} ${shopper.country ?? '-'} ${shopper.currency}`;
   const tokens = { nonce: app.nonce, formKey: app.formKey, name };
   const cached = pages.get(key);
   if (cached) return new Response(bytes(withTokens(cached, tokens)), { status: cached.status, headers: [...cached.headers, ['x-page-cache', 'shared']] });

@@ -40,9 +40,12 @@ const isToken = (value: unknown): value is string => typeof value === 'string' &
 const isCartId = (value: unknown): value is string => typeof value === 'string' && cartIdPattern.test(value);
 const isCountryCode = (value: unknown): value is string => typeof value === 'string' && /^[A-Z]{2}$/.test(value);
 
-export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const app = context.get(appContext);
-  const header = request.headers.get('cookie');
+/**
+ * The shopper a request's cookies name (the signed cookies verified, the session looked up), with the cookie
+ * changes that reading them calls for (a legacy cookie re-issued signed, an ended session cleared, a session
+ * kept alive) in `shopper.cookies`. `own`: the request chose a currency or a country of its own.
+ */
+export async function readShopper(app: AppContext, header: string | null, pathname: string): Promise<{ shopper: Shopper; own: boolean }> {
   const cookies = new CookieJar(app.cookies);
   const [signedToken, signedCart, language, country, chosenCurrency] = await Promise.all([
     readCookie(app.cookies.session, header, isToken),
@@ -66,17 +69,25 @@ export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request,
   const cartId = session ? session.cartId : guestCartId;
 
   // A storefront page's URL names its language; the back office follows the cookie.
-  const locale = localeOfPath(new URL(request.url).pathname) ?? language ?? defaultLocale;
+  const locale = localeOfPath(pathname) ?? language ?? defaultLocale;
   const currency = await requestCurrency(app.db, locale, chosenCurrency);
-  context.set(shopperContext, { user, locale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies, country, currency });
+  const shopper = { user, locale, cartId, guestCartId, sessionToken: session ? sessionToken : null, cookies, country, currency };
+  // Anything rendered for a session (even one that has ended), a cart, or a currency or country of the shopper's
+  // own is theirs alone.
+  return { shopper, own: sessionToken !== null || guestCartId !== null || chosenCurrency !== null || country !== null };
+}
+
+/** Whether a response for this shopper is theirs alone: no shared cache (a CDN keyed by the URL) may keep it. */
+export const isPrivateResponse = (shopper: Shopper, own: boolean): boolean =>
+  own || (['session', 'cart', 'currency', 'country'] as const).some((name) => shopper.cookies.changes(name));
+
+export const shopperMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const app = context.get(appContext);
+  const { shopper, own } = await readShopper(app, request.headers.get('cookie'), new URL(request.url).pathname);
+  context.set(shopperContext, shopper);
   const response = await next();
-  await cookies.writeTo(response.headers);
-  // Anything rendered for a session, a cart, or a currency or country of the shopper's own is theirs alone: no
-  // shared cache (a CDN keyed by the URL) may keep it.
-  const own = chosenCurrency !== null || country !== null || cookies.changes('currency') || cookies.changes('country');
-  if (sessionToken || guestCartId || own || cookies.changes('session') || cookies.changes('cart')) {
-    response.headers.set('Cache-Control', 'private, no-store');
-  }
+  await shopper.cookies.writeTo(response.headers);
+  if (isPrivateResponse(shopper, own)) response.headers.set('Cache-Control', 'private, no-store');
   return response;
 };
 
