@@ -276,6 +276,26 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     res.end(req.method === 'HEAD' ? undefined : body);
   });
 
+  // Then the pages shoppers with a cookie share (app/http/shared-pages.server.ts), when one is kept for them.
+  app.use(async (req, res, next) => {
+    const cookie = req.get('cookie');
+    if (!config.pageCache || req.method !== 'GET' || !cookie) return next();
+    try {
+      const shared = await sharedPageHit(
+        { db: database.db, cookies, sharedPages, nonce: res.locals.nonce, formKey: res.locals.formKey },
+        new URL(req.originalUrl, origin),
+        cookie,
+      );
+      if (!shared) return next();
+      res.status(shared.status);
+      for (const [key, value] of shared.headers) res.setHeader(key, value);
+      res.setHeader('content-length', shared.body.length);
+      res.end(shared.body);
+    } catch (error) {
+      next(error);
+    }
+  });
+
   if (options.clientDir) app.use(express.static(options.clientDir, { maxAge: '1h', index: false }));
 
   app.use((req, res, next) => {
@@ -310,16 +330,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       sharedPages: config.pageCache && req.method === 'GET' && !req.path.endsWith('.data') ? sharedPages : undefined,
     };
     try {
-      const cookie = req.get('cookie');
-      const shared = context.sharedPages && cookie ? await sharedPageHit(context, new URL(req.originalUrl, origin), cookie) : null;
-      if (shared) {
-        res.status(shared.status);
-        for (const [key, value] of shared.headers) res.setHeader(key, value);
-        res.setHeader('content-length', shared.body.length);
-        res.end(shared.body);
-        return;
-      }
-      const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, cookie) && req.method === 'GET';
+      const cacheable = config.pageCache && isCacheableRequest(req.method, req.path, req.get('cookie')) && req.method === 'GET';
       const version = catalogVersion();
       const response = await handleRequest(toFetchRequest(req, res, origin), createRouterContext(context));
       if (cacheable && isStorableResponse(response)) {

@@ -32,7 +32,7 @@ const NAME_PLACEHOLDER = `kopiname${randomBytes(12).toString('hex')}`;
 const isSharedPagePath = (pathname: string) => SHARED_PAGE.test(splitLocale(pathname).path);
 
 /** Where a shopper's shared page is kept, or null when this page is rendered for them alone. */
-async function sharedPageSlot(app: AppContext, shopper: Shopper, url: URL): Promise<{ key: string; count: number; name: string } | null> {
+async function sharedPageSlot(app: Pick<AppContext, 'db' | 'sharedPages'>, shopper: Shopper, url: URL): Promise<{ key: string; count: number; name: string } | null> {
   const { user } = shopper;
   if (!app.sharedPages || !isSharedPagePath(url.pathname) || user?.isAdmin) return null;
   if (user && GUESTS_ONLY.test(splitLocale(url.pathname).path)) return null;
@@ -44,12 +44,13 @@ async function sharedPageSlot(app: AppContext, shopper: Shopper, url: URL): Prom
 }
 
 /**
- * A shared page straight from the cache, answered before React Router runs (its route matching, middleware and a
- * Fetch `Response` cost a cached page more than the cache itself): only for a shopper whose cookies need no
+ * A shared page straight from the cache, answered before React Router runs, beside the cookie-less page cache (React Router's
+ * route matching, middleware and a Fetch `Response`, and the public files' look-up on disk, cost a cached page more
+ * than the cache itself): only for a shopper whose cookies need no
  * change, with the headers the root middleware would add. Null when the page is not there: React Router renders
  * it (and keeps it) as below.
  */
-export async function sharedPageHit(app: AppContext, url: URL, cookieHeader: string): Promise<{ status: number; headers: Array<[string, string]>; body: Buffer } | null> {
+export async function sharedPageHit(app: Pick<AppContext, 'db' | 'cookies' | 'sharedPages' | 'nonce' | 'formKey'>, url: URL, cookieHeader: string): Promise<{ status: number; headers: Array<[string, string]>; body: Buffer } | null> {
   if (!app.sharedPages || !isSharedPagePath(url.pathname)) return null;
   const { shopper, own } = await readShopper(app, cookieHeader, url.pathname);
   // Cookies to re-issue or clear (a legacy cookie, a session ended or kept alive): React Router's path sets them.

@@ -45,7 +45,7 @@ const isCountryCode = (value: unknown): value is string => typeof value === 'str
  * changes that reading them calls for (a legacy cookie re-issued signed, an ended session cleared, a session
  * kept alive) in `shopper.cookies`. `own`: the request chose a currency or a country of its own.
  */
-export async function readShopper(app: AppContext, header: string | null, pathname: string): Promise<{ shopper: Shopper; own: boolean }> {
+export async function readShopper(app: Pick<AppContext, 'db' | 'cookies'>, header: string | null, pathname: string): Promise<{ shopper: Shopper; own: boolean }> {
   const cookies = new CookieJar(app.cookies);
   const [signedToken, signedCart, language, country, chosenCurrency] = await Promise.all([
     readCookie(app.cookies.session, header, isToken),
