@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../tests/fixtures/free-port';
 import { startShop, stopShop } from './http';
-import { cells, fetchChecked, shopEnv, weighPage } from './pages';
+import { type PageRow, cells, fetchChecked, pageBudgets, shopEnv, weighPage } from './pages';
 
 /**
  * A stand-in for server.js: ready at once, and a page that says where it came from the way Kopi does — with
@@ -68,6 +68,16 @@ describe('the page bench', () => {
     }
     for (const page of ['/cart', 'delivery step']) expect(all.filter((c) => c.page === page).map((c) => c.who)).not.toContain('first visit');
     expect(all).toHaveLength(3 * 3 * 2 + 2 * 2 * 2);
+  });
+
+  it('counts a budget whose cells were left out (--only) as not met', () => {
+    const measured = { rps: 900, p99: 10, errors: 0, answeredBy: 'shared', htmlBytes: 1000, hydrationBytes: 100, styleBytes: 0 };
+    const floor = { rps: 1000, p99: 1, errors: 0, non2xx: 0 };
+    const rows: PageRow[] = [{ page: 'product', who: 'guest with a cart', way: 'served', today: measured, floor }];
+    const budgets = new Map(pageBudgets({ rows }));
+    expect(budgets.get('every page with a cart, as served, at ≥ 50% of its floor')).toBe(true);
+    expect(budgets.get('every page rendered (PAGE_CACHE=false) at ≥ 5% of its floor, p99 ≤ 100 ms, 16 connections: not measured')).toBe(false);
+    expect(budgets.get('every cookie-less page, as served, at ≥ 60% of its floor: not measured')).toBe(false);
   });
 
   it('weighs the part of a page there for hydration and its inline stylesheet', () => {

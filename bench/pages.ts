@@ -219,10 +219,13 @@ export function pageBudgets({ rows, against }: { rows: PageRow[]; against?: stri
   const served = rows.filter((r) => r.way === 'served');
   const ofFloor = (r: PageRow) => r.today.rps / r.floor.rps;
   const html = (page: string) => rows.find((r) => r.page === page && r.who === 'first visit')?.today.htmlBytes ?? Infinity;
+  // A budget whose cells were left out (--only) is not met: it was not measured.
+  const each = (label: string, cells: PageRow[], holds: (r: PageRow) => boolean): [string, boolean] =>
+    cells.length ? [label, cells.every((r) => holds(r) && r.today.errors === 0)] : [`${label}: not measured`, false];
   const checks: [string, boolean][] = [
-    ['every page rendered (PAGE_CACHE=false) at ≥ 5% of its floor, p99 ≤ 100 ms, 16 connections', rendered.every((r) => ofFloor(r) >= 0.05 && r.today.p99 <= 100 && r.today.errors === 0)],
-    ['every page with a cart, as served, at ≥ 50% of its floor', served.filter((r) => r.who !== 'first visit').every((r) => ofFloor(r) >= 0.5 && r.today.errors === 0)],
-    ['every cookie-less page, as served, at ≥ 60% of its floor', served.filter((r) => r.who === 'first visit').every((r) => ofFloor(r) >= 0.6 && r.today.errors === 0)],
+    each('every page rendered (PAGE_CACHE=false) at ≥ 5% of its floor, p99 ≤ 100 ms, 16 connections', rendered, (r) => ofFloor(r) >= 0.05 && r.today.p99 <= 100),
+    each('every page with a cart, as served, at ≥ 50% of its floor', served.filter((r) => r.who !== 'first visit'), (r) => ofFloor(r) >= 0.5),
+    each('every cookie-less page, as served, at ≥ 60% of its floor', served.filter((r) => r.who === 'first visit'), (r) => ofFloor(r) >= 0.6),
     [`the product page's HTML ≤ 90 kB (${kB(html('product'))}) and /'s ≤ 100 kB (${kB(html('/'))}), uncompressed`, html('product') <= 90 * 1024 && html('/') <= 100 * 1024],
   ];
   const versus = rendered.filter((r) => r.before);
