@@ -336,7 +336,7 @@ function endpoints(productId: string): Endpoint[] {
     {
       name: 'POST /admin/orders/:id (a KSeF number for unknown invoices, or no KSeF number, as an admin)',
       path: '/admin/orders/NoSuchOrderAtAll',
-      fields: { intent: () => 'ksef', invoiceId: unknownId, ksefNumber: (r) => r.pick(['5260250274-20261128-0A1B2C3D4E5F-9C', '5260250274-20261128-0A1B2C3D4E5F']) },
+      fields: { intent: () => 'ksef', invoiceId: unknownId, ksefNumber: (r) => r.pick(['5260250274-20261128-0A1B2C3D4E5F-F7', '5260250274-20261128-0A1B2C3D4E5F']) },
       defects: [breakField('ksefNumber'), (f, r) => void (f.invoiceId = unknownId(r))],
       signedIn: 'always',
       as: 'admin',

@@ -100,7 +100,7 @@ function KsefNumberForm({ invoice, busy }: { invoice: OrderInvoiceList[number]; 
           id={id}
           name="ksefNumber"
           defaultValue={invoice.ksefNumber ?? ''}
-          placeholder="5260250274-20261128-0A1B2C3D4E5F-9C"
+          placeholder="5260250274-20261128-0A1B2C3D4E5F-F7"
           maxLength={40}
           autoComplete="off"
           spellCheck={false}

@@ -181,8 +181,9 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     const other = await paidOrder('KSeF Inne', 1800);
     const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner } });
     if (!issued.ok) throw new Error(issued.reason);
-    const ksefNumber = '5260250274-20261128-0A1B2C3D4E5F-9C';
-    for (const bad of ['', 'nope', '5260250274-20261128-0A1B2C3D4E5F', '5260250274-20261328-0A1B2C3D4E5F-9C', `${ksefNumber}<x/>`]) {
+    const ksefNumber = '5260250274-20261128-0A1B2C3D4E5F-F7';
+    // Short, a 13th month, a check that does not match (one character mistyped), markup after it.
+    for (const bad of ['', 'nope', '5260250274-20261128-0A1B2C3D4E5F', '5260250274-20261328-0A1B2C3D4E5F-F7', '5260250274-20261128-0A1B2C3D4E5F-9C', '5260250274-20261128-0A1B2C3D4E5E-F7', `${ksefNumber}<x/>`]) {
       expect(await recordKsefNumber(db, owner, { orderId: o.orderId, invoiceId: issued.invoice.id, ksefNumber: bad })).toEqual({ ok: false, reason: 'invalid' });
     }
     expect(await recordKsefNumber(db, owner, { orderId: other.orderId, invoiceId: issued.invoice.id, ksefNumber })).toEqual({ ok: false, reason: 'not_found' });

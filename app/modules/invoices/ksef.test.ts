@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { InvoiceBuyer } from './buyer';
 import type { Invoice, InvoiceLine, Seller } from './invoices.server';
-import { ksefEligible, ksefXml, vatInPln } from './ksef';
+import { crc8, isKsefNumber, ksefEligible, ksefXml, vatInPln } from './ksef';
 
 const KSEF_DIR = fileURLToPath(new URL('../../../vendor/ksef/', import.meta.url));
 const SCHEMA = path.join(KSEF_DIR, 'schemat_FA(3)_v1-0E.xsd');
@@ -84,6 +84,18 @@ const cafeInvoice = invoiceOf({
   number: 'FV/2026/00042',
   buyer: cafe,
   lines: [line('Etiopia Yirgacheffe, 250 g', 'ETH-250', 2, 4900, 2300), line('Dostawa kurierem', null, 1, 1500, 2300)],
+});
+
+describe('KSeF numbers', () => {
+  it('carry the CRC-8 of their first 32 characters, as faktury/numer-ksef.md computes it', () => {
+    // The Ministry's example, and CRC-8 (polynomial 0x07, initial 0) of the standard check input.
+    expect(isKsefNumber('5265877635-20250826-0100001AF629-AF')).toBe(true);
+    expect(crc8('5265877635-20250826-0100001AF629')).toBe(0xaf);
+    expect(crc8('123456789')).toBe(0xf4);
+    for (const bad of ['5265877635-20250826-0100001AF629-AE', '5265877635-20250826-0100001AF628-AF', '5265877635-20250826-0100001AF629-af', '5265877635-20250826-010000-1AF629-AF', ' 5265877635-20250826-0100001AF629-AF']) {
+      expect(isKsefNumber(bad), bad).toBe(false);
+    }
+  });
 });
 
 describe('ksefXml', () => {
@@ -186,7 +198,7 @@ describe('ksefXml', () => {
       lines: [line('Etiopia Yirgacheffe, 250 g', 'ETH-250', -1, 4900, 2300)],
       payment: { provider: 'test', paidAt: '2026-12-03T10:00:00.000Z', reference: 're_1' },
     });
-    const options = { createdAt: new Date('2026-12-03T10:00:05Z'), correction: { number: 'FV/2026/00042', issuedAt: cafeInvoice.issuedAt, ksefNumber: '5260250274-20261128-0A1B2C3D4E5F-9C', reason: 'Zwrot towaru' } };
+    const options = { createdAt: new Date('2026-12-03T10:00:05Z'), correction: { number: 'FV/2026/00042', issuedAt: cafeInvoice.issuedAt, ksefNumber: '5260250274-20261128-0A1B2C3D4E5F-F7', reason: 'Zwrot towaru' } };
     const xml = ksefXml(correction, options);
     validate(xml, 'correction');
     expect(value(xml, 'P_2')).toBe('KOR/2026/00007');
@@ -198,7 +210,7 @@ describe('ksefXml', () => {
     expect(value(corrected, 'DataWystFaKorygowanej')).toBe('2026-11-28');
     expect(value(corrected, 'NrFaKorygowanej')).toBe('FV/2026/00042');
     expect(value(corrected, 'NrKSeF')).toBe('1');
-    expect(value(corrected, 'NrKSeFFaKorygowanej')).toBe('5260250274-20261128-0A1B2C3D4E5F-9C');
+    expect(value(corrected, 'NrKSeFFaKorygowanej')).toBe('5260250274-20261128-0A1B2C3D4E5F-F7');
     expect(value(xml, 'P_13_1')).toBe('-39.84');
     expect(value(xml, 'P_14_1')).toBe('-9.16');
     expect(value(xml, 'P_15')).toBe('-49.00');

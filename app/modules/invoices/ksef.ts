@@ -76,8 +76,22 @@ type SumField = (typeof SUM_FIELDS)[number];
 /** The schema's TKodyKrajowUE: VAT-number prefixes (Greece EL, Northern Ireland XI). */
 const EU_VAT_PREFIXES = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'EL', 'HR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE', 'XI']);
 const NIP_PATTERN = /^[1-9]((\d[1-9])|([1-9]\d))\d{7}$/;
-/** A KSeF number as KSeF gives it: the seller's NIP, the day, 12 hexadecimal characters and a check, dashed. */
-export const isKsefNumber = (value: string): boolean => KSEF_NUMBER_PATTERN.test(value);
+/**
+ * A KSeF number as KSeF gives it (`faktury/numer-ksef.md`): 35 characters, the seller's NIP, the day, 12 hexadecimal
+ * characters and the CRC-8 of the 32 before it, dashed. A number mistyped or pasted short fails its check.
+ */
+export const isKsefNumber = (value: string): boolean =>
+  value.length === 35 && KSEF_NUMBER_PATTERN.test(value) && crc8(value.slice(0, 32)).toString(16).toUpperCase().padStart(2, '0') === value.slice(33);
+
+/** CRC-8 as KSeF computes its numbers' check: polynomial 0x07, initial value 0, over the characters' bytes. */
+export function crc8(text: string): number {
+  let crc = 0;
+  for (const byte of Buffer.from(text, 'latin1')) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
+  }
+  return crc;
+}
 
 const KSEF_NUMBER_PATTERN = /^([1-9]((\d[1-9])|([1-9]\d))\d{7}|M\d{9}|[A-Z]{3}\d{7})-(20[2-9][0-9]|2[1-9][0-9]{2}|[3-9][0-9]{3})(0[1-9]|1[0-2])(0[1-9]|[1-2][0-9]|3[0-1])-([0-9A-F]{6})-?([0-9A-F]{6})-([0-9A-F]{2})$/;
 
