@@ -87,11 +87,14 @@ test('Google sign-in: the state cookie one node signs is accepted by the other',
   await waitForHydration(page);
   await signInWithGoogle(page, `nodes.google+${testInfo.retry}${Date.now()}@example.test`);
   await expectSignedIn(page, 'Nodes Google');
-  for (let i = 0; i < 2; i++) {
+  // nginx alternates per worker process and the browser spreads its requests over several connections, so which
+  // node answers a given page is not fixed: the customer stays signed in on every visit until both have answered
+  // (CI run R saw one node in two visits).
+  for (let i = 0; i < 10 && (i < 2 || seen.size < 2); i++) {
     await page.goto('/profile');
     await expectSignedIn(page, 'Nodes Google');
   }
-  expect(seen.size).toBe(2);
+  expect(seen.size, 'both nodes answered this customer').toBe(2);
 });
 
 test('a price and a picture changed through one node reach a cookie-less visitor of the other within a second', async ({ page }, testInfo) => {
