@@ -44,11 +44,11 @@ async function sharedPageSlot(app: Pick<AppContext, 'db' | 'sharedPages'>, shopp
 }
 
 /**
- * A shared page straight from the cache, answered before React Router runs, beside the cookie-less page cache (React Router's
- * route matching, middleware and a Fetch `Response`, and the public files' look-up on disk, cost a cached page more
- * than the cache itself): only for a shopper whose cookies need no
- * change, with the headers the root middleware would add. Null when the page is not there: React Router renders
- * it (and keeps it) as below.
+ * A shared page straight from the cache, answered beside the cookie-less page cache before React Router runs (its
+ * route matching, middleware and Fetch `Response`, and the public files' look-up on disk, cost a cached page more
+ * than the cache itself): only for a shopper whose cookies need no change, with the headers the root middleware
+ * would add. Null when the page is not there: React Router renders it (and keeps it) as below, reading the shopper
+ * and the cart count again — once per page, shopper kind and cart count a minute, so not worth passing along.
  */
 export async function sharedPageHit(app: Pick<AppContext, 'db' | 'cookies' | 'sharedPages' | 'nonce' | 'formKey'>, url: URL, cookieHeader: string): Promise<{ status: number; headers: Array<[string, string]>; body: Buffer } | null> {
   if (!app.sharedPages || !isSharedPagePath(url.pathname)) return null;

@@ -43,7 +43,7 @@ const isCountryCode = (value: unknown): value is string => typeof value === 'str
 /**
  * The shopper a request's cookies name (the signed cookies verified, the session looked up), with the cookie
  * changes that reading them calls for (a legacy cookie re-issued signed, an ended session cleared, a session
- * kept alive) in `shopper.cookies`. `own`: the request chose a currency or a country of its own.
+ * kept alive) in `shopper.cookies`. `own`: the request carries a session, a cart, a currency or a country of its own.
  */
 export async function readShopper(app: Pick<AppContext, 'db' | 'cookies'>, header: string | null, pathname: string): Promise<{ shopper: Shopper; own: boolean }> {
   const cookies = new CookieJar(app.cookies);
