@@ -236,7 +236,7 @@ describe('the request pipeline', () => {
         expect(page.status).toBe(200);
         expect(page.headers['x-page-cache']).toBeUndefined();
         expect(page.headers['cache-control']).toBe('no-store');
-        expect(page.headers['referrer-policy']).toBe('no-referrer');
+        expect(page.headers['referrer-policy']).toBe('same-origin');
         expect(page.body).toContain('name="token"');
       }
       const body = new URLSearchParams({ token, password: 'a new long password' }).toString();

@@ -8,6 +8,7 @@ import { useLocalePath, useT } from '~/modules/i18n/react';
 import { readForm } from '~/http/body.server';
 import type { Route } from './+types/auth.reset';
 import { appContext } from '~/context';
+import { privatePageHeaders } from '~/http/private-page.server';
 import { shopperContext } from '~/http/shopper.server';
 import { localePath } from '~/modules/i18n/paths';
 
@@ -25,7 +26,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 }
 
 /** The page holds a secret (the link's token): never stored by any cache, and never sent on as a referrer. */
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+export const headers: Route.HeadersFunction = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 

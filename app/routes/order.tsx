@@ -9,6 +9,7 @@ import { useI18n, useLocalePath } from '~/modules/i18n/react';
 import { getGuestOrder } from '~/modules/orders/index.server';
 import type { Route } from './+types/order';
 import { appContext } from '~/context';
+import { privatePageHeaders } from '~/http/private-page.server';
 
 /**
  * A guest's order (/order/{id}?key=…), from the link in its mails: the order as My Orders shows it, withdrawing
@@ -43,7 +44,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
 }
 
 // The key is the page's secret: never kept by a cache, never sent on to another site (a carrier's tracking page).
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+export const headers: Route.HeadersFunction = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 

@@ -5,6 +5,7 @@ import { confirmOrderPayment, paymentServices } from '~/modules/checkout/index.s
 import { getOrderForUser, guestOrderPath } from '~/modules/orders/index.server';
 import type { Route } from './+types/success';
 import { appContext } from '~/context';
+import { privatePageHeaders } from '~/http/private-page.server';
 import { shopperContext } from '~/http/shopper.server';
 
 /**
@@ -36,7 +37,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 }
 
 // A guest's confirmation links to the order's private page (its key): not for a cache, not for another site.
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+export const headers: Route.HeadersFunction = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
 

@@ -1,6 +1,7 @@
 import { Building2, FlaskConical } from 'lucide-react';
 import { Form, data, redirect, useNavigation } from 'react-router';
 import { appContext } from '~/context';
+import { privatePageHeaders } from '~/http/private-page.server';
 import { field, readForm } from '~/http/body.server';
 import { pathFor, shopperContext } from '~/http/shopper.server';
 import { formatPrice } from '~/lib/format';
@@ -46,7 +47,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.meta.title }, { name: 'robots', content: 'noindex' }];
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+export const headers: Route.HeadersFunction = () => privatePageHeaders;
 
 export default function TestBankPage({ loaderData }: Route.ComponentProps) {
   const { t, locale } = useI18n();

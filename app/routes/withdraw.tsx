@@ -4,6 +4,7 @@ import { Form, Link, data, useNavigation } from 'react-router';
 import { FormField } from '~/components/ui/form-field';
 import { formatDate, formatDateTime } from '~/lib/format';
 import { field, readForm } from '~/http/body.server';
+import { privatePageHeaders } from '~/http/private-page.server';
 import { shopperContext } from '~/http/shopper.server';
 import { getMessages, getT } from '~/modules/i18n/index.server';
 import { getGuestOrder } from '~/modules/orders/index.server';
@@ -55,7 +56,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
       messages: getMessages(locale, 'withdrawal', 'checkout'),
     },
     // Filled in with someone's name and email (from My Orders, or a guest's key): not for a shared cache.
-    prefill === emptyValues ? undefined : { headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } },
+    prefill === emptyValues ? undefined : { headers: privatePageHeaders },
   );
 }
 

@@ -112,9 +112,9 @@ test('guests sign in first until the owner accepts them; then a guest orders, fo
   expect(link).toContain(`/order/${id}?key=`);
   expect(new URL(link!).pathname + new URL(link!).search).toBe(new URL(guest.url()).pathname + new URL(guest.url()).search);
   await expectNoSeriousA11yViolations(guest, { label: 'a guest’s order page' });
-  // The key is the page's secret: the page is never cached or referred on.
+  // The key is the page's secret: the page is never cached or referred on to another site.
   const page = await guest.context().request.get(new URL(link!).pathname + new URL(link!).search, { headers: { cookie: '' } });
-  expect(page.headers()).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+  expect(page.headers()).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'same-origin' });
 
   // Only the key opens it: a stranger with a wrong key gets a 404 that says nothing about the order.
   const stranger = await browser.newContext({ baseURL: testInfo.project.use.baseURL! });
