@@ -56,6 +56,8 @@ export interface Database {
   invoices: InvoicesTable;
   consents: ConsentsTable;
   job_runs: JobRunsTable;
+  ksef_contexts: KsefContextsTable;
+  ksef_submissions: KsefSubmissionsTable;
 }
 
 export interface ProductsTable {
@@ -812,4 +814,48 @@ export interface JobRunsTable {
   started_at: string | null;
   finished_at: string | null;
   result: string | null;
+}
+
+/** What every node shares about one KSeF address and seller NIP (migration 0034; docs/decisions/0034). */
+export interface KsefContextsTable {
+  /** `{API base URL} {NIP}` */
+  id: string;
+  /** Sealed with a key derived from the KSeF token (app/modules/ksef/seal.server.ts). */
+  access_token: string | null;
+  access_valid_until: string | null;
+  refresh_token: string | null;
+  refresh_valid_until: string | null;
+  session_reference: string | null;
+  /** The open session's AES key and IV, sealed. */
+  session_key: string | null;
+  session_valid_until: string | null;
+  lease_token: string | null;
+  lease_until: string | null;
+  paused_until: string | null;
+  problem: string | null;
+  problem_at: string | null;
+  updated_at: string;
+}
+
+/** An invoice to send to KSeF, and what KSeF answered (migration 0034). */
+export interface KsefSubmissionsTable {
+  invoice_id: string;
+  /** queued | unsure | sent | accepted | refused */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claim_token: string | null;
+  invoice_hash: string;
+  session_reference: string | null;
+  invoice_reference: string | null;
+  sent_at: string | null;
+  offline: Generated<number>;
+  deadline: string;
+  ksef_number: string | null;
+  accepted_at: string | null;
+  upo: string | null;
+  error_code: number | null;
+  error_text: string | null;
+  created_at: string;
+  updated_at: string;
 }

@@ -32,6 +32,7 @@ import * as fairHolds from './0030-fair-holds';
 import * as parkedMail from './0031-parked-mail';
 import * as paidWith from './0032-paid-with';
 import * as roundThresholds from './0033-round-thresholds';
+import * as ksef from './0034-ksef';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0031-parked-mail': parkedMail,
   '0032-paid-with': paidWith,
   '0033-round-thresholds': roundThresholds,
+  '0034-ksef': ksef,
 };

@@ -1,0 +1,281 @@
+/**
+ * Invoices on their way to KSeF (docs/decisions/0034). Issuing an invoice queues it in the issuing transaction
+ * (`ksef_submissions`, the mail outbox's exactly-once pattern); a worker claims due rows under a lease and moves
+ * each along:
+ *
+ *   queued ──send──▶ unsure ──answer──▶ sent ──status 200 / 440──▶ accepted (KSeF number, UPO)
+ *                      │                  └──status 4xx────────▶ refused (KSeF's code and words)
+ *                      └─ no answer: before any resend, KSeF's list of the session's invoices is asked whether
+ *                         one with this file's hash arrived; only if none did is it sent again (and a resend
+ *                         that KSeF has after all is its 440, which names the original's KSeF number).
+ *
+ * A row is `unsure` in the database before the request leaves, so a SIGKILL between sending and recording the
+ * answer is always found out, never resent blindly: one invoice, one KSeF number. A 429 or maintenance pauses
+ * every node until KSeF's Retry-After; no answer at all is retried with back-off. An invoice issued on a day before
+ * it reaches KSeF is sent with `offlineMode` (offline24), and must arrive by the end of the next business day.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Logger } from 'pino';
+import { type DB, type Executor, databaseKind, inTransaction } from '~/db/database.server';
+import type { KsefSubmissionsTable } from '~/db/schema';
+import { shopDayOf } from '~/lib/shop-days';
+import { type KsefApi, KsefError, type SessionInvoiceStatus } from './api.server';
+import type { KsefContext } from './context.server';
+import { encryptedInvoice, sha256Base64 } from './crypto.server';
+import { offlineDeadline } from './deadline';
+
+const TIME_ZONE = 'Europe/Warsaw';
+/** How long a claim hides a row from other workers (a send and its first polls fit well inside). */
+const LEASE_MS = 60_000;
+/** KSeF takes a moment to verify an invoice: its status is asked again this soon. */
+const POLL_MS = 500;
+const FIRST_RETRY_MS = 5_000;
+const MAX_RETRY_MS = 5 * 60_000;
+/** Status codes of an invoice still being processed. */
+const PROCESSING = new Set([100, 150]);
+
+type Row = Selectable<KsefSubmissionsTable>;
+
+/** Queues an issued invoice for KSeF, in the issuing transaction. */
+export async function queueKsefSubmission(trx: Executor, input: { invoiceId: string; xml: string; issuedAt: string }): Promise<void> {
+  const at = new Date().toISOString();
+  await trx
+    .insertInto('ksef_submissions')
+    .values({
+      invoice_id: input.invoiceId,
+      status: 'queued',
+      next_attempt_at: at,
+      invoice_hash: sha256Base64(input.xml),
+      deadline: offlineDeadline(shopDayOf(new Date(input.issuedAt), TIME_ZONE)).toISOString(),
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+}
+
+/**
+ * Sends a refused invoice again once its document was corrected (the same number: KSeF never accepted it, so it
+ * was never issued in law). Only a refused one; false for any other (an accepted invoice is never sent twice).
+ */
+export async function resendKsefSubmission(db: Executor, input: { invoiceId: string; xml: string }): Promise<boolean> {
+  const at = new Date().toISOString();
+  const updated = await db
+    .updateTable('ksef_submissions')
+    .set({ status: 'queued', invoice_hash: sha256Base64(input.xml), next_attempt_at: at, claim_token: null, session_reference: null, invoice_reference: null, error_code: null, error_text: null, updated_at: at })
+    .where('invoice_id', '=', input.invoiceId)
+    .where('status', '=', 'refused')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+export function ksefRetryDelayMs(attempts: number): number {
+  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
+}
+
+/** Claims up to `limit` due rows for one worker (PostgreSQL skips rows another node is claiming). */
+export async function claimDueSubmissions(db: DB, { now, limit, token }: { now: Date; limit: number; token: string }): Promise<Row[]> {
+  const lease = { next_attempt_at: new Date(now.getTime() + LEASE_MS).toISOString(), claim_token: token };
+  const due = (qb: typeof db) =>
+    qb
+      .selectFrom('ksef_submissions')
+      .select('invoice_id')
+      .where('status', 'in', ['queued', 'unsure', 'sent'])
+      .where('next_attempt_at', '<=', now.toISOString())
+      .orderBy('next_attempt_at')
+      .orderBy('invoice_id')
+      .limit(limit);
+  const rows =
+    databaseKind(db) === 'postgres'
+      ? await db
+          .with((cte) => cte('due').materialized(), (qb) => due(qb as typeof db).forUpdate().skipLocked())
+          .updateTable('ksef_submissions')
+          .from('due')
+          .set(lease)
+          .whereRef('ksef_submissions.invoice_id', '=', 'due.invoice_id')
+          .where('ksef_submissions.status', 'in', ['queued', 'unsure', 'sent'])
+          .returningAll('ksef_submissions')
+          .execute()
+      : await db.updateTable('ksef_submissions').set(lease).where('invoice_id', 'in', due(db)).where('status', 'in', ['queued', 'unsure', 'sent']).returningAll().execute();
+  return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.invoice_id.localeCompare(b.invoice_id));
+}
+
+export type KsefDeps = { db: DB; api: KsefApi; context: KsefContext; log: Logger; onAccepted?: (trx: Executor, invoiceId: string, ksefNumber: string) => Promise<void> };
+
+export type PassOutcome = { handled: number; accepted: number; refused: number; pausedUntil?: Date };
+
+/**
+ * One pass of the worker: claims what is due and moves each row as far as it goes now. Stops early when KSeF asks
+ * to wait or cannot be reached (the rest of the batch is released for later).
+ */
+export async function sendDueInvoices(deps: KsefDeps, { now = new Date(), limit = 20 }: { now?: Date; limit?: number } = {}): Promise<PassOutcome> {
+  const outcome: PassOutcome = { handled: 0, accepted: 0, refused: 0 };
+  const state = await deps.context.state();
+  if (state.pausedUntil && state.pausedUntil > now) return { ...outcome, pausedUntil: state.pausedUntil };
+  const token = randomBytes(12).toString('base64url');
+  const rows = await claimDueSubmissions(deps.db, { now, limit, token });
+  for (const [i, row] of rows.entries()) {
+    try {
+      const result = await advance(deps, row, token);
+      outcome.handled++;
+      if (result === 'accepted') outcome.accepted++;
+      if (result === 'refused') outcome.refused++;
+    } catch (error) {
+      const wait = await failed(deps, row, token, error);
+      // KSeF asked to wait, or is down: the rest of the batch goes back to the queue untouched.
+      for (const rest of rows.slice(i + 1)) await release(deps.db, rest, token, new Date(Date.now() + (wait ?? 0)));
+      if (wait !== null) outcome.pausedUntil = new Date(Date.now() + wait);
+      break;
+    }
+  }
+  return outcome;
+}
+
+const invoiceXmlOf = async (db: Executor, invoiceId: string) =>
+  (await db.selectFrom('invoices').select(['ksef_xml', 'issued_at']).where('id', '=', invoiceId).executeTakeFirst()) ?? null;
+
+async function advance(deps: KsefDeps, row: Row, token: string): Promise<'accepted' | 'refused' | 'waiting'> {
+  const { db, api, context } = deps;
+  let current = row;
+  const access = await context.accessToken();
+  if (current.status === 'unsure') {
+    // The last send got no answer: did KSeF receive it? Ask before anything is sent again.
+    const arrived = current.session_reference ? await findInSession(api, access, current.session_reference, current.invoice_hash) : null;
+    if (arrived) {
+      current = await mark(db, current, token, { status: 'sent', invoice_reference: arrived.referenceNumber });
+      deps.log.info({ invoiceId: row.invoice_id }, 'KSeF had received the invoice whose answer was lost: not sent again');
+    } else {
+      current = await mark(db, current, token, { status: 'queued' });
+    }
+  }
+  if (current.status === 'queued') current = await send(deps, current, token, access);
+  return poll(deps, current, token, access);
+}
+
+async function findInSession(api: KsefApi, access: string, session: string, hash: string): Promise<SessionInvoiceStatus | null> {
+  try {
+    return (await api.sessionInvoices(access, session)).find((i) => i.invoiceHash === hash) ?? null;
+  } catch (error) {
+    // A session KSeF no longer knows cannot be asked: sending again is then safe, a duplicate being KSeF's 440.
+    if (error instanceof KsefError && error.kind === 'refused') return null;
+    throw error;
+  }
+}
+
+async function send(deps: KsefDeps, row: Row, token: string, access: string): Promise<Row> {
+  const { db, api, context } = deps;
+  const invoice = await invoiceXmlOf(db, row.invoice_id);
+  if (!invoice?.ksef_xml) throw new Error(`invoice ${row.invoice_id} has no KSeF XML`);
+  const session = await context.session(access);
+  const issueDay = shopDayOf(new Date(invoice.issued_at), TIME_ZONE);
+  const offline = issueDay < shopDayOf(new Date(), TIME_ZONE);
+  const unsure = await mark(db, row, token, { status: 'unsure', session_reference: session.reference, invoice_reference: null, sent_at: new Date().toISOString(), attempts: row.attempts + 1, offline: offline ? 1 : 0 });
+  try {
+    const sent = await api.sendInvoice(access, session.reference, { ...encryptedInvoice(session.key, invoice.ksef_xml), offlineMode: offline });
+    return await mark(db, unsure, token, { status: 'sent', invoice_reference: sent.referenceNumber });
+  } catch (error) {
+    // KSeF answered, and did not take it: nothing arrived, so it is safe to send again (in a new session if this one is over).
+    if (error instanceof KsefError && (error.kind === 'refused' || error.kind === 'unauthorized' || error.kind === 'rate_limited')) {
+      await mark(db, unsure, token, { status: 'queued' });
+      if (error.kind === 'refused') await context.forgetSession(session.reference);
+    }
+    throw error;
+  }
+}
+
+async function poll(deps: KsefDeps, row: Row, token: string, access: string): Promise<'accepted' | 'refused' | 'waiting'> {
+  const { db, api } = deps;
+  for (let round = 0; round < 6; round++) {
+    const status = await api.invoiceStatus(access, row.session_reference!, row.invoice_reference!);
+    const code = status.status.code;
+    if (code === 200 && status.ksefNumber) {
+      const upo = await api.invoiceUpo(access, row.session_reference!, row.invoice_reference!);
+      await accept(deps, row, token, status.ksefNumber, status.acquisitionDate ?? new Date().toISOString(), upo);
+      return 'accepted';
+    }
+    if (code === 440) {
+      // A duplicate of one KSeF accepted before: that one's number is this invoice's.
+      const original = status.status.extensions as { originalKsefNumber?: string; originalSessionReferenceNumber?: string } | null | undefined;
+      if (original?.originalKsefNumber && original.originalSessionReferenceNumber) {
+        const upo = await api.invoiceUpoByKsefNumber(access, original.originalSessionReferenceNumber, original.originalKsefNumber);
+        await accept(deps, row, token, original.originalKsefNumber, status.acquisitionDate ?? new Date().toISOString(), upo);
+        deps.log.warn({ invoiceId: row.invoice_id, ksefNumber: original.originalKsefNumber }, 'KSeF already had this invoice (440): its original number kept');
+        return 'accepted';
+      }
+    }
+    if (!PROCESSING.has(code)) {
+      const words = [status.status.description, ...(status.status.details ?? [])].join(': ');
+      await mark(db, row, token, { status: 'refused', error_code: code, error_text: words, claim_token: null });
+      deps.log.warn({ invoiceId: row.invoice_id, code, description: words }, 'KSeF refused an invoice');
+      return 'refused';
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  await mark(db, row, token, { claim_token: null, next_attempt_at: new Date(Date.now() + POLL_MS).toISOString() });
+  return 'waiting';
+}
+
+async function accept(deps: KsefDeps, row: Row, token: string, ksefNumber: string, acceptedAt: string, upo: string): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
+    const updated = await trx
+      .updateTable('ksef_submissions')
+      .set({ status: 'accepted', ksef_number: ksefNumber, accepted_at: acceptedAt, upo, error_code: null, error_text: null, claim_token: null, updated_at: new Date().toISOString() })
+      .where('invoice_id', '=', row.invoice_id)
+      .where('claim_token', '=', token)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new LostClaim(row.invoice_id);
+    await trx.updateTable('invoices').set({ ksef_number: ksefNumber }).where('id', '=', row.invoice_id).execute();
+    await deps.onAccepted?.(trx, row.invoice_id, ksefNumber);
+  });
+}
+
+class LostClaim extends Error {
+  constructor(invoiceId: string) {
+    super(`the claim on invoice ${invoiceId} lapsed while it was being sent`);
+  }
+}
+
+/** Moves a row this worker holds; throws when the claim was lost (another worker took it over). */
+async function mark(db: DB, row: Row, token: string, values: Partial<Omit<Row, 'invoice_id'>>): Promise<Row> {
+  const updated = await db
+    .updateTable('ksef_submissions')
+    .set({ ...values, updated_at: new Date().toISOString() })
+    .where('invoice_id', '=', row.invoice_id)
+    .where('claim_token', '=', token)
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) throw new LostClaim(row.invoice_id);
+  return updated;
+}
+
+async function release(db: DB, row: Row, token: string, at: Date): Promise<void> {
+  await db.updateTable('ksef_submissions').set({ claim_token: null, next_attempt_at: at.toISOString() }).where('invoice_id', '=', row.invoice_id).where('claim_token', '=', token).execute();
+}
+
+/** Records a failed step; the milliseconds every node should now wait (null: only this row waits). */
+async function failed(deps: KsefDeps, row: Row, token: string, error: unknown): Promise<number | null> {
+  const current = (await deps.db.selectFrom('ksef_submissions').selectAll().where('invoice_id', '=', row.invoice_id).executeTakeFirst()) ?? row;
+  if (error instanceof LostClaim) return null;
+  if (error instanceof KsefError) {
+    if (error.kind === 'rate_limited' || (error.kind === 'unavailable' && error.details.retryAfterMs !== undefined)) {
+      const wait = error.details.retryAfterMs ?? ksefRetryDelayMs(1);
+      await deps.context.pause(new Date(Date.now() + wait));
+      await release(deps.db, current, token, new Date(Date.now() + wait));
+      deps.log.warn({ waitMs: wait }, `KSeF asked to wait: ${error.message}`);
+      return wait;
+    }
+    if (error.kind === 'unauthorized') await deps.context.forgetAccess();
+    const wait = ksefRetryDelayMs(current.attempts || 1);
+    await deps.db
+      .updateTable('ksef_submissions')
+      .set({ claim_token: null, next_attempt_at: new Date(Date.now() + wait).toISOString(), error_text: error.message, error_code: error.details.code ?? null, updated_at: new Date().toISOString() })
+      .where('invoice_id', '=', row.invoice_id)
+      .where('claim_token', '=', token)
+      .execute();
+    deps.log.warn({ invoiceId: row.invoice_id, waitMs: wait }, `KSeF: ${error.message}`);
+    return error.kind === 'unavailable' || error.kind === 'refused' ? wait : null;
+  }
+  await release(deps.db, current, token, new Date(Date.now() + ksefRetryDelayMs(current.attempts || 1)));
+  deps.log.error({ err: error, invoiceId: row.invoice_id }, 'sending an invoice to KSeF failed');
+  return null;
+}
