@@ -5,15 +5,17 @@ import { chromiumLaunchOptions } from './tests/setup/chromium';
  * Browser journeys against the production build (`npm run build` first; `npm test` does it), in Debian's
  * Chromium. tests/setup/start-server.js starts a shop on a fresh data directory for every run, with a local
  * OpenID Connect provider for "Continue with Google", its mail catcher's port and its stand-ins beside it
- * (tests/setup/ports.js). Three shops: the storefront's journeys count on the demo catalogue as it is, and the back
+ * (tests/setup/ports.js). Four shops: the storefront's journeys count on the demo catalogue as it is, and the back
  * office's change it, the shop's settings and its orders, so they run one at a time on shops of their own, beside the
  * storefront's from the start: the catalogue and the settings on one, the orders (invoices, shipping, customers'
- * data) on the other. E2E_PORT moves a run to other ports (the back office's shops are at E2E_PORT + 500 and + 600),
- * so two runs can share a machine.
+ * data) on the other; and a shop that sends its invoices to KSeF (its stand-in) for the KSeF journeys, the others'
+ * shops leaving that to the owner's accounting software. E2E_PORT moves a run to other ports (the back office's
+ * shops are at E2E_PORT + 500 and + 600, KSeF's at + 900), so two runs can share a machine.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const CATALOGUE_PORT = PORT + 500;
 const ORDERS_PORT = PORT + 600;
+const KSEF_PORT = PORT + 900;
 const shopAt = (port: number) => `http://127.0.0.1:${port}`;
 const ci = !!process.env.CI;
 /** Journeys that read the shop's mail: each starts the shop's mail catcher on its port, so they run one at a time. */
@@ -28,7 +30,7 @@ const CATALOGUE_SPECS = ['currencies', 'delivery', 'products', 'promotions', 'st
 // reviews, shipments, withdrawals), so no new back-office file is left out of both.
 const BACK_OFFICE_SPECS = '**/admin-*.spec.ts';
 /** A shop for the journeys, started by tests/setup/start-server.js on `port`. */
-const shop = (port: number) => ({
+const shop = (port: number, env: Record<string, string> = {}) => ({
   command: 'node tests/setup/start-server.js',
   url: `${shopAt(port)}/readyz`,
   // The first start seeds the demo catalogue and renders its packshots.
@@ -36,8 +38,10 @@ const shop = (port: number) => ({
   reuseExistingServer: false,
   stdout: 'pipe' as const,
   stderr: 'pipe' as const,
-  env: { E2E_PORT: String(port) },
+  env: { E2E_PORT: String(port), ...env },
 });
+/** The KSeF journeys: on a shop that sends its invoices to KSeF's stand-in (KSEF_SENDER=kopi). */
+const KSEF_SPECS = '**/ksef.spec.ts';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -69,10 +73,11 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
   },
   projects: [
-    { name: 'chromium', testIgnore: [...MAIL_SPECS, BACK_OFFICE_SPECS], workers: 2 },
+    { name: 'chromium', testIgnore: [...MAIL_SPECS, BACK_OFFICE_SPECS, KSEF_SPECS], workers: 2 },
     { name: 'mail', testMatch: MAIL_SPECS, workers: 1 },
     { name: 'back office', testMatch: CATALOGUE_SPECS, workers: 1, use: { baseURL: shopAt(CATALOGUE_PORT) } },
     { name: 'orders', testMatch: BACK_OFFICE_SPECS, testIgnore: CATALOGUE_SPECS, workers: 1, use: { baseURL: shopAt(ORDERS_PORT) } },
+    { name: 'ksef', testMatch: KSEF_SPECS, workers: 1, use: { baseURL: shopAt(KSEF_PORT) } },
   ],
-  webServer: [shop(PORT), shop(CATALOGUE_PORT), shop(ORDERS_PORT)],
+  webServer: [shop(PORT), shop(CATALOGUE_PORT), shop(ORDERS_PORT), shop(KSEF_PORT, { E2E_KSEF: 'kopi' })],
 });

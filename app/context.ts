@@ -6,6 +6,7 @@ import type { KopiCookies } from '~/http/cookies.server';
 import type { PageCache } from '~/http/page-cache.server';
 import type { LockerDirectory } from '~/modules/delivery/lockers.server';
 import type { ExchangeRates } from '~/modules/invoices/nbp.server';
+import type { KsefWorker } from '~/modules/ksef/worker.server';
 import type { Shipx } from '~/modules/fulfilment/shipx.server';
 import type { Limits } from '~/modules/limits/index.server';
 import type { PaymentProvider } from '~/modules/payments/provider.server';
@@ -37,6 +38,8 @@ export type AppContext = {
   limits: Limits;
   /** Wakes the mail worker after something was queued (it also polls). */
   kickMail: () => void;
+  /** Sends invoices to KSeF (KSEF_SENDER=kopi); its `context` is null when it sends nothing. */
+  ksef: KsefWorker;
   /**
    * The catalogue pages shoppers with a cookie share (app/http/shared-pages.server.ts); only on a GET of a
    * document, and only with PAGE_CACHE on.

@@ -18,7 +18,8 @@ import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.serve
 import { pruneCartRequests } from '~/modules/cart/index.server';
 import { pruneRestockAlerts } from '~/modules/alerts/index.server';
 import { runDailyRetention } from '~/modules/privacy/index.server';
-import { createNbpRates, sellerProblem } from '~/modules/invoices/index.server';
+import { createNbpRates, invoiceAcceptedByKsef, sellerOf, sellerProblem } from '~/modules/invoices/index.server';
+import { recordKsefPolicy, startKsefWorker } from '~/modules/ksef/index.server';
 import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';
 import { localePath } from '~/modules/i18n/paths';
 import { scaledLimits } from '~/modules/limits/index.server';
@@ -91,6 +92,18 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
   const seller = sellerProblem(config.seller);
   if (seller) logger.error({ problem: seller }, seller === 'taxId' ? 'SHOP_TAX_ID is not a valid NIP (its checksum fails): checkout offers no invoices and none can be issued until it is corrected' : 'SHOP_LEGAL_NAME, SHOP_ADDRESS and SHOP_TAX_ID must all be set for invoices: checkout offers none until they are');
   const mailWorker = startMailWorker({ db: database.db, transport, from: config.mailFrom, log: logger, concurrency: config.mailConcurrency });
+  // Who sends invoices to KSeF is recorded for issuing to read; with KSEF_SENDER=kopi this node sends them too.
+  await recordKsefPolicy(database.db, config.ksef);
+  const ksefWorker = startKsefWorker({
+    db: database.db,
+    config: config.ksef,
+    sellerNip: sellerOf(config.seller)?.taxId ?? null,
+    log: logger,
+    onAccepted: async (trx, accepted) => {
+      await invoiceAcceptedByKsef(trx, accepted);
+      setImmediate(() => mailWorker.kick());
+    },
+  });
   // Expired sessions, used reset links, old rate-limit records, day-old cart request keys and spent back-in-stock notices are removed hourly;
   // the retention job (personal data past its period) runs once a day, on whichever node asks first that day.
   const prune = () =>
@@ -327,6 +340,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       cookies,
       limits,
       kickMail: mailWorker.kick,
+      ksef: ksefWorker,
       sharedPages: config.pageCache && req.method === 'GET' && !req.path.endsWith('.data') ? sharedPages : undefined,
     };
     try {
@@ -372,7 +386,7 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
       clearInterval(pruneTimer);
       clearInterval(sweepTimer);
       stopWatching();
-      await mailWorker.stop();
+      await Promise.all([mailWorker.stop(), ksefWorker.stop()]);
       transport.close();
       await database.close();
     },

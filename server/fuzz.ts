@@ -631,6 +631,30 @@ function endpoints(productId: string): Endpoint[] {
       as: 'admin',
     },
     {
+      name: 'POST /admin/invoices (sending again invoices that are none or not refused, with buyers that are none, as an admin)',
+      path: '/admin/invoices',
+      fields: {
+        intent: () => 'resend',
+        invoiceId: (r) => unknownId(r),
+        invoiceName: () => 'Kawiarnia Ziarno',
+        invoiceTaxId: (r) => r.pick(['5213017228', '5213017229', 'DE123', '']),
+        invoiceCountry: () => 'PL',
+        invoiceAddress: () => 'ul. Długa 1',
+        invoiceZipCode: () => '00-001',
+        invoiceCity: () => 'Warszawa',
+      },
+      defects: [breakField('invoiceId'), breakField('invoiceTaxId'), breakField('invoiceCountry'), (f, r) => void (f.intent = r.pick(['', 'RESEND', 'delete', '\u0000']))],
+      signedIn: 'always',
+      as: 'admin',
+    },
+    {
+      name: 'POST /admin/invoices (as a customer)',
+      path: '/admin/invoices',
+      fields: { intent: () => 'resend', invoiceId: (r) => unknownId(r), invoiceName: () => 'X', invoiceCountry: () => 'PL' },
+      defects: [breakField('invoiceId')],
+      signedIn: 'sometimes',
+    },
+    {
       name: 'POST /admin/tax (as a customer)',
       path: '/admin/tax',
       fields: { intent: () => 'oss', ossRegistered: () => 'on' },
@@ -806,7 +830,7 @@ function generateWebhook(r: Random): Generated {
   return { method: r.pick(methods), path: `/webhooks/stripe${r.pick(oddQueries)}`, headers, body, signedIn: false };
 }
 
-const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/export?from=2026-01-01&to=2026-13-01', '/admin/orders/export?from=2026-12-32', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff', '/admin/tax', '/admin/tax/oss-report', '/admin/tax/oss-report?year=2026&quarter=5', '/admin/tax/oss-report?year=%ff&quarter=1', '/invoice/x', '/pl/invoice/NoSuchOrderAtAll', '/invoices/x', '/invoices/%ff', '/admin/invoices/x/xml', '/admin/tax/ksef?month=2026-13', '/admin/tax/ksef?month=%ff', '/profile?tab=data', '/profile?tab=data&limited=yes', '/profile/data', '/profile/delete', '/pl/profile/delete', '/admin/customers', '/admin/customers?q=%ff', '/admin/customers?q=ola%40', '/admin/customers?q=nobody@example.com&delete=guest%3Anobody@example.com', '/admin/customers/data', '/api/consent'];
+const pages = ['/', '/categories', '/product/', '/auth', '/auth/reset', '/success', '/checkout', '/profile', '/cart', '/about', '/contact', '/language', '/api/events', '/images/', '/assets/', '/edit-product/', '/add-product', '/admin/products', '/admin/products/', '/admin', '/admin/messages', '/admin/reviews', '/admin/orders/export', '/admin/orders/export?from=2026-01-01&to=2026-13-01', '/admin/orders/export?from=2026-12-32', '/admin/orders/', '/admin/orders/x/label', '/admin/orders/NoSuchOrderAtAll/label', '/order/x', '/order/NoSuchOrderAtAll?key=', '/pl/order/x?key=AAAAAAAAAAAAAAAAAAAAAA', '/review', '/withdraw', '/legal/reviews', '/back-in-stock', '/back-in-stock?token=', '/admin/products/x/stock', '/pl/back-in-stock', '/admin/delivery', '/cart?country=', '/checkout?step=delivery&country=', '/checkout?step=delivery&lockerQuery=', '/checkout?step=waiting&order=', '/checkout?step=payment&order=', '/test-bank/', '/pl/test-bank/tp_x', '/currency', '/admin/currencies', '/admin/currencies?propose=', '/admin/promotions', '/admin/promotions?x=%ff', '/admin/tax', '/admin/tax/oss-report', '/admin/tax/oss-report?year=2026&quarter=5', '/admin/tax/oss-report?year=%ff&quarter=1', '/invoice/x', '/pl/invoice/NoSuchOrderAtAll', '/invoices/x', '/invoices/%ff', '/admin/invoices/x/xml', '/admin/invoices', '/admin/invoices?month=2026-13&status=%ff', '/admin/invoices?month=%ff', '/admin/invoices/x/upo', '/admin/invoices/%ff/upo', '/admin/tax/ksef?month=2026-13', '/admin/tax/ksef?month=%ff', '/profile?tab=data', '/profile?tab=data&limited=yes', '/profile/data', '/profile/delete', '/pl/profile/delete', '/admin/customers', '/admin/customers?q=%ff', '/admin/customers?q=ola%40', '/admin/customers?q=nobody@example.com&delete=guest%3Anobody@example.com', '/admin/customers/data', '/api/consent'];
 function generatePage(r: Random, sessionCookie: string, adminCookie: string): Generated {
   const page = r.pick(pages);
   const segment = page.endsWith('/') && page !== '/' ? r.pick(['', 'x', '%ff', '%ED%A0%80', '..%2f..%2fpackage.json', '%00', 'a'.repeat(2000), '%E', '\u00e9', '%2e%2e']) : '';

@@ -61,6 +61,14 @@ const envSchema = z
     SHOP_EMAIL: z.email({ message: 'must be an email address' }).optional(),
     SHOP_PHONE: z.string().trim().max(60).optional(),
     LEGAL_DIR: z.string().min(1).optional(),
+    KSEF_SENDER: z.enum(['accounting', 'kopi'], { message: 'must be kopi (the shop sends invoices to KSeF) or accounting (your accounting software does)' }).default('accounting'),
+    KSEF_ENV: z
+      .string()
+      .trim()
+      .refine((v) => ['test', 'demo', 'production'].includes(v) || /^https?:\/\/\S+$/.test(v), 'must be test, demo, production or the API address (http… ending in /v2)')
+      .optional(),
+    KSEF_TOKEN: z.string().trim().optional(),
+    KSEF_CONSUMER_INVOICES: booleanish.default(false),
   })
   .superRefine((env, ctx) => {
     for (const [i, secret] of splitList(env.SESSION_SECRET_PREVIOUS).entries()) {
@@ -88,6 +96,11 @@ const envSchema = z
     }
     for (const key of ['S3_ENDPOINT', 'S3_REGION', 'S3_PUBLIC_URL'] as const) {
       if (env[key] && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: [key], message: 'is set but S3_BUCKET is not' });
+    }
+    // Sent to the wrong environment, an invoice is not issued in law (test) or is issued for real (production): no default.
+    if (env.KSEF_SENDER === 'kopi' && !env.KSEF_ENV) ctx.addIssue({ code: 'custom', path: ['KSEF_ENV'], message: 'is required when KSEF_SENDER=kopi: test, demo or production' });
+    if (env.KSEF_TOKEN !== undefined && !isKsefTokenShape(env.KSEF_TOKEN)) {
+      ctx.addIssue({ code: 'custom', path: ['KSEF_TOKEN'], message: 'is not a KSeF token: it looks like 20261204-EC-…|nip-1234567890|… (copy it whole from KSeF)' });
     }
     if (env.DATABASE_URL && !/^(postgres(ql)?:\/\/|file:|sqlite:)/.test(env.DATABASE_URL) && !env.DATABASE_URL.endsWith('.db')) {
       ctx.addIssue({
@@ -150,7 +163,45 @@ export type Config = {
   seller: { legalName?: string; address?: string; taxId?: string; email?: string; phone?: string };
   /** The owner's own legal texts, {locale}/{page}.md; without a file the shipped template is used. */
   legalDir: string;
+  /**
+   * Who sends invoices to KSeF (docs/decisions/0034): `kopi` (with the owner's KSeF token, to `apiUrl`) or
+   * `accounting` (the owner's accounting software: Kopi offers the XML and takes the number typed in, sends nothing).
+   */
+  ksef: KsefConfig;
 };
+
+export type KsefConfig = {
+  sender: 'accounting' | 'kopi';
+  /** test | demo | production, or `custom` for an address given in KSEF_ENV (a stand-in: QR links as the test environment's). */
+  environment: 'test' | 'demo' | 'production' | 'custom';
+  apiUrl: string;
+  /** Where the verification QR codes point (kody-qr.md). */
+  qrUrl: string;
+  /** The owner's KSeF token; a secret (never logged, never shown). */
+  token?: string;
+  /** Invoices to consumers (no NIP) are sent too. */
+  consumerInvoices: boolean;
+};
+
+const KSEF_ADDRESSES = {
+  test: { apiUrl: 'https://api-test.ksef.mf.gov.pl/v2', qrUrl: 'https://qr-test.ksef.mf.gov.pl' },
+  demo: { apiUrl: 'https://api-demo.ksef.mf.gov.pl/v2', qrUrl: 'https://qr-demo.ksef.mf.gov.pl' },
+  production: { apiUrl: 'https://api.ksef.mf.gov.pl/v2', qrUrl: 'https://qr.ksef.mf.gov.pl' },
+} as const;
+
+/**
+ * A KSeF token as KSeF hands it out: three parts joined by `|` — its reference, the context (`nip-1234567890`)
+ * and the secret. Only the shape is checked here (a pasted half, a space inside); KSeF judges the rest.
+ */
+export function isKsefTokenShape(token: string): boolean {
+  return token.length <= 512 && /^[^|\s]{6,}\|[a-zA-Z]+-[^|\s]+\|[^|\s]{16,}$/.test(token);
+}
+
+function ksefConfigOf(env: { KSEF_SENDER: 'accounting' | 'kopi'; KSEF_ENV?: string; KSEF_TOKEN?: string; KSEF_CONSUMER_INVOICES: boolean }): KsefConfig {
+  const named = env.KSEF_ENV === 'test' || env.KSEF_ENV === 'demo' || env.KSEF_ENV === 'production' ? env.KSEF_ENV : null;
+  const addresses = named ? KSEF_ADDRESSES[named] : { apiUrl: (env.KSEF_ENV ?? KSEF_ADDRESSES.test.apiUrl).replace(/\/+$/, ''), qrUrl: KSEF_ADDRESSES.test.qrUrl };
+  return { sender: env.KSEF_SENDER, environment: named ?? (env.KSEF_ENV ? 'custom' : 'test'), ...addresses, token: env.KSEF_TOKEN, consumerInvoices: env.KSEF_CONSUMER_INVOICES };
+}
 
 export type Retention = {
   /** Guest carts untouched, and checkouts never paid, for this many days. */
@@ -229,6 +280,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, { readDotEnv
     pageCache: env.PAGE_CACHE,
     seller: { legalName: env.SHOP_LEGAL_NAME, address: env.SHOP_ADDRESS, taxId: env.SHOP_TAX_ID, email: env.SHOP_EMAIL, phone: env.SHOP_PHONE },
     legalDir: path.resolve(env.LEGAL_DIR ?? path.join(dataDir, 'legal')),
+    ksef: ksefConfigOf(env),
   };
 }
 

@@ -65,6 +65,28 @@ describe('loadConfig', () => {
     expect(() => load({ SHIPX_TOKEN: 'token', SHIPX_ORGANIZATION_ID: 'kopi' })).toThrow(/SHIPX_ORGANIZATION_ID must be the organisation number/);
     expect(() => load({ SHIPX_SENDING_METHOD: 'pigeon' })).toThrow(/SHIPX_SENDING_METHOD/);
   });
+
+  it('sends nothing to KSeF unless told to; then it needs the environment named, and a token shaped as KSeF gives it, never echoed', () => {
+    expect(load({}).ksef).toMatchObject({ sender: 'accounting', consumerInvoices: false, token: undefined });
+    expect(() => load({ KSEF_SENDER: 'kopi' })).toThrow(/KSEF_ENV is required when KSEF_SENDER=kopi/);
+    expect(load({ KSEF_SENDER: 'kopi', KSEF_ENV: 'production' }).ksef).toMatchObject({ environment: 'production', apiUrl: 'https://api.ksef.mf.gov.pl/v2', qrUrl: 'https://qr.ksef.mf.gov.pl' });
+    expect(load({ KSEF_SENDER: 'kopi', KSEF_ENV: 'test' }).ksef).toMatchObject({ apiUrl: 'https://api-test.ksef.mf.gov.pl/v2', qrUrl: 'https://qr-test.ksef.mf.gov.pl' });
+    // A stand-in's address: its QR links are the test environment's.
+    expect(load({ KSEF_SENDER: 'kopi', KSEF_ENV: 'http://127.0.0.1:3940/v2/' }).ksef).toMatchObject({ environment: 'custom', apiUrl: 'http://127.0.0.1:3940/v2', qrUrl: 'https://qr-test.ksef.mf.gov.pl' });
+    expect(() => load({ KSEF_ENV: 'prod' })).toThrow(/KSEF_ENV must be test, demo, production/);
+    const token = `20261204-EC-0123456789-ABCDEF0123-4F|nip-5260250274|${'a'.repeat(64)}`;
+    expect(load({ KSEF_TOKEN: token }).ksef.token).toBe(token);
+    const half = 'secret-half-of-a-token';
+    let message = '';
+    try {
+      load({ KSEF_TOKEN: half });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/KSEF_TOKEN is not a KSeF token/);
+    expect(message).not.toContain(half);
+    expect(() => load({ KSEF_SENDER: 'shop' })).toThrow(/KSEF_SENDER must be kopi/);
+  });
 });
 
 describe('requireSharedSecret', () => {

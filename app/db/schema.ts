@@ -56,6 +56,7 @@ export interface Database {
   invoices: InvoicesTable;
   consents: ConsentsTable;
   job_runs: JobRunsTable;
+  ksef_settings: KsefSettingsTable;
   ksef_contexts: KsefContextsTable;
   ksef_submissions: KsefSubmissionsTable;
 }
@@ -816,6 +817,16 @@ export interface JobRunsTable {
   result: string | null;
 }
 
+/** Who sends invoices to KSeF, as configured (migration 0034): one row, `shop`. */
+export interface KsefSettingsTable {
+  id: string;
+  /** kopi | accounting */
+  sender: string;
+  consumer_invoices: Generated<number>;
+  sending_since: string | null;
+  updated_at: string;
+}
+
 /** What every node shares about one KSeF address and seller NIP (migration 0034; docs/decisions/0034). */
 export interface KsefContextsTable {
   /** `{API base URL} {NIP}` */
@@ -840,7 +851,7 @@ export interface KsefContextsTable {
 /** An invoice to send to KSeF, and what KSeF answered (migration 0034). */
 export interface KsefSubmissionsTable {
   invoice_id: string;
-  /** queued | unsure | sent | accepted | refused */
+  /** waiting | queued | unsure | sent | accepted | refused */
   status: string;
   attempts: Generated<number>;
   next_attempt_at: string;
@@ -854,6 +865,7 @@ export interface KsefSubmissionsTable {
   ksef_number: string | null;
   accepted_at: string | null;
   upo: string | null;
+  verification_url: string | null;
   error_code: number | null;
   error_text: string | null;
   created_at: string;

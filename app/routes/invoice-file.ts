@@ -11,6 +11,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   const user = requireUser(shopper, url);
   const file = await invoicePdf(app.db, params.id, user.isAdmin ? { admin: true } : { userId: user.id });
   if (!file) return new Response(`${getT(shopper.locale)('invoices.notFound')}\n`, { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  if ('pending' in file) return new Response(`${getT(shopper.locale)('invoices.inKsef', { number: file.number })}\n`, { status: 409, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
   return new Response(new Uint8Array(file.pdf), {
     headers: {
       'Content-Type': 'application/pdf',

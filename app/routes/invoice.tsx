@@ -79,10 +79,14 @@ export default function InvoiceRequestPage({ loaderData, actionData }: Route.Com
           <ul className="mt-4 grid gap-2">
             {invoices.map((i) => (
               <li key={i.id}>
-                <a href={`/invoices/${i.id}`} className="inline-flex items-center gap-2 font-medium text-leaf underline underline-offset-4" download>
-                  <Download aria-hidden="true" className="h-4 w-4" />
-                  {t(i.kind === 'correction' ? 'invoices.downloadCorrection' : 'invoices.download', { number: i.number })}
-                </a>
+                {i.ksefStatus !== null && i.ksefStatus !== 'accepted' ? (
+                  <span className="text-sm text-muted" data-testid="invoice-in-ksef">{t('invoices.inKsef', { number: i.number })}</span>
+                ) : (
+                  <a href={`/invoices/${i.id}`} className="inline-flex items-center gap-2 font-medium text-leaf underline underline-offset-4" download>
+                    <Download aria-hidden="true" className="h-4 w-4" />
+                    {t(i.kind === 'correction' ? 'invoices.downloadCorrection' : 'invoices.download', { number: i.number })}
+                  </a>
+                )}
               </li>
             ))}
           </ul>

@@ -193,10 +193,13 @@ export async function checkOutByRequest(
     lockerCode,
     phone,
     payWith = card(TEST_CARDS.success),
-  }: { locale?: Locale; method?: DeliveryKind; address?: ShippingAddress; lockerCode?: string; phone?: string; payWith?: Card } = {},
+    invoice,
+  }: { locale?: Locale; method?: DeliveryKind; address?: ShippingAddress; lockerCode?: string; phone?: string; payWith?: Card; invoice?: { name: string; taxId: string } } = {},
 ): Promise<string> {
   const checkout = locale === 'pl' ? '/pl/checkout' : '/checkout';
   const delivery: Record<string, string> = { intent: 'proceed', ...address, country: 'PL', methodId: `method-pl-${method}`, saveToProfile: 'on' };
+  // An invoice asked for at checkout, the delivery address as the billing one.
+  if (invoice) Object.assign(delivery, { invoice: 'on', invoiceName: invoice.name, invoiceTaxId: invoice.taxId, invoiceCountry: 'PL' });
   if (lockerCode) delivery.lockerCode = lockerCode;
   if (phone) delivery.phone = phone;
   const proceed = await page.request.post(checkout, { form: delivery, maxRedirects: 0 });

@@ -64,6 +64,8 @@ async function standIn(file, port) {
 const inpost = await standIn('inpost-points.js', ports.inpost);
 const shipx = await standIn('shipx.js', ports.shipx);
 const nbp = await standIn('nbp.js', ports.nbp);
+// KSeF's stand-in (tests/doubles/ksef.js): the shop sends its invoices there when E2E_KSEF=kopi (the KSeF journeys' shop).
+const ksef = await standIn('ksef.js', ports.ksef);
 const oidc = await startOidcProvider({ port: ports.oidc, redirectUri: `${shopUrl}/auth/google/callback` });
 
 const env = {
@@ -97,6 +99,9 @@ const env = {
   SHOP_ADDRESS: 'ul. Mokotowska 12, 00-640 Warszawa',
   SHOP_TAX_ID: '5260250274',
   SHOP_EMAIL: 'sklep@kopi.test',
+  ...(process.env.E2E_KSEF === 'kopi'
+    ? { KSEF_SENDER: 'kopi', KSEF_ENV: `http://127.0.0.1:${ports.ksef}/v2`, KSEF_TOKEN: `20261204-EC-0123456789-ABCDEF0123-4F|nip-5260250274|${'e2e0'.repeat(16)}` }
+    : {}),
 };
 // A DATABASE_URL from the developer's shell would point the tests at a real database: never use it here.
 delete env.DATABASE_URL;
@@ -106,6 +111,7 @@ const forward = (signal) => {
   inpost.kill(signal);
   shipx.kill(signal);
   nbp.kill(signal);
+  ksef.kill(signal);
   child.kill(signal);
 };
 process.on('SIGTERM', forward);
@@ -114,6 +120,7 @@ child.on('exit', (code, signal) => {
   inpost.kill('SIGTERM');
   shipx.kill('SIGTERM');
   nbp.kill('SIGTERM');
+  ksef.kill('SIGTERM');
   oidc.server.closeAllConnections();
   oidc.server.close();
   process.exit(code ?? (signal ? 1 : 0));

@@ -1,4 +1,4 @@
-import { BadgePercent, Coins, History, Inbox, Landmark, LayoutGrid, Star, Truck, UsersRound } from 'lucide-react';
+import { BadgePercent, Coins, FileText, History, Inbox, Landmark, LayoutGrid, Star, Truck, UsersRound } from 'lucide-react';
 import { addProductLink, dashboardLink, ordersLink } from './header-admin-links';
 
 /**
@@ -8,6 +8,7 @@ import { addProductLink, dashboardLink, ordersLink } from './header-admin-links'
 export const adminLinks = [
   dashboardLink,
   ordersLink,
+  { to: '/admin/invoices', key: 'manage.invoices', Icon: FileText, header: false, end: false },
   { to: '/admin/messages', key: 'manage.messages', Icon: Inbox, header: false, end: false },
   { to: '/admin/reviews', key: 'manage.reviews', Icon: Star, header: false, end: false },
   { to: '/admin/customers', key: 'manage.customers', Icon: UsersRound, header: false, end: false },

@@ -4,8 +4,20 @@ import { BuyerFields } from '~/components/invoices/buyer-fields';
 import { formatDate } from '~/lib/format';
 import type { BuyerErrors, InvoiceBuyer } from '~/modules/invoices/buyer';
 import { useI18n } from '~/modules/i18n/react';
+import { KsefStanding, type KsefStandingName } from './ksef-standing';
 
-export type OrderInvoiceList = Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; ksef: boolean; ksefNumber: string | null }>;
+export type OrderInvoiceList = Array<{
+  id: string;
+  number: string;
+  kind: 'invoice' | 'correction';
+  issuedAt: string;
+  ksef: boolean;
+  ksefNumber: string | null;
+  /** The shop sends it to KSeF: where it stands (null: the owner's accounting software does). */
+  ksefStatus: string | null;
+  buyerName: string;
+  buyerTaxId: string;
+}>;
 
 /** The order's invoice on the owner's page: its documents to download, or the form that issues it. */
 export function OrderInvoice({
@@ -55,7 +67,17 @@ export function OrderInvoice({
                 )}
                 {formatDate(i.issuedAt, locale)}
               </span>
-              {i.ksef && <KsefNumberForm invoice={i} busy={busy} />}
+              <p className="w-full text-xs text-muted" data-testid="invoice-buyer">
+                {i.buyerName}
+                {i.buyerTaxId && ` · ${t('admin.invoices.taxId', { taxId: i.buyerTaxId })}`}
+              </p>
+              {i.ksefStatus ? (
+                <div className="w-full">
+                  <KsefStanding standing={i.ksefStatus as KsefStandingName} ksefNumber={i.ksefNumber} />
+                </div>
+              ) : (
+                i.ksef && <KsefNumberForm invoice={i} busy={busy} />
+              )}
             </li>
           ))}
         </ul>

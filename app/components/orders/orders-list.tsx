@@ -10,7 +10,7 @@ import { useI18n, useLocalePath, useT } from '~/modules/i18n/react';
 
 /** The customer's orders, newest first, with "Show more" (a link, so it works without JavaScript). */
 /** An order's invoices and corrections as My Orders lists them. */
-export type OrderInvoices = Record<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction' }>>;
+export type OrderInvoices = Record<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction'; pending?: boolean }>>;
 
 export function OrdersList({ orders, hasMore, page, reviewed = [], invoices = {}, canAskInvoice = false }: { orders: OrderView[]; hasMore: boolean; page: number; reviewed?: string[]; invoices?: OrderInvoices; canAskInvoice?: boolean }) {
   const path = useLocalePath();
@@ -114,10 +114,17 @@ function Invoices({ order, invoices, canAsk }: { order: OrderView; invoices: Ord
     <ul className="mt-4 flex flex-wrap gap-x-5 gap-y-2 text-sm" data-testid="order-invoices">
       {invoices.map((invoice) => (
         <li key={invoice.id}>
-          <a href={`/invoices/${invoice.id}`} download className="inline-flex items-center gap-1.5 font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
-            <FileText aria-hidden="true" className="h-3.5 w-3.5" />
-            {t(invoice.kind === 'correction' ? 'invoices.downloadCorrection' : 'invoices.download', { number: invoice.number })}
-          </a>
+          {invoice.pending ? (
+            <span className="inline-flex items-center gap-1.5 text-muted" data-testid="invoice-in-ksef">
+              <FileText aria-hidden="true" className="h-3.5 w-3.5" />
+              {t('invoices.inKsef', { number: invoice.number })}
+            </span>
+          ) : (
+            <a href={`/invoices/${invoice.id}`} download className="inline-flex items-center gap-1.5 font-medium text-leaf underline underline-offset-4 hover:text-leaf-dark">
+              <FileText aria-hidden="true" className="h-3.5 w-3.5" />
+              {t(invoice.kind === 'correction' ? 'invoices.downloadCorrection' : 'invoices.download', { number: invoice.number })}
+            </a>
+          )}
         </li>
       ))}
       {open && !invoices.some((invoice) => invoice.kind === 'invoice') && (

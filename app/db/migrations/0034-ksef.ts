@@ -9,6 +9,20 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  /**
+   * Who sends invoices to KSeF, as the nodes' configuration says (KSEF_SENDER, KSEF_CONSUMER_INVOICES), written at
+   * start: issuing reads it in its transaction, so every path that issues an invoice or a correction queues it.
+   */
+  await db.schema
+    .createTable('ksef_settings')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    /** kopi | accounting */
+    .addColumn('sender', 'text', (c) => c.notNull())
+    .addColumn('consumer_invoices', 'integer', (c) => c.notNull().defaultTo(0))
+    /** When the shop began sending (invoices issued before are the accounting software's). */
+    .addColumn('sending_since', 'text')
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
   await db.schema
     .createTable('ksef_contexts')
     /** `{API base URL} {NIP}` */
@@ -35,7 +49,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('ksef_submissions')
     .addColumn('invoice_id', 'text', (c) => c.primaryKey())
     /**
-     * queued (to send) | unsure (sent, no answer yet: asked about before any resend) | sent (KSeF has it, the status
+     * waiting (a correction whose invoice KSeF has not accepted yet: it is sent once it can name that invoice's
+     * KSeF number) | queued (to send) | unsure (sent, no answer yet: asked about before any resend) | sent (KSeF has it, the status
      * is polled) | accepted | refused
      */
     .addColumn('status', 'text', (c) => c.notNull())
@@ -53,6 +68,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('ksef_number', 'text')
     .addColumn('accepted_at', 'text')
     .addColumn('upo', 'text')
+    /** KOD I (kody-qr.md), fixed when accepted: the invoice's PDF carries it as a QR code with the KSeF number. */
+    .addColumn('verification_url', 'text')
     /** KSeF's status code and its own words, for a refusal (or the last failure to reach it). */
     .addColumn('error_code', 'integer')
     .addColumn('error_text', 'text')
@@ -65,4 +82,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('ksef_submissions').ifExists().execute();
   await db.schema.dropTable('ksef_contexts').ifExists().execute();
+  await db.schema.dropTable('ksef_settings').ifExists().execute();
 }

@@ -41,6 +41,7 @@ export type ActivityAction =
   | 'invoice.issued'
   | 'invoice.corrected'
   | 'invoice.ksef'
+  | 'invoice.resent'
   | 'customer.exported'
   | 'customer.deleted';
 

@@ -4,6 +4,7 @@ export {
   INVOICE_SERIES,
   getInvoice,
   invoiceFileName,
+  invoiceAcceptedByKsef,
   invoiceMail,
   invoicePdf,
   invoiceXml,

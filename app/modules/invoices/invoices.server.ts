@@ -16,11 +16,12 @@ import { findOrderRecord, getOrderRecordLines, orderLabel, vatPartsOf } from '~/
 import { type VatPart, sumByRate } from '~/modules/tax/index.server';
 import { shopDayOf, startOfShopDay } from '~/lib/shop-days';
 import { type InvoiceBuyer, invoiceWindowEnds, normalizeTaxId, nothingToInvoice } from './buyer';
-import { renderInvoicePdf } from './pdf.server';
+import { type KsefMark, renderInvoicePdf } from './pdf.server';
 import { type KsefCorrection, isKsefNumber, ksefEligible, ksefXml } from './ksef';
 import type { ExchangeRates, NbpRate } from './nbp.server';
 import { RATE_SCALE, currencySettings } from '~/modules/pricing/index.server';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
+import { type AcceptedInvoice, type KsefPolicy, ksefPolicy, queueKsefSubmission, releaseWaitingSubmission } from '~/modules/ksef/index.server';
 
 export type Seller = { name: string; address: string; taxId: string; email?: string };
 export type InvoiceLine = { name: string; sku: string | null; quantity: number; unitGrossCents: number; grossCents: number; netCents: number; vatCents: number; rateBp: number };
@@ -167,6 +168,8 @@ export async function issueInvoice(
     };
     // Rendered from the snapshot in the issuing transaction: an invoice never exists without its PDF and its mail.
     const pdf = await renderInvoicePdf(invoice);
+    const policy = await ksefPolicy(trx);
+    const xml = await ksefOf(trx, invoice, { taxCountry: order.taxCountry, createdAt: at, policy });
     await trx
       .insertInto('invoices')
       .values({
@@ -191,13 +194,15 @@ export async function issueInvoice(
         gross_cents: totals.grossCents,
         vat_cents: totals.vatCents,
         pdf: pdf.toString('base64'),
-        ksef_xml: await ksefOf(trx, invoice, { taxCountry: order.taxCountry, createdAt: at }),
+        ksef_xml: xml,
         ksef_number: null,
         created_by: 'admin' in input.by ? input.by.admin.id : null,
         created_at: now(),
       })
       .execute();
-    await queueMail(trx, invoiceMail(invoice, order.userEmail, pdf));
+    // Sent to KSeF by the shop: the buyer's mail goes once KSeF has given the invoice its number (docs/decisions/0034).
+    if (xml && policy.sends) await queueKsefSubmission(trx, { invoiceId: invoice.id, xml, issuedAt: invoice.issuedAt });
+    else await queueMail(trx, invoiceMail(invoice, order.userEmail, pdf));
     if ('admin' in input.by) {
       await recordActivity(trx, input.by.admin, { action: 'invoice.issued', subjectType: 'order', subjectId: order.id, subjectLabel: orderLabel(order.id), details: { number, buyer: input.buyer.name, taxId: input.buyer.taxId } });
     }
@@ -252,6 +257,10 @@ export async function issueCorrections(trx: Executor, orderId: string, at = new 
   if (refunds.length === 0) return [];
   const original = toInvoice(invoiceRow, null);
   const invoiceKsefNumber = (await trx.selectFrom('invoices').select('ksef_number').where('id', '=', original.id).executeTakeFirst())?.ksef_number ?? null;
+  const policy = await ksefPolicy(trx);
+  // A correction goes to KSeF only once its invoice has a KSeF number to name (tryby-offline.md): until then it waits.
+  const originalInKsef = await trx.selectFrom('ksef_submissions').select('status').where('invoice_id', '=', original.id).executeTakeFirst();
+  const waitsForOriginal = originalInKsef !== undefined && originalInKsef.status !== 'accepted';
   const order = await findOrderRecord(trx, orderId);
   const t = getT(original.locale);
   const issued: Invoice[] = [];
@@ -287,6 +296,12 @@ export async function issueCorrections(trx: Executor, orderId: string, at = new 
       payment: { provider: original.payment.provider, paidAt: refund.created_at, reference: refund.provider_refund_id },
     };
     const pdf = await renderInvoicePdf(correction);
+    const xml = await ksefOf(trx, correction, {
+      taxCountry: order?.taxCountry ?? null,
+      createdAt: at,
+      correction: correctionOf(original, invoiceKsefNumber, t('invoices.pdf.refundReason')),
+      policy,
+    });
     await trx
       .insertInto('invoices')
       .values({
@@ -311,17 +326,14 @@ export async function issueCorrections(trx: Executor, orderId: string, at = new 
         gross_cents: totals.grossCents,
         vat_cents: totals.vatCents,
         pdf: pdf.toString('base64'),
-        ksef_xml: await ksefOf(trx, correction, {
-          taxCountry: order?.taxCountry ?? null,
-          createdAt: at,
-          correction: { number: original.number, issuedAt: original.issuedAt, ksefNumber: invoiceKsefNumber, reason: t('invoices.pdf.refundReason') },
-        }),
+        ksef_xml: xml,
         ksef_number: null,
         created_by: null,
         created_at: now(),
       })
       .execute();
-    if (order) await queueMail(trx, invoiceMail(correction, order.userEmail, pdf));
+    if (xml && policy.sends) await queueKsefSubmission(trx, { invoiceId: correction.id, xml, issuedAt: correction.issuedAt, waiting: waitsForOriginal });
+    else if (order) await queueMail(trx, invoiceMail(correction, order.userEmail, pdf));
     await recordActivity(trx, { id: null, email: 'Kopi' }, { action: 'invoice.corrected', subjectType: 'order', subjectId: orderId, subjectLabel: orderLabel(orderId), details: { number, corrects: original.number, buyer: correction.buyer.name } });
     issued.push(correction);
   }
@@ -378,8 +390,8 @@ export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
  * VAT in złoty (P_14_xW) at the rate it was issued with (KursWaluty): NBP's of the last working day before the
  * payment, or the shop's when NBP could not be asked (docs/decisions/0028). FA(3) has no field for the table.
  */
-async function ksefOf(trx: Executor, invoice: Invoice, options: { taxCountry: string | null; createdAt: Date; correction?: KsefCorrection }): Promise<string | null> {
-  if (!ksefEligible(invoice)) return null;
+async function ksefOf(trx: Executor, invoice: Invoice, options: { taxCountry: string | null; createdAt: Date; correction?: KsefCorrection; policy: KsefPolicy }): Promise<string | null> {
+  if (!ksefEligible(invoice) && !options.policy.consumerInvoices) return null;
   const plnRate = invoice.currency === 'PLN' ? 1 : (invoice.totals.plnRate ?? (await currencySettings(trx)).rate / RATE_SCALE);
   try {
     return ksefXml(invoice, { createdAt: options.createdAt, plnRate, taxCountry: options.taxCountry ?? undefined, correction: options.correction });
@@ -390,9 +402,71 @@ async function ksefOf(trx: Executor, invoice: Invoice, options: { taxCountry: st
   }
 }
 
+const correctionOf = (original: Invoice, ksefNumber: string | null, reason: string): KsefCorrection => ({ number: original.number, issuedAt: original.issuedAt, ksefNumber, reason });
+
+/**
+ * KSeF accepted an invoice or a correction the shop sent (docs/decisions/0034), in the transaction that records
+ * it: the PDF is rendered again from the same snapshot with KOD I and the KSeF number under it, kept, and mailed to
+ * the buyer (the mail waited for this). A correction that waited for this invoice's number gets it in its XML and
+ * goes to KSeF in turn.
+ */
+export async function invoiceAcceptedByKsef(trx: Executor, accepted: AcceptedInvoice): Promise<void> {
+  const invoice = await getInvoice(trx, accepted.invoiceId);
+  if (!invoice) return;
+  const pdf = await renderInvoicePdf(invoice, { url: accepted.verificationUrl, label: accepted.ksefNumber });
+  await trx.updateTable('invoices').set({ pdf: pdf.toString('base64') }).where('id', '=', invoice.id).execute();
+  const order = await findOrderRecord(trx, invoice.orderId);
+  if (order) await queueMail(trx, invoiceMail(invoice, order.userEmail, pdf));
+  if (invoice.kind !== 'invoice') return;
+  const waiting = await trx
+    .selectFrom('invoices')
+    .innerJoin('ksef_submissions', 'ksef_submissions.invoice_id', 'invoices.id')
+    .select('invoices.id')
+    .where('invoices.corrects_id', '=', invoice.id)
+    .where('ksef_submissions.status', '=', 'waiting')
+    .execute();
+  const t = getT(invoice.locale);
+  for (const { id } of waiting) {
+    const correction = await getInvoice(trx, id);
+    if (!correction) continue;
+    const xml = await ksefOf(trx, correction, {
+      taxCountry: order?.taxCountry ?? null,
+      createdAt: new Date(correction.issuedAt),
+      correction: correctionOf(invoice, accepted.ksefNumber, t('invoices.pdf.refundReason')),
+      policy: { sends: true, consumerInvoices: true },
+    });
+    if (!xml) continue;
+    await trx.updateTable('invoices').set({ ksef_xml: xml }).where('id', '=', id).execute();
+    await releaseWaitingSubmission(trx, { invoiceId: id, xml });
+  }
+}
+
+/**
+ * An invoice's FA(3) XML made again from its snapshot (the buyer corrected after KSeF refused it): a correction
+ * names its invoice's KSeF number as the database has it now. Null when FA(3) cannot express it.
+ */
+export async function rebuildKsefXml(trx: Executor, invoice: Invoice, createdAt: Date): Promise<string | null> {
+  const order = await findOrderRecord(trx, invoice.orderId);
+  let correction: KsefCorrection | undefined;
+  if (invoice.kind === 'correction') {
+    const original = await trx.selectFrom('invoices').select(['id']).where('order_id', '=', invoice.orderId).where('kind', '=', 'invoice').executeTakeFirst();
+    const originalInvoice = original ? await getInvoice(trx, original.id) : null;
+    if (!originalInvoice) return null;
+    const number = (await trx.selectFrom('invoices').select('ksef_number').where('id', '=', originalInvoice.id).executeTakeFirst())?.ksef_number ?? null;
+    correction = correctionOf(originalInvoice, number, getT(invoice.locale)('invoices.pdf.refundReason'));
+  }
+  return ksefOf(trx, invoice, { taxCountry: order?.taxCountry ?? null, createdAt, correction, policy: { sends: true, consumerInvoices: true } });
+}
+
+/** KOD I and the label under it, for an invoice KSeF has accepted (null for any other). */
+async function ksefMarkOf(db: Executor, invoiceId: string): Promise<KsefMark | null> {
+  const row = await db.selectFrom('ksef_submissions').select(['verification_url', 'ksef_number']).where('invoice_id', '=', invoiceId).where('status', '=', 'accepted').executeTakeFirst();
+  return row?.verification_url && row.ksef_number ? { url: row.verification_url, label: row.ksef_number } : null;
+}
+
 /** Renders the invoice's PDF from its snapshot and keeps it, once (a PDF already kept stays as it is): for invoices issued before PDFs were kept with them. */
 async function storePdf(db: Executor, invoice: Invoice): Promise<Buffer> {
-  const pdf = await renderInvoicePdf(invoice);
+  const pdf = await renderInvoicePdf(invoice, (await ksefMarkOf(db, invoice.id)) ?? undefined);
   await db.updateTable('invoices').set({ pdf: pdf.toString('base64') }).where('id', '=', invoice.id).where('pdf', 'is', null).execute();
   const kept = await db.selectFrom('invoices').select('pdf').where('id', '=', invoice.id).executeTakeFirst();
   return kept?.pdf ? Buffer.from(kept.pdf, 'base64') : pdf;
@@ -424,22 +498,51 @@ function toInvoice(row: InvoiceRow, correctsNumber: string | null, correctsIssue
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** An order's invoices and corrections, oldest first (the order's pages); a customer sees only their own order's. */
-export async function listOrderInvoices(
-  db: Executor,
-  orderId: string,
-): Promise<Array<{ id: string; number: string; kind: 'invoice' | 'correction'; issuedAt: string; grossCents: number; currency: string; ksef: boolean; ksefNumber: string | null }>> {
+export type OrderInvoiceEntry = {
+  id: string;
+  number: string;
+  kind: 'invoice' | 'correction';
+  issuedAt: string;
+  grossCents: number;
+  currency: string;
+  /** It has FA(3) XML. */
+  ksef: boolean;
+  ksefNumber: string | null;
+  /** Where it stands when the shop sends it to KSeF (waiting, queued, unsure, sent, accepted, refused); null when the shop does not. */
+  ksefStatus: string | null;
+  buyerName: string;
+  buyerTaxId: string;
+};
+
+export async function listOrderInvoices(db: Executor, orderId: string): Promise<OrderInvoiceEntry[]> {
   if (!idPattern.test(orderId)) return [];
   const rows = await db
     .selectFrom('invoices')
-    .select((eb) => ['id', 'number', 'kind', 'issued_at', 'gross_cents', 'currency', 'ksef_number', eb('ksef_xml', 'is not', null).as('ksef')])
-    .where('order_id', '=', orderId)
-    .orderBy('issued_at')
-    .orderBy('seq')
+    .leftJoin('ksef_submissions as s', 's.invoice_id', 'invoices.id')
+    .select((eb) => ['invoices.id', 'invoices.number', 'invoices.kind', 'invoices.issued_at', 'invoices.gross_cents', 'invoices.currency', 'invoices.ksef_number', 'invoices.buyer', 's.status', eb('invoices.ksef_xml', 'is not', null).as('ksef')])
+    .where('invoices.order_id', '=', orderId)
+    .orderBy('invoices.issued_at')
+    .orderBy('invoices.seq')
     .execute();
-  return rows.map((r) => ({ id: r.id, number: r.number, kind: r.kind === 'correction' ? 'correction' : 'invoice', issuedAt: r.issued_at, grossCents: Number(r.gross_cents), currency: r.currency, ksef: Boolean(r.ksef), ksefNumber: r.ksef_number }));
+  return rows.map((r) => {
+    const buyer = JSON.parse(r.buyer) as InvoiceBuyer;
+    return {
+      id: r.id,
+      number: r.number,
+      kind: r.kind === 'correction' ? 'correction' : 'invoice',
+      issuedAt: r.issued_at,
+      grossCents: Number(r.gross_cents),
+      currency: r.currency,
+      ksef: Boolean(r.ksef),
+      ksefNumber: r.ksef_number,
+      ksefStatus: r.status,
+      buyerName: buyer.name,
+      buyerTaxId: buyer.taxId,
+    };
+  });
 }
 
-export type RecordKsefOutcome = { ok: true; number: string } | { ok: false; reason: 'invalid' | 'not_found' };
+export type RecordKsefOutcome = { ok: true; number: string } | { ok: false; reason: 'invalid' | 'not_found' | 'sent_by_shop' };
 
 /**
  * The number KSeF gave an invoice once the owner sent its XML through KSeF's own tools: kept with the invoice (the
@@ -460,6 +563,8 @@ export async function recordKsefNumber(db: DB, actor: Actor, input: { orderId: s
       .where('purged_at', 'is', null)
       .executeTakeFirst();
     if (!invoice) return { ok: false, reason: 'not_found' };
+    // The shop sends this one itself: its number is KSeF's answer, never typed in.
+    if (await trx.selectFrom('ksef_submissions').select('invoice_id').where('invoice_id', '=', input.invoiceId).executeTakeFirst()) return { ok: false, reason: 'sent_by_shop' };
     if (invoice.ksef_number === ksefNumber) return { ok: true, number: invoice.number };
     await trx.updateTable('invoices').set({ ksef_number: ksefNumber }).where('id', '=', input.invoiceId).execute();
     await recordActivity(trx, actor, { action: 'invoice.ksef', subjectType: 'order', subjectId: input.orderId, subjectLabel: orderLabel(input.orderId), details: { number: invoice.number, ksefNumber: [invoice.ksef_number, ksefNumber] } });
@@ -471,16 +576,21 @@ export async function recordKsefNumber(db: DB, actor: Actor, input: { orderId: s
  * An invoice's PDF as issued, for the owner (`{ admin: true }`) or the customer whose order it is; null for
  * anything else, and for one purged at the end of its retention. One whose PDF was never kept (the process stopped right after issuing) is rendered and kept now.
  */
-export async function invoicePdf(db: Executor, invoiceId: string, who: { admin: true } | { userId: string }): Promise<{ number: string; pdf: Buffer } | null> {
+export async function invoicePdf(db: Executor, invoiceId: string, who: { admin: true }): Promise<{ number: string; pdf: Buffer } | null>;
+export async function invoicePdf(db: Executor, invoiceId: string, who: { admin: true } | { userId: string }): Promise<{ number: string; pdf: Buffer } | { number: string; pending: true } | null>;
+export async function invoicePdf(db: Executor, invoiceId: string, who: { admin: true } | { userId: string }): Promise<{ number: string; pdf: Buffer } | { number: string; pending: true } | null> {
   if (!idPattern.test(invoiceId)) return null;
   const row = await db
     .selectFrom('invoices')
     .innerJoin('orders', 'orders.id', 'invoices.order_id')
-    .select(['invoices.id', 'invoices.number', 'invoices.pdf', 'invoices.corrects_id', 'invoices.purged_at', 'orders.user_id'])
+    .leftJoin('ksef_submissions as s', 's.invoice_id', 'invoices.id')
+    .select(['invoices.id', 'invoices.number', 'invoices.pdf', 'invoices.corrects_id', 'invoices.purged_at', 'orders.user_id', 's.status'])
     .where('invoices.id', '=', invoiceId)
     .executeTakeFirst();
   // Past its retention the document is gone for good (docs/decisions/0029): never rebuilt from what is left.
   if (!row || row.purged_at !== null || ('userId' in who && row.user_id !== who.userId)) return null;
+  // Not the buyer's before KSeF has given it its number (the owner sees it as issued).
+  if ('userId' in who && row.status !== null && row.status !== 'accepted') return { number: row.number, pending: true };
   if (row.pdf) return { number: row.number, pdf: Buffer.from(row.pdf, 'base64') };
   const invoice = await getInvoice(db, invoiceId);
   return invoice ? { number: row.number, pdf: await storePdf(db, invoice) } : null;
@@ -518,11 +628,26 @@ export async function monthKsefXml(db: Executor, month: string): Promise<Array<{
 export const invoiceFileName = (number: string) => `${number.replace(/\//g, '-')}.pdf`;
 
 /** Invoices' numbers of one order for My Orders (orders without one are absent). */
-export async function invoicesByOrder(db: Executor, orderIds: string[]): Promise<Map<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction' }>>> {
-  const out = new Map<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction' }>>();
+/**
+ * A customer's orders' documents. `pending`: the shop sends it to KSeF and KSeF has not given it its number yet;
+ * until it has, the document is not handed out (it reaches the buyer by mail once it has, with its QR code).
+ */
+export async function invoicesByOrder(db: Executor, orderIds: string[]): Promise<Map<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction'; pending: boolean }>>> {
+  const out = new Map<string, Array<{ id: string; number: string; kind: 'invoice' | 'correction'; pending: boolean }>>();
   if (orderIds.length === 0) return out;
-  const rows = await db.selectFrom('invoices').select(['id', 'number', 'kind', 'order_id']).where('order_id', 'in', orderIds).where('purged_at', 'is', null).orderBy('issued_at').orderBy('seq').execute();
-  for (const r of rows) out.set(r.order_id, [...(out.get(r.order_id) ?? []), { id: r.id, number: r.number, kind: r.kind === 'correction' ? 'correction' : 'invoice' }]);
+  const rows = await db
+    .selectFrom('invoices')
+    .leftJoin('ksef_submissions as s', 's.invoice_id', 'invoices.id')
+    .select(['invoices.id', 'invoices.number', 'invoices.kind', 'invoices.order_id', 's.status'])
+    .where('invoices.order_id', 'in', orderIds)
+    .where('invoices.purged_at', 'is', null)
+    .orderBy('invoices.issued_at')
+    .orderBy('invoices.seq')
+    .execute();
+  for (const r of rows) {
+    const entry = { id: r.id, number: r.number, kind: r.kind === 'correction' ? ('correction' as const) : ('invoice' as const), pending: r.status !== null && r.status !== 'accepted' };
+    out.set(r.order_id, [...(out.get(r.order_id) ?? []), entry]);
+  }
   return out;
 }
 

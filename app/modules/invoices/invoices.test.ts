@@ -297,8 +297,10 @@ describe.each(testDatabases())('invoices on %s', (_kind, open) => {
     const o = await paidOrder('Kawa Łagodna', 2460);
     const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId } });
     if (!issued.ok) throw new Error(issued.reason);
-    const file = await invoicePdf(db, issued.invoice.id, { userId: o.userId });
-    expect(file?.pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const found = await invoicePdf(db, issued.invoice.id, { userId: o.userId });
+    if (!found || 'pending' in found) throw new Error('the buyer has no PDF');
+    const file = found;
+    expect(file.pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(await invoicePdf(db, issued.invoice.id, { userId: 'someone-else' })).toBeNull();
     const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: file!.pdf }).toString().replace(/[\u00a0\u202f]/g, ' ');
     expect(text).toContain(`Faktura VAT ${issued.invoice.number}`);

@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
 import { formatNumber, formatPrice } from '~/lib/format';
 import { countryName } from '~/modules/delivery/countries';
 import { getT } from '~/modules/i18n/index.server';
@@ -19,7 +20,13 @@ const ROAST = '#2B1A12';
 const MUTED = '#6B5A4E';
 const LINE = '#E4D8C6';
 
-export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
+/**
+ * KOD I (kody-qr.md): the link that verifies the invoice in KSeF, and what is printed under it — the KSeF number,
+ * or OFFLINE while it has none.
+ */
+export type KsefMark = { url: string; label: string };
+
+export function renderInvoicePdf(invoice: Invoice, ksef?: KsefMark): Promise<Buffer> {
   const t = getT(invoice.locale);
   const money = (cents: number) => formatPrice(cents, invoice.currency === 'PLN' ? 'PLN' : 'EUR', invoice.locale);
   const day = (iso: string) => new Intl.DateTimeFormat(invoice.locale === 'pl' ? 'pl-PL' : 'en-GB', { dateStyle: 'long', timeZone: 'Europe/Warsaw' }).format(new Date(iso));
@@ -127,7 +134,15 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
     doc.text(nbp ? t('invoices.pdf.vatInPlnNbp', { amount, rate, table: nbp.table, date: day(`${nbp.date}T12:00:00Z`) }) : t('invoices.pdf.vatInPln', { amount, rate }), left, y, { width });
     y = doc.y + 8;
   }
-  doc.font('Sans-Bold').fontSize(11).fillColor(ROAST).text(`${t('invoices.pdf.toPay')}: ${money(0)}`, left, y);
+  if (ksef) {
+    // The code in the payment block's right-hand corner, the KSeF number under it.
+    const size = 96;
+    const x = left + width - size - 20;
+    drawQr(doc, ksef.url, x, y, size);
+    doc.font('Sans').fontSize(6.5).fillColor(ROAST).text(ksef.label, x - 40, y + size + 4, { width: size + 80, align: 'center' });
+    doc.font('Sans').fontSize(6.5).fillColor(MUTED).text(t('invoices.pdf.ksefQr'), x - 40, doc.y + 1, { width: size + 80, align: 'center' });
+  }
+  doc.font('Sans-Bold').fontSize(11).fillColor(ROAST).text(`${t('invoices.pdf.toPay')}: ${money(0)}`, left, y, { width: ksef ? width - 160 : width });
   doc.font('Sans').fontSize(9).fillColor(MUTED);
   const paid = invoice.payment.paidAt ? day(invoice.payment.paidAt) : '';
   doc.text(
@@ -137,7 +152,22 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
   );
   if (invoice.payment.reference) doc.text(`${t('invoices.pdf.reference')}: ${invoice.payment.reference}`);
   doc.text(t('invoices.pdf.order', { label: invoice.orderId.slice(-6).toUpperCase() }));
-  if (ksefEligible(invoice)) doc.moveDown(0.5).text(t('invoices.pdf.ksef'));
+  if (ksefEligible(invoice) || ksef) doc.moveDown(0.5).text(t('invoices.pdf.ksef'), left, doc.y, { width: ksef ? width - 160 : width });
   doc.end();
   return done;
+}
+
+/** A QR code (ISO/IEC 18004, error correction M) drawn as vector squares, with the standard's four-module quiet zone. */
+function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number): void {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const count = modules.size + 8;
+  const cell = size / count;
+  doc.save().rect(x, y, size, size).fill('#FFFFFF');
+  doc.fillColor('#000000');
+  for (let row = 0; row < modules.size; row++) {
+    for (let col = 0; col < modules.size; col++) {
+      if (modules.get(row, col)) doc.rect(x + (col + 4) * cell, y + (row + 4) * cell, cell + 0.02, cell + 0.02);
+    }
+  }
+  doc.fill().restore();
 }

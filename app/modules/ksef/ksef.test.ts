@@ -158,7 +158,7 @@ describe.each(testDatabases())('sending to KSeF on %s', (_kind, open) => {
     return id;
   }
   const submission = (id: string) => test.db.selectFrom('ksef_submissions').selectAll().where('invoice_id', '=', id).executeTakeFirstOrThrow();
-  const deps = (context = contextFor()) => ({ db: test.db, api, context, log });
+  const deps = (context = contextFor()) => ({ db: test.db, api, context, log, qrUrl: 'https://qr-test.ksef.mf.gov.pl', sellerNip: SELLER });
 
   it('authenticates once for every worker, sends, and keeps the KSeF number, the acceptance time and a UPO that validates', async () => {
     const id = await issued('FV/2026/00001');

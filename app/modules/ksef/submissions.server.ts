@@ -24,6 +24,7 @@ import { type KsefApi, KsefError, type SessionInvoiceStatus } from './api.server
 import type { KsefContext } from './context.server';
 import { encryptedInvoice, sha256Base64 } from './crypto.server';
 import { offlineDeadline } from './deadline';
+import { invoiceVerificationUrl } from './qr';
 
 const TIME_ZONE = 'Europe/Warsaw';
 /** How long a claim hides a row from other workers (a send and its first polls fit well inside). */
@@ -37,14 +38,17 @@ const PROCESSING = new Set([100, 150]);
 
 type Row = Selectable<KsefSubmissionsTable>;
 
-/** Queues an issued invoice for KSeF, in the issuing transaction. */
-export async function queueKsefSubmission(trx: Executor, input: { invoiceId: string; xml: string; issuedAt: string }): Promise<void> {
+/**
+ * Queues an issued invoice for KSeF, in the issuing transaction. `waiting`: a correction whose invoice KSeF has
+ * not accepted yet; it goes once that invoice has its number (releaseWaitingSubmission).
+ */
+export async function queueKsefSubmission(trx: Executor, input: { invoiceId: string; xml: string; issuedAt: string; waiting?: boolean }): Promise<void> {
   const at = new Date().toISOString();
   await trx
     .insertInto('ksef_submissions')
     .values({
       invoice_id: input.invoiceId,
-      status: 'queued',
+      status: input.waiting ? 'waiting' : 'queued',
       next_attempt_at: at,
       invoice_hash: sha256Base64(input.xml),
       deadline: offlineDeadline(shopDayOf(new Date(input.issuedAt), TIME_ZONE)).toISOString(),
@@ -67,6 +71,12 @@ export async function resendKsefSubmission(db: Executor, input: { invoiceId: str
     .where('status', '=', 'refused')
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
+}
+
+/** A waiting correction, its XML now naming its invoice's KSeF number, goes to KSeF. */
+export async function releaseWaitingSubmission(trx: Executor, input: { invoiceId: string; xml: string }): Promise<void> {
+  const at = new Date().toISOString();
+  await trx.updateTable('ksef_submissions').set({ status: 'queued', invoice_hash: sha256Base64(input.xml), next_attempt_at: at, updated_at: at }).where('invoice_id', '=', input.invoiceId).where('status', '=', 'waiting').execute();
 }
 
 export function ksefRetryDelayMs(attempts: number): number {
@@ -100,7 +110,19 @@ export async function claimDueSubmissions(db: DB, { now, limit, token }: { now: 
   return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.invoice_id.localeCompare(b.invoice_id));
 }
 
-export type KsefDeps = { db: DB; api: KsefApi; context: KsefContext; log: Logger; onAccepted?: (trx: Executor, invoiceId: string, ksefNumber: string) => Promise<void> };
+export type AcceptedInvoice = { invoiceId: string; ksefNumber: string; verificationUrl: string };
+
+export type KsefDeps = {
+  db: DB;
+  api: KsefApi;
+  context: KsefContext;
+  log: Logger;
+  /** Where KOD I points (kody-qr.md): the environment's QR address. */
+  qrUrl: string;
+  sellerNip: string;
+  /** In the transaction that records the acceptance: the invoice's PDF with its QR code, its mail. */
+  onAccepted?: (trx: Executor, accepted: AcceptedInvoice) => Promise<void>;
+};
 
 export type PassOutcome = { handled: number; accepted: number; refused: number; pausedUntil?: Date };
 
@@ -174,10 +196,12 @@ async function send(deps: KsefDeps, row: Row, token: string, access: string): Pr
     const sent = await api.sendInvoice(access, session.reference, { ...encryptedInvoice(session.key, invoice.ksef_xml), offlineMode: offline });
     return await mark(db, unsure, token, { status: 'sent', invoice_reference: sent.referenceNumber });
   } catch (error) {
-    // KSeF answered, and did not take it: nothing arrived, so it is safe to send again (in a new session if this one is over).
-    if (error instanceof KsefError && (error.kind === 'refused' || error.kind === 'unauthorized' || error.kind === 'rate_limited')) {
+    // KSeF answered, and did not take it (a refusal, a 401, a 429, 503 "unavailable": maintenance): nothing arrived,
+    // so it is safe to send again (in a new session if this one is over). Any other failure leaves it unsure.
+    const notTaken = error instanceof KsefError && (error.kind !== 'unavailable' || error.details.status === 503);
+    if (notTaken) {
       await mark(db, unsure, token, { status: 'queued' });
-      if (error.kind === 'refused') await context.forgetSession(session.reference);
+      if ((error as KsefError).kind === 'refused') await context.forgetSession(session.reference);
     }
     throw error;
   }
@@ -216,16 +240,21 @@ async function poll(deps: KsefDeps, row: Row, token: string, access: string): Pr
 }
 
 async function accept(deps: KsefDeps, row: Row, token: string, ksefNumber: string, acceptedAt: string, upo: string): Promise<void> {
+  const invoice = await invoiceXmlOf(deps.db, row.invoice_id);
+  const xml = invoice?.ksef_xml ?? '';
+  // KOD I hashes the file exactly as sent, and names the issue date the file gives (P_1).
+  const issueDate = /<P_1>(\d{4}-\d{2}-\d{2})<\/P_1>/.exec(xml)?.[1] ?? shopDayOf(new Date(invoice?.issued_at ?? Date.now()), TIME_ZONE);
+  const verificationUrl = invoiceVerificationUrl(deps.qrUrl, deps.sellerNip, issueDate, xml);
   await inTransaction(deps.db, async (trx) => {
     const updated = await trx
       .updateTable('ksef_submissions')
-      .set({ status: 'accepted', ksef_number: ksefNumber, accepted_at: acceptedAt, upo, error_code: null, error_text: null, claim_token: null, updated_at: new Date().toISOString() })
+      .set({ status: 'accepted', ksef_number: ksefNumber, accepted_at: acceptedAt, upo, verification_url: verificationUrl, error_code: null, error_text: null, claim_token: null, updated_at: new Date().toISOString() })
       .where('invoice_id', '=', row.invoice_id)
       .where('claim_token', '=', token)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new LostClaim(row.invoice_id);
     await trx.updateTable('invoices').set({ ksef_number: ksefNumber }).where('id', '=', row.invoice_id).execute();
-    await deps.onAccepted?.(trx, row.invoice_id, ksefNumber);
+    await deps.onAccepted?.(trx, { invoiceId: row.invoice_id, ksefNumber, verificationUrl });
   });
 }
 

@@ -96,6 +96,7 @@ function describe(entry: ActivityEntry, t: T, locale: Locale): string[] {
   if (entry.action === 'currency.changed' || entry.action === 'prices.proposed') out.push(...describeCurrency(entry.action, d, t));
   if (entry.action === 'tax.changed') out.push(...describeTax(d, t, locale));
   if ((entry.action === 'invoice.issued' || entry.action === 'invoice.corrected') && typeof d.number === 'string') out.push(t('admin.activity.invoice', { number: d.number, buyer: String(d.buyer ?? '') }));
+  if (entry.action === 'invoice.resent' && typeof d.number === 'string' && Array.isArray(d.buyer)) out.push(t('admin.activity.invoice', { number: d.number, buyer: String(d.buyer[1] ?? '') }));
   if (entry.action === 'invoice.ksef' && typeof d.number === 'string' && Array.isArray(d.ksefNumber)) out.push(t('admin.activity.ksef', { number: d.number, ksef: String(d.ksefNumber[1] ?? '') }));
   if (entry.action === 'sale.created' && typeof d.startsAt === 'string' && typeof d.endsAt === 'string') {
     out.push(t('admin.activity.saleTerms', { variants: t('admin.promotions.variants', { count: Number(d.variants ?? 0) }), from: formatDateTime(d.startsAt, locale), to: formatDateTime(d.endsAt, locale) }));

@@ -13,6 +13,8 @@ import * as customers from './customers';
 import * as customerData from './customer-data';
 import * as addProduct from './add-product';
 import * as dashboard from './dashboard';
+import * as invoices from './invoices';
+import * as invoiceUpo from './invoice-upo';
 import * as layout from './layout';
 import * as messages from './messages';
 import * as ordersExport from './orders-export';
@@ -78,6 +80,9 @@ describe('back-office routes', () => {
         ['customers action', () => customers.action(args(post('/admin/customers', { intent: 'delete', userId: 'u1', reviews: 'keep', confirm: 'yes' }), user) as never)],
         ['erase action', () => customers.action(args(post('/admin/customers', { intent: 'erase', email: 'ola@example.com', confirm: 'yes' }), user) as never)],
         ['customer data action', () => customerData.action(args(post('/admin/customers/data', { email: 'ola@example.com', userId: 'u1' }), user) as never)],
+        ['invoices loader', () => invoices.loader(args(get('/admin/invoices?status=refused'), user) as never)],
+        ['invoices action', () => invoices.action(args(post('/admin/invoices', { intent: 'resend', invoiceId: 'i1', invoiceName: 'X', invoiceCountry: 'PL' }), user) as never)],
+        ['UPO loader', () => invoiceUpo.loader(args(get('/admin/invoices/i1/upo'), user, { id: 'i1' }) as never)],
       );
     }
     for (const [name, call] of calls) expect(await redirectOf(call), name).toBe('/');

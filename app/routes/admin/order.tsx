@@ -137,7 +137,7 @@ async function invoice(app: AppContext, user: { id: string; email: string }, id:
 async function ksefNumber(app: AppContext, user: { id: string; email: string }, id: string, form: FormData) {
   const outcome = await recordKsefNumber(app.db, user, { orderId: id, invoiceId: field(form, 'invoiceId'), ksefNumber: field(form, 'ksefNumber') });
   if (outcome.ok) return data<Result>({ ok: true, moved: 'ksefRecorded', number: outcome.number });
-  return data<Result>({ ok: false, error: `ksef_${outcome.reason}` }, { status: outcome.reason === 'invalid' ? 400 : 404 });
+  return data<Result>({ ok: false, error: `ksef_${outcome.reason}` }, { status: outcome.reason === 'invalid' ? 400 : outcome.reason === 'sent_by_shop' ? 409 : 404 });
 }
 
 /** Creates the order's InPost shipment (`size` given), or asks InPost whether it is confirmed yet. */

@@ -1,0 +1,161 @@
+/**
+ * Invoices the shop sends to KSeF itself (docs/decisions/0034), against the KSeF stand-in (tests/doubles/ksef.js):
+ * issuing queues a business invoice in its transaction and holds its mail; KSeF's acceptance puts the number and
+ * KOD I on the PDF (read back with pdftotext, the QR code decoded from the rendered page) and sends the mail; a
+ * refund's correction waits for its invoice's number and then names it; the buyer gets nothing before KSeF has
+ * numbered it; a consumer's invoice stays outside KSeF; a number cannot be typed over KSeF's.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '~/db/database.server';
+import { type TestDatabase, testDatabases } from '~/db/test-databases';
+import { type PaymentServices, payWithCard, startPayment } from '~/modules/checkout/index.server';
+import { cancelOrder } from '~/modules/fulfilment/index.server';
+import { createKsefApi, createKsefContext, recordKsefPolicy, sendDueInvoices } from '~/modules/ksef/index.server';
+import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
+import { address, courier, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
+import { spawnStandIn } from '../../../tests/doubles/spawn';
+import { qrCodeOnPdf } from '../../../tests/fixtures/qr';
+import { type InvoiceBuyer, invoiceAcceptedByKsef, invoicePdf, issueInvoice, listOrderInvoices, recordKsefNumber, sellerOf } from './index.server';
+import { invoiceRegister, resendRefusedInvoice } from './register.server';
+
+const PORT = 3461 + Number(process.env.VITEST_POOL_ID ?? 0);
+const baseUrl = `http://127.0.0.1:${PORT}/v2`;
+const QR = 'https://qr-test.ksef.mf.gov.pl';
+const log = pino({ level: 'silent' });
+const owner = { id: null, email: 'owner@kopi.test' };
+const card = { number: TEST_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
+const seller = sellerOf({ legalName: 'Kopi Palarnia sp. z o.o.', address: 'ul. Mokotowska 12\n00-640 Warszawa', taxId: '5260250274', email: 'sklep@kopi.test' })!;
+const cafe: InvoiceBuyer = { name: 'Kawiarnia Ziarno sp. z o.o.', taxId: '7250018200', country: 'PL', address: 'ul. Piotrkowska 100', zipCode: '90-004', city: 'Łódź' };
+const TOKEN = `20261204-EC-0123456789-ABCDEF0123-4F|nip-${seller.taxId}|${'c'.repeat(64)}`;
+
+let standIn: ChildProcess;
+beforeAll(async () => {
+  standIn = await spawnStandIn('ksef.js', PORT);
+});
+afterAll(() => {
+  standIn.kill();
+});
+
+const textOf = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString().replace(/[\u00a0\u202f]/g, ' ');
+
+describe.each(testDatabases())('invoices through KSeF on %s', (_kind, open) => {
+  let handle: TestDatabase;
+  let db: DB;
+  let provider: PaymentProvider;
+  let services: PaymentServices;
+  const api = createKsefApi({ baseUrl });
+  const send = () =>
+    sendDueInvoices({ db, api, context: createKsefContext({ db, api, baseUrl, nip: seller.taxId, token: TOKEN, log }), log, qrUrl: QR, sellerNip: seller.taxId, onAccepted: invoiceAcceptedByKsef });
+
+  beforeAll(async () => {
+    handle = await open();
+    db = handle.db;
+    provider = createTestPaymentProvider(db);
+    services = { db, payments: provider, contactTo: 'shop@kopi.test', publicUrl: 'https://kopi.test', kickMail: () => {} };
+    await recordKsefPolicy(db, { sender: 'kopi', consumerInvoices: false });
+    // Each database numbers its invoices from 1: KSeF would take the second FV/…/00001 for a duplicate (440).
+    await fetch(`http://127.0.0.1:${PORT}/__reset`, { method: 'POST' });
+  });
+  afterAll(() => handle.close());
+
+  async function paidOrder(name: string) {
+    const user = await createUser(db);
+    const coffee = await createCoffee(db, name, 2460);
+    const cartId = await fillCart(db, user.id, [[coffee, 2]]);
+    const started = await startPayment(db, provider, { userId: user.id, email: user.email, locale: 'pl', currency: 'EUR', cartId, address, delivery: courier });
+    if (!started.ok) throw new Error(started.reason);
+    expect(await payWithCard(services, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
+    return { userId: user.id, orderId: started.orderId };
+  }
+  const mailsAbout = (number: string) => db.selectFrom('mail_outbox').select(['subject', 'attachments']).where('subject', 'like', `%${number}%`).execute();
+  const submission = (invoiceId: string) => db.selectFrom('ksef_submissions').selectAll().where('invoice_id', '=', invoiceId).executeTakeFirstOrThrow();
+
+  it('a business invoice waits for KSeF: then its PDF names the KSeF number under a QR code that decodes to KOD I, and only then is it mailed', async () => {
+    const o = await paidOrder('Kawa do KSeF');
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId } });
+    if (!issued.ok) throw new Error(issued.reason);
+    const number = issued.invoice.number;
+    expect(await submission(issued.invoice.id)).toMatchObject({ status: 'queued' });
+    expect(await mailsAbout(number)).toEqual([]);
+    // The buyer gets nothing before KSeF has numbered it; the owner sees it as issued.
+    expect(await invoicePdf(db, issued.invoice.id, { userId: o.userId })).toEqual({ number, pending: true });
+    expect((await listOrderInvoices(db, o.orderId))[0]).toMatchObject({ ksefStatus: 'queued', buyerName: cafe.name, buyerTaxId: cafe.taxId });
+
+    expect(await send()).toMatchObject({ accepted: 1 });
+    const row = await submission(issued.invoice.id);
+    const xml = (await db.selectFrom('invoices').select('ksef_xml').where('id', '=', issued.invoice.id).executeTakeFirstOrThrow()).ksef_xml!;
+    const issueDay = /<P_1>(\d{4})-(\d{2})-(\d{2})<\/P_1>/.exec(xml)!;
+    const kod = `${QR}/invoice/${seller.taxId}/${issueDay[3]}-${issueDay[2]}-${issueDay[1]}/${createHash('sha256').update(xml).digest('base64url')}`;
+    expect(row.verification_url).toBe(kod);
+
+    const mails = await mailsAbout(number);
+    expect(mails).toHaveLength(1);
+    const pdf = Buffer.from((JSON.parse(mails[0]!.attachments!) as Array<{ base64: string }>)[0]!.base64, 'base64');
+    expect(textOf(pdf)).toContain(row.ksef_number!);
+    expect(textOf(pdf)).toContain('Weryfikacja w KSeF');
+    expect(qrCodeOnPdf(pdf)).toBe(kod);
+    const file = await invoicePdf(db, issued.invoice.id, { userId: o.userId });
+    expect(file && 'pdf' in file && file.pdf.equals(pdf)).toBe(true);
+    // KSeF's number stands: it cannot be typed over.
+    expect(await recordKsefNumber(db, owner, { orderId: o.orderId, invoiceId: issued.invoice.id, ksefNumber: '5260250274-20261128-0A1B2C3D4E5F-F7' })).toEqual({ ok: false, reason: 'sent_by_shop' });
+  }, 60_000);
+
+  it("a refund's correction waits until its invoice has a KSeF number, then names it and goes", async () => {
+    const o = await paidOrder('Kawa zwrócona');
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner } });
+    if (!issued.ok) throw new Error(issued.reason);
+    expect(await cancelOrder({ db, payments: provider }, owner, o.orderId, { backToStock: true })).toMatchObject({ ok: true });
+    const correction = (await listOrderInvoices(db, o.orderId)).find((i) => i.kind === 'correction')!;
+    expect(await submission(correction.id)).toMatchObject({ status: 'waiting' });
+    // The invoice goes first; its acceptance releases the correction with the number in its XML.
+    await send();
+    const invoiceNumber = (await submission(issued.invoice.id)).ksef_number!;
+    const released = await db.selectFrom('invoices').select('ksef_xml').where('id', '=', correction.id).executeTakeFirstOrThrow();
+    expect(released.ksef_xml).toContain(`<NrKSeFFaKorygowanej>${invoiceNumber}</NrKSeFFaKorygowanej>`);
+    expect(await submission(correction.id)).toMatchObject({ status: 'queued' });
+    expect(await send()).toMatchObject({ accepted: 1 });
+    expect(await submission(correction.id)).toMatchObject({ status: 'accepted' });
+    expect(await mailsAbout(correction.number)).toHaveLength(1);
+    // In the owner's register both are in KSeF with their numbers.
+    const month = new Date().toISOString().slice(0, 7);
+    const register = await invoiceRegister(db, { month, filter: 'accepted' });
+    expect(register.filter((e) => e.orderId === o.orderId).map((e) => [e.kind, e.standing])).toEqual([
+      ['correction', 'accepted'],
+      ['invoice', 'accepted'],
+    ]);
+  }, 60_000);
+
+  it('refused for its buyer, the owner corrects the buyer and the same number is accepted; only a refused one may be sent again', async () => {
+    await fetch(`http://127.0.0.1:${PORT}/__refuse-buyer`, { method: 'POST', body: JSON.stringify({ nip: cafe.taxId }) });
+    const o = await paidOrder('Kawa odrzucona');
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { admin: owner } });
+    if (!issued.ok) throw new Error(issued.reason);
+    expect(await send()).toMatchObject({ refused: 1 });
+    const month = new Date().toISOString().slice(0, 7);
+    const [refused] = (await invoiceRegister(db, { month, filter: 'refused' })).filter((e) => e.id === issued.invoice.id);
+    expect(refused).toMatchObject({ standing: 'refused', errorCode: 450 });
+    expect(refused!.errorText).toContain(`Nabywca o numerze NIP ${cafe.taxId} nie jest zarejestrowany jako podatnik VAT czynny`);
+    await fetch(`http://127.0.0.1:${PORT}/__refuse-buyer`, { method: 'POST', body: '{}' });
+    const fixed = { ...cafe, taxId: '5213017228', name: 'Kawiarnia Ziarno S.A.' };
+    expect(await resendRefusedInvoice(db, owner, { invoiceId: issued.invoice.id, buyer: fixed })).toEqual({ ok: true, number: issued.invoice.number });
+    expect(await send()).toMatchObject({ accepted: 1 });
+    const xml = (await db.selectFrom('invoices').select('ksef_xml').where('id', '=', issued.invoice.id).executeTakeFirstOrThrow()).ksef_xml!;
+    expect(xml).toContain(`<P_2>${issued.invoice.number}</P_2>`);
+    expect(xml).toContain('<NIP>5213017228</NIP>');
+    const mails = await mailsAbout(issued.invoice.number);
+    expect(textOf(Buffer.from((JSON.parse(mails[0]!.attachments!) as Array<{ base64: string }>)[0]!.base64, 'base64'))).toContain('Kawiarnia Ziarno S.A.');
+    expect(await resendRefusedInvoice(db, owner, { invoiceId: issued.invoice.id, buyer: cafe })).toEqual({ ok: false, reason: 'not_refused' });
+  }, 60_000);
+
+  it("a consumer's invoice stays outside KSeF and is mailed at once", async () => {
+    const o = await paidOrder('Kawa konsumencka');
+    const issued = await issueInvoice(db, { orderId: o.orderId, buyer: { ...cafe, name: 'Jan Kowalski', taxId: '' }, seller, by: { customer: o.userId } });
+    if (!issued.ok) throw new Error(issued.reason);
+    expect(await db.selectFrom('ksef_submissions').select('status').where('invoice_id', '=', issued.invoice.id).executeTakeFirst()).toBeUndefined();
+    expect(await mailsAbout(issued.invoice.number)).toHaveLength(1);
+  });
+});
