@@ -17,7 +17,10 @@
  *   - a node's first 30 s after /readyz said ready next to its next 30 s, at 40 requests/s from shoppers with
  *     cookies and first visitors (p99 within 2×);
  *   - mail at peak: 10 checkouts/s for MAIL_BENCH_SECONDS (default 60) against a local SMTP server, paid →
- *     mail accepted p50 / p99 / max and how soon the queue is empty after the load (SQLite and PostgreSQL).
+ *     mail accepted p50 / p99 / max and how soon the queue is empty after the load (SQLite and PostgreSQL);
+ *   - invoices through KSeF: 200 business invoices issued at once and sent to the KSeF stand-in, by one node on
+ *     SQLite and two on PostgreSQL: every one numbered within 60 s, none sent twice, no gap in the numbering
+ *     (`npm run bench -- --ksef` measures only this).
  * BENCH_SECONDS (default 8) sets the length of each load run.
  */
 import { chromium } from '@playwright/test';
@@ -38,6 +41,7 @@ import { pageBudgets, pageFigures, printPages } from './pages';
 import { searchLatency } from './search';
 import { lockerSearchFigures } from './lockers';
 import { startInpostStandIn } from './inpost';
+import { type KsefRow, ksefFigures } from './ksef';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 /** The pages' figures: each cell this many seconds per round (PAGE_BENCH_SECONDS), in this many rounds (PAGE_BENCH_ROUNDS). */
@@ -55,6 +59,20 @@ const warmPort = 3218;
 const racePorts: [number, number] = [3220, 3221];
 const mailSeconds = Number(process.env.MAIL_BENCH_SECONDS ?? 60);
 const inpostPort = 3222;
+const ksefPort = 3223;
+
+function printKsef(rows: KsefRow[]) {
+  console.log('\nInvoices through KSeF: 200 business invoices issued at once, sent to the KSeF stand-in by the shop’s worker');
+  printTable(
+    ['database', 'nodes', 'accepted', 'issued in', 'all numbered after', 'distinct KSeF numbers', 'most sends of one invoice', 'gaps in the numbering', 'problems'],
+    rows.map((r) => [r.database, String(r.nodes), String(r.invoices), `${(r.issueMs / 1000).toFixed(1)} s`, `${(r.acceptedMs / 1000).toFixed(1)} s`, String(r.numbers), String(r.mostSends), String(r.gaps), r.problems]),
+  );
+}
+
+const ksefBudget = (rows: KsefRow[]): [string, boolean] => [
+  `200 invoices at once through KSeF: every one numbered within 60 s, 200 distinct numbers, none sent twice, no gap (${rows.map((r) => `${r.database} ×${r.nodes} ${(r.acceptedMs / 1000).toFixed(1)} s`).join(', ')}${rows.some((r) => r.database === 'postgres') ? '' : '; PostgreSQL not run'})`,
+  rows.every((r) => r.invoices === 200 && r.numbers === 200 && r.mostSends === 1 && r.gaps === 0 && r.acceptedMs <= 60_000 && r.problems === '') && rows.some((r) => r.database === 'postgres'),
+];
 
 /**
  * `npm run bench -- --pages` measures only the pages; `npm run bench -- --against <commit>` only the pages too, with
@@ -81,6 +99,13 @@ async function main() {
   // --only <text>: the cells whose "page · shopper · way" contains it (e.g. "product · guest with a cart", "rendered").
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   if (against || args.includes('--pages')) return pagesOnly(against, only);
+  if (args.includes('--ksef')) {
+    const rows = await ksefFigures({ port: ksefPort, dataDir: here('test-results', 'bench-ksef') });
+    printKsef(rows);
+    const ok = budgets([ksefBudget(rows)]);
+    process.exitCode = ok ? 0 : 1;
+    return;
+  }
   const shopData = here('test-results', 'bench-data');
   // InPost's Points API stand-in, for every shop the bench starts (lockers at checkout).
   const inpost = await startInpostStandIn(inpostPort);
@@ -207,8 +232,12 @@ async function main() {
       ]),
     );
 
+    const ksef = await ksefFigures({ port: ksefPort, dataDir: here('test-results', 'bench-ksef') });
+    printKsef(ksef);
+
     const ok = budgets([
       ...pageBudgets(pagesResult),
+      ksefBudget(ksef),
       [`a restarted node's first 30 s: p99 within 2× of the next 30 s (${warm[0].p99.toFixed(0)} ms vs ${warm[1].p99.toFixed(0)} ms)`, warm[0].p99 <= 2 * warm[1].p99 && warm.every((r) => r.errors === 0)],
       [
         `mail at 10 checkouts/s: paid → accepted p99 ≤ 5 s and the queue empty ≤ 5 s after the load (${mail.map((r) => r.database).join(', ')})`,

@@ -20,7 +20,11 @@
  *   - the stock adds up (tests/crash/stock-ledger.ts): grams roasted = grams left + grams sold to paid orders
  *     (± the owner's corrections and returns), each batch and counted variant equal to its ledger and never below
  *     zero; every paid order's coffee taken exactly once, an unpaid order's never; no reservation outlives its
- *     expiry, and the walkers' were let go.
+ *     expiry, and the walkers' were let go;
+ *   - invoices through KSeF (docs/decisions/0034): two customers ask for an invoice with every order, and the shop
+ *     sends each to the KSeF stand-in (tests/doubles/ksef.js, its own process, outliving the kills): every paid order
+ *     of theirs has exactly one invoice, every invoice exactly one KSeF number (all distinct), and the stand-in
+ *     received no invoice number twice.
  * Runs on SQLite and, when TEST_DATABASE_URL is set, on PostgreSQL side by side, each with its own shop, stand-in
  * and SMTP server on ports of its own (CRASH_DATABASES=sqlite,postgres chooses): most of a run is waiting (the
  * kills' intervals, the settling), so the two take little longer together than one alone. The kills are counted by
@@ -39,11 +43,16 @@ import { ADDRESS, Customer, productIdsIn } from '../../bench/shopper';
 import { stockUp } from '../../bench/stock';
 import { recordTiming } from '../setup/timings.js';
 import { reconcileStock } from './stock-ledger';
+import { isKsefNumber } from '~/modules/invoices/ksef';
+import { spawnStandIn } from '../doubles/spawn';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 30);
 const CUSTOMERS = Number(process.env.CRASH_CUSTOMERS ?? 8);
 /** Each database's run has its ports: the shop, the Stripe stand-in and the SMTP server. */
-const PORTS = { sqlite: { shop: 3521, stripe: 3522, smtp: 3523 }, postgres: { shop: 3531, stripe: 3532, smtp: 3533 } };
+const PORTS = { sqlite: { shop: 3521, stripe: 3522, smtp: 3523, ksef: 3524, nbp: 3525 }, postgres: { shop: 3531, stripe: 3532, smtp: 3533, ksef: 3534, nbp: 3535 } };
+/** Customers whose index is a multiple of this ask for an invoice with every order (card payers, in euros). */
+const INVOICE_EVERY = 4;
+const SELLER_NIP = '5260250274';
 const WEBHOOK_SECRET = 'whsec_kopi_crash_test';
 /** How long a payment holds its stock (STOCK_RESERVATION_MINUTES), and how often the shop sweeps expired holds. */
 const RESERVATION_MINUTES = 1;
@@ -92,11 +101,13 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   log(`${database}: ${KILLS} kills, ${CUSTOMERS} customers`);
 
   const smtp = await startHelper('smtp-sink.ts', [String(ports.smtp), mailLog]);
+  const ksef = await spawnStandIn('ksef.js', ports.ksef);
+  const nbp = await spawnStandIn('nbp.js', ports.nbp);
   const stripe = await startHelper('stripe-stand-in.ts', [String(ports.stripe), `${base}/webhooks/stripe`, WEBHOOK_SECRET]);
   // The helpers must outlive every kill of the shop; one that dies makes the run meaningless.
   const helperDied: string[] = [];
   let finished = false;
-  for (const [name, child] of [['the SMTP server', smtp], ['the Stripe stand-in', stripe]] as const) {
+  for (const [name, child] of [['the SMTP server', smtp], ['the Stripe stand-in', stripe], ['the KSeF stand-in', ksef], ['the NBP stand-in', nbp]] as const) {
     child.once('exit', (code) => {
       if (!finished) helperDied.push(`${name} exited (code ${code}) during the run`);
     });
@@ -119,6 +130,14 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
     CONTACT_TO: SHOP_ADDRESS,
     STOCK_RESERVATION_MINUTES: String(RESERVATION_MINUTES),
+    // Invoices: the seller, KSeF's stand-in to send them to, NBP's for the złoty VAT of those in euros.
+    SHOP_LEGAL_NAME: 'Kopi Palarnia sp. z o.o.',
+    SHOP_ADDRESS: 'ul. Mokotowska 12, 00-640 Warszawa',
+    SHOP_TAX_ID: SELLER_NIP,
+    NBP_API_URL: `http://127.0.0.1:${ports.nbp}`,
+    KSEF_SENDER: 'kopi',
+    KSEF_ENV: `http://127.0.0.1:${ports.ksef}/v2`,
+    KSEF_TOKEN: `20261204-EC-0123456789-ABCDEF0123-4F|nip-${SELLER_NIP}|${'d'.repeat(64)}`,
   };
   delete env.TEST_DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
@@ -130,7 +149,9 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   await stockUp(shopDatabase);
   const emailPrefix = `crash-${database}-${Date.now()}-`;
   const customers: Customer[] = [];
+  const invoiceAsking = new Set<string>();
   for (let i = 0; i < CUSTOMERS; i++) {
+    if (i % INVOICE_EVERY === 0) invoiceAsking.add(`${emailPrefix}${i}@example.test`);
     const customer = await signUp(new Customer(base, `${emailPrefix}${i}@example.test`));
     // Every other customer shops in złoty (and so may pay by BLIK).
     if (i % 2 === 1) await untilAnswered(() => customer.post('/currency', { currency: 'PLN', redirectTo: '/' }));
@@ -197,7 +218,8 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   while (Date.now() < settleBy) {
     const state = await stripeState();
     const queued = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'queued').executeTakeFirstOrThrow();
-    if (state.undelivered === 0 && Number(queued.n) === 0 && !state.intents.some((i) => i.status === 'requires_action')) {
+    const toKsef = await db.selectFrom('ksef_submissions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['waiting', 'queued', 'unsure', 'sent']).executeTakeFirstOrThrow();
+    if (state.undelivered === 0 && Number(queued.n) === 0 && Number(toKsef.n) === 0 && !state.intents.some((i) => i.status === 'requires_action')) {
       settled = true;
       break;
     }
@@ -214,7 +236,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
 
   // Reconcile.
   const failures: string[] = [...helperDied];
-  if (!settled) failures.push('webhooks or mail still waiting 90 s after the load');
+  if (!settled) failures.push('webhooks, mail or invoices for KSeF still waiting 90 s after the load');
   if (killed.starting === 0) failures.push('no kill hit the shop while it was starting: the run did not test that fault');
   if (killed['warming up'] + killed.ready === 0) failures.push('no kill hit the shop while it was serving: the run did not test that fault');
   const state = await stripeState();
@@ -238,7 +260,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const doubled = bags.filter((b) => Number(b.n) !== 1);
   if (doubled.length) failures.push(`${doubled.length} paid orders hold more than the one bag added (e.g. ${doubled[0].order_id}: ${doubled[0].n})`);
 
-  const outbox = await db.selectFrom('mail_outbox').select(['id', 'to_address', 'status', 'attempts', 'last_error', 'next_attempt_at', 'claim_token', 'created_at']).execute();
+  const outbox = await db.selectFrom('mail_outbox').select(['id', 'to_address', 'subject', 'status', 'attempts', 'last_error', 'next_attempt_at', 'claim_token', 'created_at']).execute();
   const received = fs.existsSync(mailLog)
     ? fs.readFileSync(mailLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { messageId: string; to: string[]; at: number })
     : [];
@@ -251,7 +273,8 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     failures.push(`${lost.length} queued mails never arrived (at ${new Date().toISOString()}), e.g.:`);
     for (const row of lost.slice(0, 3)) failures.push(`  ${JSON.stringify(row)}`);
   }
-  const toCustomers = outbox.filter((row) => row.to_address.startsWith(emailPrefix)).length;
+  // An invoice's own mail (its subject names its number) is counted with the invoices below.
+  const toCustomers = outbox.filter((row) => row.to_address.startsWith(emailPrefix) && !/\bFV\/\d{4}\//.test(row.subject)).length;
   const toShop = outbox.filter((row) => row.to_address === SHOP_ADDRESS).length;
   if (toCustomers !== paid.length) failures.push(`${paid.length} paid orders but ${toCustomers} confirmation mails`);
   if (toShop !== paid.length) failures.push(`${paid.length} paid orders but ${toShop} order notices to the shop`);
@@ -263,6 +286,8 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   const percentile = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : 0);
   const stock = await reconcileStock(db, { emailPrefix, boughtProductIds: productIds, reservationMinutes: RESERVATION_MINUTES });
   failures.push(...stock.failures);
+  const invoicing = await reconcileInvoices(db, paid.filter((o) => invoiceAsking.has(o.user_email)).map((o) => o.id));
+  failures.push(...invoicing.failures);
   for (const [i, walk] of walks.entries()) {
     if (walk !== 'held') failures.push(`walker ${i} could not go to payment: ${walk}`);
     const holds = await db
@@ -282,6 +307,8 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
   await new Promise((resolve) => (shop.exitCode !== null ? resolve(null) : shop.once('exit', resolve)));
   stripe.kill();
   smtp.kill();
+  ksef.kill();
+  nbp.kill();
   return {
     database,
     failures,
@@ -305,6 +332,7 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
       'paid → mail p99 ms': percentile(99),
       'paid → mail max ms': latencies.at(-1) ?? 0,
       ...stock.counts,
+      ...invoicing.counts,
     },
   };
 
@@ -321,7 +349,9 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     const requestKey = randomBytes(16).toString('base64url');
     const add = await untilAnswered(() => customer.post('/cart', { intent: 'add', productId, quantity: '1', redirectTo: '/cart', requestKey }));
     if (add.status !== 302) return `add to cart answered ${add.status}`;
-    const proceed = await untilAnswered(() => customer.post('/checkout', { intent: 'proceed', ...ADDRESS }));
+    // A café's invoice, its billing address the delivery one.
+    const invoice: Record<string, string> = invoiceAsking.has(customer.email) ? { invoice: 'on', invoiceName: 'Kawiarnia Ziarno sp. z o.o.', invoiceTaxId: '7250018200', invoiceCountry: 'PL' } : {};
+    const proceed = await untilAnswered(() => customer.post('/checkout', { intent: 'proceed', ...ADDRESS, ...invoice }));
     const paymentId = /(pi_\w+?)_secret_/.exec(proceed.body)?.[1];
     if (proceed.status !== 200 || !paymentId) return `proceed answered ${proceed.status}`;
     // The Payment Element confirms with Stripe directly (the stand-in outlives the kills).
@@ -341,6 +371,34 @@ async function crashRun(database: 'sqlite' | 'postgres', databaseUrl?: string): 
     const intent = (await (await fetch(`http://127.0.0.1:${ports.stripe}/__confirm/${paymentId}`, { method: 'POST' })).json()) as { metadata: { order_id: string } };
     const done = await untilAnswered(() => customer.get(`/success?order=${encodeURIComponent(intent.metadata.order_id)}&payment_intent=${paymentId}`));
     return done.status === 200 ? 'paid' : `success page answered ${done.status}`;
+  }
+
+  /** Every paid order that asked for one has one invoice, each with one KSeF number, none sent twice. */
+  async function reconcileInvoices(db: ReturnType<typeof openDatabase>['db'], orderIds: string[]) {
+    const failed: string[] = [];
+    const invoices = orderIds.length
+      ? await db
+          .selectFrom('invoices')
+          .leftJoin('ksef_submissions as s', 's.invoice_id', 'invoices.id')
+          .select(['invoices.id', 'invoices.number', 'invoices.order_id', 'invoices.ksef_number', 's.status', 's.ksef_number as submitted'])
+          .where('invoices.order_id', 'in', orderIds)
+          .where('invoices.kind', '=', 'invoice')
+          .execute()
+      : [];
+    const perOrder = new Map<string, number>();
+    for (const invoice of invoices) perOrder.set(invoice.order_id, (perOrder.get(invoice.order_id) ?? 0) + 1);
+    const without = orderIds.filter((id) => !perOrder.has(id));
+    if (without.length) failed.push(`${without.length} paid orders that asked for an invoice have none (e.g. ${without[0]})`);
+    const twice = [...perOrder.entries()].filter(([, n]) => n > 1);
+    if (twice.length) failed.push(`${twice.length} orders have more than one invoice (e.g. ${twice[0]![0]})`);
+    const unnumbered = invoices.filter((i) => i.status !== 'accepted' || !i.ksef_number || !isKsefNumber(i.ksef_number) || i.ksef_number !== i.submitted);
+    if (unnumbered.length) failed.push(`${unnumbered.length} invoices have no KSeF number (e.g. ${JSON.stringify(unnumbered[0])})`);
+    const numbers = new Set(invoices.map((i) => i.ksef_number));
+    if (numbers.size !== invoices.length) failed.push(`${invoices.length} invoices but ${numbers.size} distinct KSeF numbers`);
+    const { sends } = (await (await fetch(`http://127.0.0.1:${ports.ksef}/__requests`)).json()) as { sends: Record<string, number> };
+    const resent = Object.entries(sends).filter(([, n]) => n > 1);
+    if (resent.length) failed.push(`KSeF received ${resent.length} invoices more than once (e.g. ${resent[0]![0]}: ${resent[0]![1]} times)`);
+    return { failures: failed, counts: { invoices: invoices.length, 'KSeF numbers': numbers.size, 'invoices sent to KSeF twice': resent.length } };
   }
 
   async function stripeState() {

@@ -448,5 +448,8 @@ const server = http.createServer(async (req, res) => {
   exception(res, 404, 21405, 'Błąd walidacji danych wejściowych.', [`Nieznana ścieżka ${req.method} ${url.pathname}.`]);
 });
 
+// Idle connections are kept longer than clients keep them (as KSeF's front end does), so a client never sends on one
+// the stand-in has just closed.
+server.keepAliveTimeout = 65_000;
 const port = Number(process.argv[2] ?? 3940);
 server.listen(port, '127.0.0.1', () => console.log(`KSeF stand-in on http://127.0.0.1:${port}`));

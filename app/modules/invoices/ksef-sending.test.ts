@@ -20,7 +20,7 @@ import { address, courier, createCoffee, createUser, fillCart } from '../../../t
 import { spawnStandIn } from '../../../tests/doubles/spawn';
 import { qrCodeOnPdf } from '../../../tests/fixtures/qr';
 import { type InvoiceBuyer, invoiceAcceptedByKsef, invoicePdf, issueInvoice, listOrderInvoices, recordKsefNumber, sellerOf } from './index.server';
-import { invoiceRegister, resendRefusedInvoice } from './register.server';
+import { invoiceRegister, ksefAttention, resendRefusedInvoice } from './register.server';
 
 const PORT = 3461 + Number(process.env.VITEST_POOL_ID ?? 0);
 const baseUrl = `http://127.0.0.1:${PORT}/v2`;
@@ -139,6 +139,8 @@ describe.each(testDatabases())('invoices through KSeF on %s', (_kind, open) => {
     const [refused] = (await invoiceRegister(db, { month, filter: 'refused' })).filter((e) => e.id === issued.invoice.id);
     expect(refused).toMatchObject({ standing: 'refused', errorCode: 450 });
     expect(refused!.errorText).toContain(`Nabywca o numerze NIP ${cafe.taxId} nie jest zarejestrowany jako podatnik VAT czynny`);
+    // The dashboard says so.
+    expect(await ksefAttention(db)).toMatchObject({ refused: 1 });
     await fetch(`http://127.0.0.1:${PORT}/__refuse-buyer`, { method: 'POST', body: '{}' });
     const fixed = { ...cafe, taxId: '5213017228', name: 'Kawiarnia Ziarno S.A.' };
     expect(await resendRefusedInvoice(db, owner, { invoiceId: issued.invoice.id, buyer: fixed })).toEqual({ ok: true, number: issued.invoice.number });
@@ -149,6 +151,16 @@ describe.each(testDatabases())('invoices through KSeF on %s', (_kind, open) => {
     const mails = await mailsAbout(issued.invoice.number);
     expect(textOf(Buffer.from((JSON.parse(mails[0]!.attachments!) as Array<{ base64: string }>)[0]!.base64, 'base64'))).toContain('Kawiarnia Ziarno S.A.');
     expect(await resendRefusedInvoice(db, owner, { invoiceId: issued.invoice.id, buyer: cafe })).toEqual({ ok: false, reason: 'not_refused' });
+    expect(await ksefAttention(db)).toMatchObject({ refused: 0 });
+    // An invoice not in KSeF a day before its offline deadline is named on the dashboard too.
+    const late = await paidOrder('Kawa spóźniona');
+    const waiting = await issueInvoice(db, { orderId: late.orderId, buyer: cafe, seller, by: { admin: owner } });
+    if (!waiting.ok) throw new Error(waiting.reason);
+    const deadline = new Date(Date.now() + 3600_000).toISOString();
+    await db.updateTable('ksef_submissions').set({ deadline }).where('invoice_id', '=', waiting.invoice.id).execute();
+    expect(await ksefAttention(db)).toEqual({ refused: 0, dueSoon: 1, earliestDeadline: deadline });
+    await send();
+    expect(await ksefAttention(db)).toMatchObject({ dueSoon: 0 });
   }, 60_000);
 
   it("a consumer's invoice stays outside KSeF and is mailed at once", async () => {

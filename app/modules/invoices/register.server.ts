@@ -171,3 +171,23 @@ export async function resendRefusedInvoice(db: Executor, actor: Actor, input: { 
     return { ok: true, number: invoice.number };
   });
 }
+
+export type KsefAttention = { refused: number; dueSoon: number; earliestDeadline: string | null };
+
+/**
+ * What the owner must see on the dashboard about KSeF: invoices KSeF refused (they are not issued until corrected)
+ * and invoices not in KSeF yet whose offline deadline is less than a day away (or past).
+ */
+export async function ksefAttention(db: Executor, now = new Date()): Promise<KsefAttention> {
+  const soon = new Date(now.getTime() + 24 * 3600_000).toISOString();
+  const [refused, due] = await Promise.all([
+    db.selectFrom('ksef_submissions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'refused').executeTakeFirstOrThrow(),
+    db
+      .selectFrom('ksef_submissions')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string>('deadline').as('earliest')])
+      .where('status', 'in', ['waiting', 'queued', 'unsure', 'sent'])
+      .where('deadline', '<', soon)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { refused: Number(refused.n), dueSoon: Number(due.n), earliestDeadline: Number(due.n) > 0 ? due.earliest : null };
+}

@@ -60,11 +60,17 @@ export function createKsefApi({ baseUrl, timeoutMs = TIMEOUT_MS }: { baseUrl: st
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (continuation) headers['x-continuation-token'] = continuation;
-    let response: Response;
-    try {
-      response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
-    } catch (error) {
-      throw new KsefError('unavailable', `KSeF did not answer ${method} ${path}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message}`);
+    let response: Response | null = null;
+    // A question (GET) whose connection failed before any answer is asked once more at once: a kept-alive
+    // connection the other side had just closed is not KSeF being down. Nothing that sends is repeated blindly.
+    for (let attempt = 0; response === null; attempt++) {
+      try {
+        response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      } catch (error) {
+        if (method === 'GET' && attempt === 0 && (error as Error).name !== 'TimeoutError') continue;
+        const cause = (error as { cause?: { code?: string } }).cause?.code;
+        throw new KsefError('unavailable', `KSeF did not answer ${method} ${path}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : `${(error as Error).message}${cause ? ` (${cause})` : ''}`}`);
+      }
     }
     if (response.ok) return response;
     const text = await response.text().catch(() => '');

@@ -29,9 +29,13 @@ import { invoiceVerificationUrl } from './qr';
 const TIME_ZONE = 'Europe/Warsaw';
 /** How long a claim hides a row from other workers (a send and its first polls fit well inside). */
 const LEASE_MS = 60_000;
-/** KSeF takes a moment to verify an invoice: its status is asked again this soon. */
-const POLL_MS = 500;
+/** KSeF takes a moment to verify an invoice: a pass first asks after FIRST_POLL_MS, then every POLL_MS, POLL_ROUNDS times. */
+const FIRST_POLL_MS = 100;
+const POLL_MS = 400;
+const POLL_ROUNDS = 8;
 const FIRST_RETRY_MS = 5_000;
+/** How soon a send that got no answer is looked for in KSeF's list of the session's invoices. */
+const UNSURE_CHECK_MS = 2_000;
 const MAX_RETRY_MS = 5 * 60_000;
 /** Status codes of an invoice still being processed. */
 const PROCESSING = new Set([100, 150]);
@@ -127,8 +131,9 @@ export type KsefDeps = {
 export type PassOutcome = { handled: number; accepted: number; refused: number; pausedUntil?: Date };
 
 /**
- * One pass of the worker: claims what is due and moves each row as far as it goes now. Stops early when KSeF asks
- * to wait or cannot be reached (the rest of the batch is released for later).
+ * One pass of the worker: claims what is due, sends each (or finds out about an unsure one), then asks KSeF about
+ * all of them together until each has its verdict or the pass has waited long enough. Stops early when KSeF asks to
+ * wait or cannot be reached (the rest of the batch is released for later).
  */
 export async function sendDueInvoices(deps: KsefDeps, { now = new Date(), limit = 20 }: { now?: Date; limit?: number } = {}): Promise<PassOutcome> {
   const outcome: PassOutcome = { handled: 0, accepted: 0, refused: 0 };
@@ -136,30 +141,59 @@ export async function sendDueInvoices(deps: KsefDeps, { now = new Date(), limit 
   if (state.pausedUntil && state.pausedUntil > now) return { ...outcome, pausedUntil: state.pausedUntil };
   const token = randomBytes(12).toString('base64url');
   const rows = await claimDueSubmissions(deps.db, { now, limit, token });
+  if (rows.length === 0) return outcome;
+  const stop = async (row: Row, rest: Row[], error: unknown) => {
+    const wait = await failed(deps, row, token, error);
+    // KSeF asked to wait, or is down: the rest of the batch goes back to the queue untouched.
+    for (const other of rest) await release(deps.db, other, token, new Date(Date.now() + (wait ?? 0)));
+    if (wait !== null) outcome.pausedUntil = new Date(Date.now() + wait);
+  };
+  let access: string;
+  try {
+    access = await deps.context.accessToken();
+  } catch (error) {
+    await stop(rows[0]!, rows.slice(1), error);
+    return outcome;
+  }
+  // Every row to KSeF (or found there), one after another.
+  const pending: Row[] = [];
   for (const [i, row] of rows.entries()) {
     try {
-      const result = await advance(deps, row, token);
-      outcome.handled++;
-      if (result === 'accepted') outcome.accepted++;
-      if (result === 'refused') outcome.refused++;
+      pending.push(await toKsef(deps, row, token, access));
     } catch (error) {
-      const wait = await failed(deps, row, token, error);
-      // KSeF asked to wait, or is down: the rest of the batch goes back to the queue untouched.
-      for (const rest of rows.slice(i + 1)) await release(deps.db, rest, token, new Date(Date.now() + (wait ?? 0)));
-      if (wait !== null) outcome.pausedUntil = new Date(Date.now() + wait);
-      break;
+      await stop(row, [...rows.slice(i + 1), ...pending], error);
+      return outcome;
     }
   }
+  // Their verdicts, asked for together: KSeF takes a moment over each.
+  for (let round = 0; round < POLL_ROUNDS && pending.length > 0; round++) {
+    await new Promise((r) => setTimeout(r, round === 0 ? FIRST_POLL_MS : POLL_MS));
+    for (const row of [...pending]) {
+      try {
+        const verdict = await verdictOf(deps, row, token, access);
+        if (verdict === 'processing') continue;
+        pending.splice(pending.indexOf(row), 1);
+        outcome.handled++;
+        if (verdict === 'accepted') outcome.accepted++;
+        else outcome.refused++;
+      } catch (error) {
+        await stop(row, pending.filter((p) => p !== row), error);
+        return outcome;
+      }
+    }
+  }
+  // Still being processed: asked about again shortly, by whichever worker is first.
+  for (const row of pending) await release(deps.db, row, token, new Date(Date.now() + POLL_MS));
   return outcome;
 }
 
 const invoiceXmlOf = async (db: Executor, invoiceId: string) =>
   (await db.selectFrom('invoices').select(['ksef_xml', 'issued_at']).where('id', '=', invoiceId).executeTakeFirst()) ?? null;
 
-async function advance(deps: KsefDeps, row: Row, token: string): Promise<'accepted' | 'refused' | 'waiting'> {
-  const { db, api, context } = deps;
+/** Sends a queued row, or finds out what became of an unsure one (sending it again only if KSeF has none); the row as sent. */
+async function toKsef(deps: KsefDeps, row: Row, token: string, access: string): Promise<Row> {
+  const { db, api } = deps;
   let current = row;
-  const access = await context.accessToken();
   if (current.status === 'unsure') {
     // The last send got no answer: did KSeF receive it? Ask before anything is sent again.
     const arrived = current.session_reference ? await findInSession(api, access, current.session_reference, current.invoice_hash) : null;
@@ -170,8 +204,7 @@ async function advance(deps: KsefDeps, row: Row, token: string): Promise<'accept
       current = await mark(db, current, token, { status: 'queued' });
     }
   }
-  if (current.status === 'queued') current = await send(deps, current, token, access);
-  return poll(deps, current, token, access);
+  return current.status === 'queued' ? send(deps, current, token, access) : current;
 }
 
 async function findInSession(api: KsefApi, access: string, session: string, hash: string): Promise<SessionInvoiceStatus | null> {
@@ -207,36 +240,31 @@ async function send(deps: KsefDeps, row: Row, token: string, access: string): Pr
   }
 }
 
-async function poll(deps: KsefDeps, row: Row, token: string, access: string): Promise<'accepted' | 'refused' | 'waiting'> {
+/** Asks KSeF once about a sent row: accepted (its number and UPO kept), refused (KSeF's words kept), or still processing. */
+async function verdictOf(deps: KsefDeps, row: Row, token: string, access: string): Promise<'accepted' | 'refused' | 'processing'> {
   const { db, api } = deps;
-  for (let round = 0; round < 6; round++) {
-    const status = await api.invoiceStatus(access, row.session_reference!, row.invoice_reference!);
-    const code = status.status.code;
-    if (code === 200 && status.ksefNumber) {
-      const upo = await api.invoiceUpo(access, row.session_reference!, row.invoice_reference!);
-      await accept(deps, row, token, status.ksefNumber, status.acquisitionDate ?? new Date().toISOString(), upo);
+  const status = await api.invoiceStatus(access, row.session_reference!, row.invoice_reference!);
+  const code = status.status.code;
+  if (code === 200 && status.ksefNumber) {
+    const upo = await api.invoiceUpo(access, row.session_reference!, row.invoice_reference!);
+    await accept(deps, row, token, status.ksefNumber, status.acquisitionDate ?? new Date().toISOString(), upo);
+    return 'accepted';
+  }
+  if (code === 440) {
+    // A duplicate of one KSeF accepted before: that one's number is this invoice's.
+    const original = status.status.extensions as { originalKsefNumber?: string; originalSessionReferenceNumber?: string } | null | undefined;
+    if (original?.originalKsefNumber && original.originalSessionReferenceNumber) {
+      const upo = await api.invoiceUpoByKsefNumber(access, original.originalSessionReferenceNumber, original.originalKsefNumber);
+      await accept(deps, row, token, original.originalKsefNumber, status.acquisitionDate ?? new Date().toISOString(), upo);
+      deps.log.warn({ invoiceId: row.invoice_id, ksefNumber: original.originalKsefNumber }, 'KSeF already had this invoice (440): its original number kept');
       return 'accepted';
     }
-    if (code === 440) {
-      // A duplicate of one KSeF accepted before: that one's number is this invoice's.
-      const original = status.status.extensions as { originalKsefNumber?: string; originalSessionReferenceNumber?: string } | null | undefined;
-      if (original?.originalKsefNumber && original.originalSessionReferenceNumber) {
-        const upo = await api.invoiceUpoByKsefNumber(access, original.originalSessionReferenceNumber, original.originalKsefNumber);
-        await accept(deps, row, token, original.originalKsefNumber, status.acquisitionDate ?? new Date().toISOString(), upo);
-        deps.log.warn({ invoiceId: row.invoice_id, ksefNumber: original.originalKsefNumber }, 'KSeF already had this invoice (440): its original number kept');
-        return 'accepted';
-      }
-    }
-    if (!PROCESSING.has(code)) {
-      const words = [status.status.description, ...(status.status.details ?? [])].join(': ');
-      await mark(db, row, token, { status: 'refused', error_code: code, error_text: words, claim_token: null });
-      deps.log.warn({ invoiceId: row.invoice_id, code, description: words }, 'KSeF refused an invoice');
-      return 'refused';
-    }
-    await new Promise((r) => setTimeout(r, POLL_MS));
   }
-  await mark(db, row, token, { claim_token: null, next_attempt_at: new Date(Date.now() + POLL_MS).toISOString() });
-  return 'waiting';
+  if (PROCESSING.has(code)) return 'processing';
+  const words = [status.status.description, ...(status.status.details ?? [])].join(': ');
+  await mark(db, row, token, { status: 'refused', error_code: code, error_text: words, claim_token: null });
+  deps.log.warn({ invoiceId: row.invoice_id, code, description: words }, 'KSeF refused an invoice');
+  return 'refused';
 }
 
 async function accept(deps: KsefDeps, row: Row, token: string, ksefNumber: string, acceptedAt: string, upo: string): Promise<void> {
@@ -294,7 +322,8 @@ async function failed(deps: KsefDeps, row: Row, token: string, error: unknown): 
       return wait;
     }
     if (error.kind === 'unauthorized') await deps.context.forgetAccess();
-    const wait = ksefRetryDelayMs(current.attempts || 1);
+    // Sent without an answer: asked about soon (KSeF lists what it received at once), not after the back-off.
+    const wait = current.status === 'unsure' ? UNSURE_CHECK_MS : ksefRetryDelayMs(current.attempts || 1);
     await deps.db
       .updateTable('ksef_submissions')
       .set({ claim_token: null, next_attempt_at: new Date(Date.now() + wait).toISOString(), error_text: error.message, error_code: error.details.code ?? null, updated_at: new Date().toISOString() })

@@ -150,6 +150,8 @@ export async function applyRetention(db: DB, retention: Retention, now: Date): P
     .where((eb) => eb.not(eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.id', '=', 'invoices.order_id').where('orders.tax_country', '<>', 'PL').where('orders.paid_at', '>=', ossBefore))))
     .execute();
   await forgetInvoiceBuyers(db, [...new Set(invoices.map((i) => i.order_id))]);
+  // Their KSeF receipts (UPO) go with them; the KSeF number stays with the invoice.
+  await db.updateTable('ksef_submissions').set({ upo: null }).where('upo', 'is not', null).where('invoice_id', 'in', (eb) => eb.selectFrom('invoices').select('id').where('purged_at', '=', at)).execute();
 
   return {
     sessions: accounts.sessions,

@@ -16,6 +16,8 @@ import { OssMeter } from '~/components/admin/oss-meter';
 import { taxSettings } from '~/modules/tax/index.server';
 import type { Route } from './+types/dashboard';
 import { SellerProblem } from '~/components/admin/seller-problem';
+import { KsefAttention } from '~/components/admin/ksef-attention';
+import { ksefAttention } from '~/modules/invoices/register.server';
 import { sellerProblem } from '~/modules/invoices/index.server';
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -32,9 +34,11 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     taxSettings(app.db),
   ]);
   const oss = await crossBorderSales(app.db, { year: Number(dashboard.to.slice(0, 4)), timeZone: SHOP_TIME_ZONE });
+  const [attention, ksefState] = await Promise.all([ksefAttention(app.db), app.ksef.context?.state() ?? null]);
   return {
     title: getT(shopper.locale)('admin.meta.dashboardTitle'),
     sellerProblem: sellerProblem(app.config.seller),
+    ksef: { sends: app.config.ksef.sender === 'kopi', hasToken: Boolean(app.config.ksef.token), problem: ksefState?.problem ?? null, ...attention },
     dashboard,
     low,
     oss,
@@ -70,6 +74,7 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
   return (
     <div className="grid grid-cols-1 gap-8">
       <SellerProblem problem={loaderData.sellerProblem} />
+      <KsefAttention ksef={loaderData.ksef} />
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-3xl font-semibold md:text-4xl">{t('admin.dashboard.heading')}</h1>
