@@ -163,6 +163,23 @@ describe.each(testDatabases())('invoices through KSeF on %s', (_kind, open) => {
     expect(await ksefAttention(db)).toMatchObject({ dueSoon: 0 });
   }, 60_000);
 
+  it('with KSEF_CONSUMER_INVOICES a consumer’s invoice goes to KSeF too, written as FA(3) for a buyer with no tax number', async () => {
+    await recordKsefPolicy(db, { sender: 'kopi', consumerInvoices: true });
+    try {
+      const o = await paidOrder('Kawa dla konsumenta');
+      const issued = await issueInvoice(db, { orderId: o.orderId, buyer: { ...cafe, name: 'Anna Nowak', taxId: '' }, seller, by: { customer: o.userId } });
+      if (!issued.ok) throw new Error(issued.reason);
+      const xml = (await db.selectFrom('invoices').select('ksef_xml').where('id', '=', issued.invoice.id).executeTakeFirstOrThrow()).ksef_xml!;
+      expect(xml).toContain('<BrakID>1</BrakID>');
+      expect(await submission(issued.invoice.id)).toMatchObject({ status: 'queued' });
+      // The stand-in checks it against the FA(3) schema before it numbers it.
+      expect(await send()).toMatchObject({ accepted: 1 });
+      expect(await mailsAbout(issued.invoice.number)).toHaveLength(1);
+    } finally {
+      await recordKsefPolicy(db, { sender: 'kopi', consumerInvoices: false });
+    }
+  }, 60_000);
+
   it("a consumer's invoice stays outside KSeF and is mailed at once", async () => {
     const o = await paidOrder('Kawa konsumencka');
     const issued = await issueInvoice(db, { orderId: o.orderId, buyer: { ...cafe, name: 'Jan Kowalski', taxId: '' }, seller, by: { customer: o.userId } });
