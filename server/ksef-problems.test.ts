@@ -17,7 +17,7 @@ const PORT = 3471 + Number(process.env.VITEST_POOL_ID ?? 0);
 /** The page's text as a reader sees it (entities decoded, spaces plain). */
 const plain = (html: string) => html.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
-async function pagesSay(shop: TestShop, pages: string[], key: string, values: Record<string, unknown> = {}) {
+async function pagesSay(shop: TestShop, pages: string[], key: string, values: Record<string, string | number> = {}) {
   const admin = await shop.admin();
   const polish = (await createCookie('lang', { secrets: shop.config.sessionSecrets }).serialize('pl')).split(';')[0];
   for (const [locale, cookie] of [['en', admin.cookie], ['pl', `${admin.cookie}; ${polish}`]] as const) {
@@ -71,7 +71,7 @@ describe('a shop whose KSeF token KSeF refuses', () => {
       problem = (await shop.db.selectFrom('ksef_contexts').select('problem').executeTakeFirst())?.problem ?? null;
     }
     expect(problem).toMatch(/^450 Uwierzytelnianie zakończone niepowodzeniem z powodu błędnego tokenu: Nieprawidłowy token/);
-    await pagesSay(shop, ['/admin'], 'admin.ksef.dashboard.tokenRefused', { words: problem });
+    await pagesSay(shop, ['/admin'], 'admin.ksef.dashboard.tokenRefused', { words: problem! });
     const admin = await shop.admin();
     const page = await rawRequest(shop.port, { method: 'GET', path: '/admin/invoices', headers: { cookie: admin.cookie } });
     expect(plain(page.body)).toContain(plain(problem!));

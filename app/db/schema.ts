@@ -845,6 +845,7 @@ export interface KsefContextsTable {
   paused_until: string | null;
   problem: string | null;
   problem_at: string | null;
+  problem_token: string | null;
   updated_at: string;
 }
 

@@ -53,6 +53,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
     return data<Result>({ status: 'refused', problem: `invoices.request.${problem}` }, { status: issued.reason === 'seller_missing' ? 503 : 409 });
   }
   app.kickMail();
+  app.ksef.kick();
   throw redirect(pathFor(shopper, `/invoice/${order.id}?issued=1`));
 }
 

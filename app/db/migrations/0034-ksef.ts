@@ -42,6 +42,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     /** KSeF's words when it refused the token (cleared by the next authentication that succeeds). */
     .addColumn('problem', 'text')
     .addColumn('problem_at', 'text')
+    /** Which KSeF token the problem is about (a fingerprint): a new token is tried at once, a refused one every 10 minutes. */
+    .addColumn('problem_token', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
 

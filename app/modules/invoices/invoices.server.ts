@@ -6,7 +6,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
-import { type DB, type Executor, inTransaction, now } from '~/db/database.server';
+import { type DB, type Executor, databaseKind, inTransaction, now } from '~/db/database.server';
 import type { InvoicesTable } from '~/db/schema';
 import { newId } from '~/db/ids.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
@@ -256,11 +256,15 @@ export async function issueCorrections(trx: Executor, orderId: string, at = new 
     .execute();
   if (refunds.length === 0) return [];
   const original = toInvoice(invoiceRow, null);
-  const invoiceKsefNumber = (await trx.selectFrom('invoices').select('ksef_number').where('id', '=', original.id).executeTakeFirst())?.ksef_number ?? null;
   const policy = await ksefPolicy(trx);
   // A correction goes to KSeF only once its invoice has a KSeF number to name (tryby-offline.md): until then it waits.
-  const originalInKsef = await trx.selectFrom('ksef_submissions').select('status').where('invoice_id', '=', original.id).executeTakeFirst();
+  // The invoice's submission is locked (PostgreSQL) before it is read, so KSeF's acceptance recorded by a worker at
+  // this moment either comes first (and the correction names its number) or waits for this transaction (and then
+  // releases the waiting correction): a correction is never left waiting for an acceptance that already happened.
+  const inKsef = trx.selectFrom('ksef_submissions').select('status').where('invoice_id', '=', original.id);
+  const originalInKsef = await (databaseKind(trx) === 'postgres' ? inKsef.forUpdate() : inKsef).executeTakeFirst();
   const waitsForOriginal = originalInKsef !== undefined && originalInKsef.status !== 'accepted';
+  const invoiceKsefNumber = (await trx.selectFrom('invoices').select('ksef_number').where('id', '=', original.id).executeTakeFirst())?.ksef_number ?? null;
   const order = await findOrderRecord(trx, orderId);
   const t = getT(original.locale);
   const issued: Invoice[] = [];
@@ -563,8 +567,11 @@ export async function recordKsefNumber(db: DB, actor: Actor, input: { orderId: s
       .where('purged_at', 'is', null)
       .executeTakeFirst();
     if (!invoice) return { ok: false, reason: 'not_found' };
-    // The shop sends this one itself: its number is KSeF's answer, never typed in.
-    if (await trx.selectFrom('ksef_submissions').select('invoice_id').where('invoice_id', '=', input.invoiceId).executeTakeFirst()) return { ok: false, reason: 'sent_by_shop' };
+    // The shop sends this one itself (or has sent it): its number is KSeF's answer, never typed in. One the shop
+    // queued but never sent, before the owner handed sending to the accounting software, takes the typed number.
+    const submission = await trx.selectFrom('ksef_submissions').select('status').where('invoice_id', '=', input.invoiceId).executeTakeFirst();
+    if (submission && (['unsure', 'sent', 'accepted'].includes(submission.status) || (await ksefPolicy(trx)).sends)) return { ok: false, reason: 'sent_by_shop' };
+    if (submission) await trx.deleteFrom('ksef_submissions').where('invoice_id', '=', input.invoiceId).execute();
     if (invoice.ksef_number === ksefNumber) return { ok: true, number: invoice.number };
     await trx.updateTable('invoices').set({ ksef_number: ksefNumber }).where('id', '=', input.invoiceId).execute();
     await recordActivity(trx, actor, { action: 'invoice.ksef', subjectType: 'order', subjectId: input.orderId, subjectLabel: orderLabel(input.orderId), details: { number: invoice.number, ksefNumber: [invoice.ksef_number, ksefNumber] } });

@@ -47,7 +47,7 @@ describe.each(testDatabases())('invoices through KSeF on %s', (_kind, open) => {
   let db: DB;
   let provider: PaymentProvider;
   let services: PaymentServices;
-  const api = createKsefApi({ baseUrl });
+  const api = createKsefApi({ baseUrl, limitScale: 10 });
   const send = () =>
     sendDueInvoices({ db, api, context: createKsefContext({ db, api, baseUrl, nip: seller.taxId, token: TOKEN, log }), log, qrUrl: QR, sellerNip: seller.taxId, onAccepted: invoiceAcceptedByKsef });
 

@@ -21,8 +21,8 @@ const MUTED = '#6B5A4E';
 const LINE = '#E4D8C6';
 
 /**
- * KOD I (kody-qr.md): the link that verifies the invoice in KSeF, and what is printed under it — the KSeF number,
- * or OFFLINE while it has none.
+ * KOD I (kody-qr.md): the link that verifies the invoice in KSeF, and what is printed under it (`qrLabel`: the KSeF
+ * number; the shop renders it once KSeF has accepted the invoice, so never OFFLINE: docs/decisions/0034).
  */
 export type KsefMark = { url: string; label: string };
 

@@ -159,8 +159,10 @@ export async function resendRefusedInvoice(db: Executor, actor: Actor, input: { 
     const xml = await rebuildKsefXml(trx, fixed, createdAt ? new Date(createdAt) : new Date(invoice.issuedAt));
     if (!xml) return { ok: false, reason: 'no_xml' };
     const pdf = await renderInvoicePdf(fixed);
-    await trx.updateTable('invoices').set({ buyer: JSON.stringify(input.buyer), ksef_xml: xml, pdf: pdf.toString('base64') }).where('id', '=', invoice.id).execute();
+    // The row is taken back from `refused` first: a second owner (another tab, another node) sending it again at the
+    // same moment finds it queued already and changes nothing.
     if (!(await resendKsefSubmission(trx, { invoiceId: invoice.id, xml }))) return { ok: false, reason: 'not_refused' };
+    await trx.updateTable('invoices').set({ buyer: JSON.stringify(input.buyer), ksef_xml: xml, pdf: pdf.toString('base64') }).where('id', '=', invoice.id).execute();
     await recordActivity(trx, actor, {
       action: 'invoice.resent',
       subjectType: 'order',

@@ -1,3 +1,5 @@
+import { type LimitGroup, createLimiter } from './limits';
+
 /**
  * KSeF API 2.0's calls that sending invoices needs (`open-api.json`), as one small typed client over fetch. Every
  * failure becomes a KsefError saying what the caller may do about it: wait and try again (`rate_limited`, with
@@ -30,6 +32,8 @@ export type SessionInvoiceStatus = {
   referenceNumber: string;
   invoiceHash: string;
   acquisitionDate?: string | null;
+  /** When KSeF received it (for an interactive session, the moment it was sent). */
+  invoicingDate: string;
   invoicingMode?: 'Online' | 'Offline';
   status: KsefStatus;
 };
@@ -52,10 +56,17 @@ const DEFAULT_RETRY_AFTER_MS = 60_000;
 
 export const FA3_FORM_CODE = { systemCode: 'FA (3)', schemaVersion: '1-0E', value: 'FA' } as const;
 
-export function createKsefApi({ baseUrl, timeoutMs = TIMEOUT_MS }: { baseUrl: string; timeoutMs?: number }) {
+/**
+ * `limitScale`: KSeF's production limits times this (1 in production and demo, 10 in the test environment and on a
+ * stand-in); 0 turns the client's own limiting off.
+ */
+export function createKsefApi({ baseUrl, timeoutMs = TIMEOUT_MS, limitScale = 1 }: { baseUrl: string; timeoutMs?: number; limitScale?: number }) {
   const base = baseUrl.replace(/\/+$/, '');
+  const limiter = limitScale > 0 ? createLimiter(limitScale) : null;
 
-  async function call(method: 'GET' | 'POST', path: string, { bearer, body, accept = 'application/json', continuation }: { bearer?: string; body?: unknown; accept?: string; continuation?: string } = {}): Promise<Response> {
+  async function call(method: 'GET' | 'POST', path: string, { bearer, body, accept = 'application/json', continuation, group }: { bearer?: string; body?: unknown; accept?: string; continuation?: string; group: LimitGroup }): Promise<Response> {
+    const turn = limiter ? await limiter.take(group) : { ok: true as const };
+    if (!turn.ok) throw new KsefError('rate_limited', `KSeF's limit for ${group} is reached: the shop waits before ${method} ${path}`, { retryAfterMs: turn.retryAfterMs });
     const headers: Record<string, string> = { accept };
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -95,27 +106,27 @@ export function createKsefApi({ baseUrl, timeoutMs = TIMEOUT_MS }: { baseUrl: st
   };
 
   return {
-    publicKeyCertificates: async () => json<PublicKeyCertificate[]>(await call('GET', '/security/public-key-certificates')),
-    challenge: async () => json<{ challenge: string; timestamp: string; timestampMs: number }>(await call('POST', '/auth/challenge')),
+    publicKeyCertificates: async () => json<PublicKeyCertificate[]>(await call('GET', '/security/public-key-certificates', { group: 'certificates' })),
+    challenge: async () => json<{ challenge: string; timestamp: string; timestampMs: number }>(await call('POST', '/auth/challenge', { group: 'auth' })),
     authenticateWithToken: async (input: { challenge: string; nip: string; encryptedToken: string }) =>
       json<{ referenceNumber: string; authenticationToken: TokenInfo }>(
-        await call('POST', '/auth/ksef-token', { body: { challenge: input.challenge, contextIdentifier: { type: 'Nip', value: input.nip }, encryptedToken: input.encryptedToken } }),
+        await call('POST', '/auth/ksef-token', { group: 'auth', body: { challenge: input.challenge, contextIdentifier: { type: 'Nip', value: input.nip }, encryptedToken: input.encryptedToken } }),
       ),
-    authStatus: async (referenceNumber: string, authenticationToken: string) => json<AuthStatus>(await call('GET', `/auth/${encodeURIComponent(referenceNumber)}`, { bearer: authenticationToken })),
-    redeem: async (authenticationToken: string) => json<{ accessToken: TokenInfo; refreshToken: TokenInfo }>(await call('POST', '/auth/token/redeem', { bearer: authenticationToken })),
-    refresh: async (refreshToken: string) => json<{ accessToken: TokenInfo }>(await call('POST', '/auth/token/refresh', { bearer: refreshToken })),
+    authStatus: async (referenceNumber: string, authenticationToken: string) => json<AuthStatus>(await call('GET', `/auth/${encodeURIComponent(referenceNumber)}`, { group: 'auth', bearer: authenticationToken })),
+    redeem: async (authenticationToken: string) => json<{ accessToken: TokenInfo; refreshToken: TokenInfo }>(await call('POST', '/auth/token/redeem', { group: 'auth', bearer: authenticationToken })),
+    refresh: async (refreshToken: string) => json<{ accessToken: TokenInfo }>(await call('POST', '/auth/token/refresh', { group: 'auth', bearer: refreshToken })),
     openOnlineSession: async (accessToken: string, encryption: { encryptedSymmetricKey: string; initializationVector: string }) =>
-      json<{ referenceNumber: string; validUntil: string }>(await call('POST', '/sessions/online', { bearer: accessToken, body: { formCode: FA3_FORM_CODE, encryption } })),
+      json<{ referenceNumber: string; validUntil: string }>(await call('POST', '/sessions/online', { group: 'onlineSession', bearer: accessToken, body: { formCode: FA3_FORM_CODE, encryption } })),
     sendInvoice: async (accessToken: string, sessionReference: string, request: SendInvoiceRequest) =>
-      json<{ referenceNumber: string }>(await call('POST', `/sessions/online/${encodeURIComponent(sessionReference)}/invoices`, { bearer: accessToken, body: request })),
+      json<{ referenceNumber: string }>(await call('POST', `/sessions/online/${encodeURIComponent(sessionReference)}/invoices`, { group: 'invoiceSend', bearer: accessToken, body: request })),
     invoiceStatus: async (accessToken: string, sessionReference: string, invoiceReference: string) =>
-      json<SessionInvoiceStatus>(await call('GET', `/sessions/${encodeURIComponent(sessionReference)}/invoices/${encodeURIComponent(invoiceReference)}`, { bearer: accessToken })),
+      json<SessionInvoiceStatus>(await call('GET', `/sessions/${encodeURIComponent(sessionReference)}/invoices/${encodeURIComponent(invoiceReference)}`, { group: 'invoiceStatus', bearer: accessToken })),
     /** Every invoice a session received, in pages of up to 1,000: how a sender finds out what became of a send whose answer it lost. */
     sessionInvoices: async (accessToken: string, sessionReference: string): Promise<SessionInvoiceStatus[]> => {
       const all: SessionInvoiceStatus[] = [];
       let continuation: string | null | undefined;
       do {
-        const response = await call('GET', `/sessions/${encodeURIComponent(sessionReference)}/invoices?pageSize=1000`, { bearer: accessToken, continuation: continuation ?? undefined });
+        const response = await call('GET', `/sessions/${encodeURIComponent(sessionReference)}/invoices?pageSize=1000`, { group: 'sessionInvoiceList', bearer: accessToken, continuation: continuation ?? undefined });
         const page = await json<{ continuationToken?: string | null; invoices: SessionInvoiceStatus[] }>(response);
         all.push(...page.invoices);
         continuation = page.continuationToken;
@@ -123,12 +134,12 @@ export function createKsefApi({ baseUrl, timeoutMs = TIMEOUT_MS }: { baseUrl: st
       return all;
     },
     invoiceUpo: async (accessToken: string, sessionReference: string, invoiceReference: string) =>
-      (await call('GET', `/sessions/${encodeURIComponent(sessionReference)}/invoices/${encodeURIComponent(invoiceReference)}/upo`, { bearer: accessToken, accept: 'application/xml' })).text(),
+      (await call('GET', `/sessions/${encodeURIComponent(sessionReference)}/invoices/${encodeURIComponent(invoiceReference)}/upo`, { group: 'sessionMisc', bearer: accessToken, accept: 'application/xml' })).text(),
     /** The UPO of an invoice KSeF knows by its number in a session (a duplicate's original). */
     invoiceUpoByKsefNumber: async (accessToken: string, sessionReference: string, ksefNumber: string) =>
-      (await call('GET', `/sessions/${encodeURIComponent(sessionReference)}/invoices/ksef/${encodeURIComponent(ksefNumber)}/upo`, { bearer: accessToken, accept: 'application/xml' })).text(),
+      (await call('GET', `/sessions/${encodeURIComponent(sessionReference)}/invoices/ksef/${encodeURIComponent(ksefNumber)}/upo`, { group: 'sessionMisc', bearer: accessToken, accept: 'application/xml' })).text(),
     closeOnlineSession: async (accessToken: string, sessionReference: string) => {
-      await call('POST', `/sessions/online/${encodeURIComponent(sessionReference)}/close`, { bearer: accessToken });
+      await call('POST', `/sessions/online/${encodeURIComponent(sessionReference)}/close`, { group: 'onlineSession', bearer: accessToken });
     },
   };
 }

@@ -6,7 +6,7 @@
  * moment KSeF asked everyone to wait until. Authenticating and opening a session happen under a short lease, so
  * one node does it and the others use the result: one authentication serves all nodes.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DB } from '~/db/database.server';
 import { type KsefApi, KsefError, type PublicKeyCertificate } from './api.server';
@@ -21,12 +21,15 @@ const LEASE_MS = 30_000;
 const CERTIFICATES_MS = 60 * 60_000;
 /** Polling GET /auth/{ref}: KSeF answers "in progress" (100) for a moment, longer for certificates. */
 const AUTH_POLLS = 40;
+/** A token KSeF refused is not tried again sooner (KSeF watches for repeated failed authentications). */
+const REFUSED_TOKEN_PAUSE_MS = 10 * 60_000;
 
 export type KsefContext = ReturnType<typeof createKsefContext>;
 
 export function createKsefContext({ db, api, baseUrl, nip, token, log }: { db: DB; api: KsefApi; baseUrl: string; nip: string; token: string; log: Logger }) {
   const id = `${baseUrl} ${nip}`;
   const sealer = createSealer(token);
+  const fingerprint = createHash('sha256').update(`kopi ksef token ${token}`).digest('base64url').slice(0, 16);
   let certificates: { at: number; list: PublicKeyCertificate[] } | null = null;
 
   const row = async () => {
@@ -82,7 +85,7 @@ export function createKsefContext({ db, api, baseUrl, nip, token, log }: { db: D
       if (status.code === 200) break;
       if (status.code !== 100) {
         const words = [status.description, ...(status.details ?? [])].join(': ');
-        await update({ problem: `${status.code} ${words}`, problem_at: new Date().toISOString() });
+        await update({ problem: `${status.code} ${words}`, problem_at: new Date().toISOString(), problem_token: fingerprint });
         log.error({ code: status.code, description: words }, 'KSeF refused the KSeF token: invoices wait until the owner gives a valid one (KSEF_TOKEN)');
         throw new KsefError('refused', `KSeF refused the KSeF token (${status.code}): ${words}`, { code: status.code, description: words });
       }
@@ -97,6 +100,7 @@ export function createKsefContext({ db, api, baseUrl, nip, token, log }: { db: D
       refresh_valid_until: tokens.refreshToken.validUntil,
       problem: null,
       problem_at: null,
+      problem_token: null,
     });
     log.info('authenticated with KSeF');
   }
@@ -180,8 +184,12 @@ export function createKsefContext({ db, api, baseUrl, nip, token, log }: { db: D
 
     async state(): Promise<{ pausedUntil: Date | null; problem: string | null; problemAt: string | null; authenticated: boolean }> {
       const current = await row();
+      const paused = current.paused_until ? Date.parse(current.paused_until) : 0;
+      // This very token was refused a moment ago: not tried again before the pause is over.
+      const refused = current.problem_token === fingerprint && current.problem_at ? Date.parse(current.problem_at) + REFUSED_TOKEN_PAUSE_MS : 0;
+      const until = Math.max(paused, refused);
       return {
-        pausedUntil: current.paused_until && Date.parse(current.paused_until) > Date.now() ? new Date(current.paused_until) : null,
+        pausedUntil: until > Date.now() ? new Date(until) : null,
         problem: current.problem,
         problemAt: current.problem_at,
         authenticated: Boolean(sealer.open(current.refresh_token)) && living(current.refresh_valid_until, 0),

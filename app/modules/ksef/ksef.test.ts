@@ -21,6 +21,7 @@ import { createKsefContext } from './context.server';
 import { aesEncrypt, encryptKsefToken, encryptedInvoice, rsaOaepEncrypt, sha256Base64 } from './crypto.server';
 import { isBusinessDay, nextBusinessDay, offlineDeadline } from './deadline';
 import { invoiceVerificationUrl, qrLabel, verificationUrlOf } from './qr';
+import { createLimiter } from './limits';
 import { createSealer } from './seal.server';
 import { claimDueSubmissions, queueKsefSubmission, resendKsefSubmission, sendDueInvoices } from './submissions.server';
 
@@ -109,6 +110,34 @@ describe('the verification QR link (KOD I)', () => {
   });
 });
 
+describe("KSeF's request limits, kept by the client", () => {
+  it('lets a call wait a short turn, and refuses one whose turn is far (the worker pauses): per second, minute and hour', async () => {
+    let clock = 1_000_000;
+    const limiter = createLimiter(1, () => clock);
+    // invoiceSend: 10 a second, 30 a minute, 180 an hour.
+    for (let i = 0; i < 10; i++) expect(await limiter.take('invoiceSend')).toEqual({ ok: true });
+    for (let second = 0; second < 2; second++) {
+      clock += 1_000;
+      for (let i = 0; i < 10; i++) expect((await limiter.take('invoiceSend')).ok).toBe(true);
+    }
+    // The 31st in a minute waits for the first of them to leave the minute: too long to wait for.
+    clock += 1_000;
+    const refused = await limiter.take('invoiceSend');
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.retryAfterMs).toBeGreaterThan(50_000);
+    // The test environment's ten times as many; other groups count apart.
+    expect((await limiter.take('invoiceStatus')).ok).toBe(true);
+    const test = createLimiter(10, () => clock);
+    for (let i = 0; i < 100; i++) expect((await test.take('invoiceSend')).ok).toBe(true);
+    // A short turn is waited for: the eleventh send of a second goes when the second has passed.
+    const real = createLimiter(1);
+    for (let i = 0; i < 10; i++) await real.take('invoiceSend');
+    const before = Date.now();
+    expect(await real.take('invoiceSend')).toEqual({ ok: true });
+    expect(Date.now() - before).toBeGreaterThanOrEqual(900);
+  });
+});
+
 describe('the offline24 deadline', () => {
   it('is the end of the next business day in Warsaw: over a weekend, Christmas, Easter and Independence Day', () => {
     expect(offlineDeadline('2026-12-02').toISOString()).toBe('2026-12-03T22:59:59.999Z'); // Wednesday → Thursday, winter time
@@ -129,7 +158,7 @@ describe('the offline24 deadline', () => {
 
 describe.each(testDatabases())('sending to KSeF on %s', (_kind, open) => {
   let test: TestDatabase;
-  const api = createKsefApi({ baseUrl });
+  const api = createKsefApi({ baseUrl, limitScale: 10 });
   const contextFor = (token = tokenFor(SELLER)) => createKsefContext({ db: test.db, api, baseUrl, nip: SELLER, token, log });
 
   beforeAll(async () => {
@@ -202,6 +231,10 @@ describe.each(testDatabases())('sending to KSeF on %s', (_kind, open) => {
     expect((await context.state()).problem).toMatch(/^450 Uwierzytelnianie zakończone niepowodzeniem z powodu błędnego tokenu: Nieprawidłowy token/);
     expect(await submission(id)).toMatchObject({ status: 'queued', ksef_number: null });
     expect((await standInRequests()).requests['send-invoice']).toBeUndefined();
+    // The refused token is not tried again at once (KSeF watches repeated failed authentications): no call at all.
+    await test.db.updateTable('ksef_submissions').set({ next_attempt_at: new Date().toISOString() }).execute();
+    expect(await sendDueInvoices(deps(context))).toMatchObject({ handled: 0 });
+    expect((await standInRequests()).requests['ksef-token']).toBe(1);
     // With the right token the problem is gone and the invoice goes.
     const right = contextFor();
     expect(await sendDueInvoices(deps(right), { now: new Date(Date.now() + 10 * 60_000) })).toMatchObject({ accepted: 1 });

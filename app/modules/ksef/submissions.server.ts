@@ -29,16 +29,24 @@ import { invoiceVerificationUrl } from './qr';
 const TIME_ZONE = 'Europe/Warsaw';
 /** How long a claim hides a row from other workers (a send and its first polls fit well inside). */
 const LEASE_MS = 60_000;
-/** KSeF takes a moment to verify an invoice: a pass first asks after FIRST_POLL_MS, then every POLL_MS, POLL_ROUNDS times. */
-const FIRST_POLL_MS = 100;
-const POLL_MS = 400;
-const POLL_ROUNDS = 8;
+/**
+ * KSeF takes a moment to verify an invoice: a pass asks after 0.3 s, 1 s and 2 s more (KSeF allows 120 status
+ * questions a minute); what is still being processed is asked about by the next pass.
+ */
+const POLL_DELAYS_MS = [300, 1_000, 2_000];
+const POLL_MS = 1_000;
 const FIRST_RETRY_MS = 5_000;
 /** How soon a send that got no answer is looked for in KSeF's list of the session's invoices. */
 const UNSURE_CHECK_MS = 2_000;
 const MAX_RETRY_MS = 5 * 60_000;
 /** Status codes of an invoice still being processed. */
 const PROCESSING = new Set([100, 150]);
+/** KSeF gave up on it itself (405: the session's error; 500: unknown; 550: cancelled by the system, "try again"): sent again. */
+const TRY_AGAIN = new Set([405, 500, 550]);
+/** How far KSeF's clock may be behind ours when matching a send to what the session received. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+/** A UPO KSeF has not made within a day is not asked for again (the owner has the KSeF number, which is what counts). */
+const UPO_DAYS_MS = 24 * 3600_000;
 
 type Row = Selectable<KsefSubmissionsTable>;
 
@@ -141,7 +149,12 @@ export async function sendDueInvoices(deps: KsefDeps, { now = new Date(), limit 
   if (state.pausedUntil && state.pausedUntil > now) return { ...outcome, pausedUntil: state.pausedUntil };
   const token = randomBytes(12).toString('base64url');
   const rows = await claimDueSubmissions(deps.db, { now, limit, token });
-  if (rows.length === 0) return outcome;
+  if (rows.length === 0) {
+    // Nothing to send: a UPO still to fetch is fetched now.
+    const missing = await deps.db.selectFrom('ksef_submissions').select('invoice_id').where('status', '=', 'accepted').where('upo', 'is', null).where('accepted_at', '>', new Date(Date.now() - UPO_DAYS_MS).toISOString()).limit(1).executeTakeFirst();
+    if (missing) await fetchMissingUpos(deps, await deps.context.accessToken()).catch((error: unknown) => deps.log.warn({ err: error }, 'fetching UPOs from KSeF failed'));
+    return outcome;
+  }
   const stop = async (row: Row, rest: Row[], error: unknown) => {
     const wait = await failed(deps, row, token, error);
     // KSeF asked to wait, or is down: the rest of the batch goes back to the queue untouched.
@@ -166,8 +179,9 @@ export async function sendDueInvoices(deps: KsefDeps, { now = new Date(), limit 
     }
   }
   // Their verdicts, asked for together: KSeF takes a moment over each.
-  for (let round = 0; round < POLL_ROUNDS && pending.length > 0; round++) {
-    await new Promise((r) => setTimeout(r, round === 0 ? FIRST_POLL_MS : POLL_MS));
+  for (const delay of POLL_DELAYS_MS) {
+    if (pending.length === 0) break;
+    await new Promise((r) => setTimeout(r, delay));
     for (const row of [...pending]) {
       try {
         const verdict = await verdictOf(deps, row, token, access);
@@ -175,7 +189,7 @@ export async function sendDueInvoices(deps: KsefDeps, { now = new Date(), limit 
         pending.splice(pending.indexOf(row), 1);
         outcome.handled++;
         if (verdict === 'accepted') outcome.accepted++;
-        else outcome.refused++;
+        else if (verdict === 'refused') outcome.refused++;
       } catch (error) {
         await stop(row, pending.filter((p) => p !== row), error);
         return outcome;
@@ -184,7 +198,30 @@ export async function sendDueInvoices(deps: KsefDeps, { now = new Date(), limit 
   }
   // Still being processed: asked about again shortly, by whichever worker is first.
   for (const row of pending) await release(deps.db, row, token, new Date(Date.now() + POLL_MS));
+  await fetchMissingUpos(deps, access);
   return outcome;
+}
+
+/** UPOs KSeF had not made yet when their invoices were accepted, a few a pass (two nodes fetching one write the same). */
+async function fetchMissingUpos(deps: KsefDeps, access: string): Promise<void> {
+  const missing = await deps.db
+    .selectFrom('ksef_submissions')
+    .select(['invoice_id', 'session_reference', 'invoice_reference', 'ksef_number'])
+    .where('status', '=', 'accepted')
+    .where('upo', 'is', null)
+    .where('session_reference', 'is not', null)
+    .where('updated_at', '<', new Date(Date.now() - 2_000).toISOString())
+    .where('accepted_at', '>', new Date(Date.now() - UPO_DAYS_MS).toISOString())
+    .limit(5)
+    .execute();
+  for (const row of missing) {
+    const upo = await (row.invoice_reference
+      ? deps.api.invoiceUpo(access, row.session_reference!, row.invoice_reference)
+      : deps.api.invoiceUpoByKsefNumber(access, row.session_reference!, row.ksef_number!)
+    ).catch(() => null);
+    if (upo) await deps.db.updateTable('ksef_submissions').set({ upo, updated_at: new Date().toISOString() }).where('invoice_id', '=', row.invoice_id).where('upo', 'is', null).execute();
+    else await deps.db.updateTable('ksef_submissions').set({ updated_at: new Date().toISOString() }).where('invoice_id', '=', row.invoice_id).execute();
+  }
 }
 
 const invoiceXmlOf = async (db: Executor, invoiceId: string) =>
@@ -196,7 +233,7 @@ async function toKsef(deps: KsefDeps, row: Row, token: string, access: string): 
   let current = row;
   if (current.status === 'unsure') {
     // The last send got no answer: did KSeF receive it? Ask before anything is sent again.
-    const arrived = current.session_reference ? await findInSession(api, access, current.session_reference, current.invoice_hash) : null;
+    const arrived = current.session_reference ? await findInSession(api, access, current.session_reference, current.invoice_hash, current.sent_at) : null;
     if (arrived) {
       current = await mark(db, current, token, { status: 'sent', invoice_reference: arrived.referenceNumber });
       deps.log.info({ invoiceId: row.invoice_id }, 'KSeF had received the invoice whose answer was lost: not sent again');
@@ -207,9 +244,15 @@ async function toKsef(deps: KsefDeps, row: Row, token: string, access: string): 
   return current.status === 'queued' ? send(deps, current, token, access) : current;
 }
 
-async function findInSession(api: KsefApi, access: string, session: string, hash: string): Promise<SessionInvoiceStatus | null> {
+/**
+ * The session's invoice with this file's hash that this attempt sent: the latest such, and none KSeF received before
+ * the attempt began (an earlier refused send of the same file is not this one).
+ */
+async function findInSession(api: KsefApi, access: string, session: string, hash: string, sentAt: string | null): Promise<SessionInvoiceStatus | null> {
   try {
-    return (await api.sessionInvoices(access, session)).find((i) => i.invoiceHash === hash) ?? null;
+    const since = sentAt ? Date.parse(sentAt) - CLOCK_SKEW_MS : -Infinity;
+    const matches = (await api.sessionInvoices(access, session)).filter((i) => i.invoiceHash === hash && Date.parse(i.invoicingDate) >= since);
+    return matches.sort((a, b) => b.ordinalNumber - a.ordinalNumber)[0] ?? null;
   } catch (error) {
     // A session KSeF no longer knows cannot be asked: sending again is then safe, a duplicate being KSeF's 440.
     if (error instanceof KsefError && error.kind === 'refused') return null;
@@ -224,7 +267,16 @@ async function send(deps: KsefDeps, row: Row, token: string, access: string): Pr
   const session = await context.session(access);
   const issueDay = shopDayOf(new Date(invoice.issued_at), TIME_ZONE);
   const offline = issueDay < shopDayOf(new Date(), TIME_ZONE);
-  const unsure = await mark(db, row, token, { status: 'unsure', session_reference: session.reference, invoice_reference: null, sent_at: new Date().toISOString(), attempts: row.attempts + 1, offline: offline ? 1 : 0 });
+  const unsure = await mark(db, row, token, {
+    status: 'unsure',
+    session_reference: session.reference,
+    invoice_reference: null,
+    sent_at: new Date().toISOString(),
+    attempts: row.attempts + 1,
+    offline: offline ? 1 : 0,
+    // The file as it leaves now: what KSeF will list, and what KOD I hashes.
+    invoice_hash: sha256Base64(invoice.ksef_xml),
+  });
   try {
     const sent = await api.sendInvoice(access, session.reference, { ...encryptedInvoice(session.key, invoice.ksef_xml), offlineMode: offline });
     return await mark(db, unsure, token, { status: 'sent', invoice_reference: sent.referenceNumber });
@@ -241,12 +293,16 @@ async function send(deps: KsefDeps, row: Row, token: string, access: string): Pr
 }
 
 /** Asks KSeF once about a sent row: accepted (its number and UPO kept), refused (KSeF's words kept), or still processing. */
-async function verdictOf(deps: KsefDeps, row: Row, token: string, access: string): Promise<'accepted' | 'refused' | 'processing'> {
+async function verdictOf(deps: KsefDeps, row: Row, token: string, access: string): Promise<'accepted' | 'refused' | 'retry' | 'processing'> {
   const { db, api } = deps;
   const status = await api.invoiceStatus(access, row.session_reference!, row.invoice_reference!);
   const code = status.status.code;
   if (code === 200 && status.ksefNumber) {
-    const upo = await api.invoiceUpo(access, row.session_reference!, row.invoice_reference!);
+    // The number is what matters in law: it is kept even when the UPO is not ready yet (fetched by a later pass).
+    const upo = await api.invoiceUpo(access, row.session_reference!, row.invoice_reference!).catch((error: unknown) => {
+      if (error instanceof KsefError && error.kind !== 'unauthorized') return null;
+      throw error;
+    });
     await accept(deps, row, token, status.ksefNumber, status.acquisitionDate ?? new Date().toISOString(), upo);
     return 'accepted';
   }
@@ -254,7 +310,7 @@ async function verdictOf(deps: KsefDeps, row: Row, token: string, access: string
     // A duplicate of one KSeF accepted before: that one's number is this invoice's.
     const original = status.status.extensions as { originalKsefNumber?: string; originalSessionReferenceNumber?: string } | null | undefined;
     if (original?.originalKsefNumber && original.originalSessionReferenceNumber) {
-      const upo = await api.invoiceUpoByKsefNumber(access, original.originalSessionReferenceNumber, original.originalKsefNumber);
+      const upo = await api.invoiceUpoByKsefNumber(access, original.originalSessionReferenceNumber, original.originalKsefNumber).catch(() => null);
       await accept(deps, row, token, original.originalKsefNumber, status.acquisitionDate ?? new Date().toISOString(), upo);
       deps.log.warn({ invoiceId: row.invoice_id, ksefNumber: original.originalKsefNumber }, 'KSeF already had this invoice (440): its original number kept');
       return 'accepted';
@@ -262,12 +318,17 @@ async function verdictOf(deps: KsefDeps, row: Row, token: string, access: string
   }
   if (PROCESSING.has(code)) return 'processing';
   const words = [status.status.description, ...(status.status.details ?? [])].join(': ');
+  if (TRY_AGAIN.has(code)) {
+    await mark(db, row, token, { status: 'queued', error_code: code, error_text: words, claim_token: null, next_attempt_at: new Date(Date.now() + ksefRetryDelayMs(row.attempts || 1)).toISOString() });
+    deps.log.warn({ invoiceId: row.invoice_id, code, description: words }, 'KSeF gave up on an invoice itself: it is sent again');
+    return 'retry';
+  }
   await mark(db, row, token, { status: 'refused', error_code: code, error_text: words, claim_token: null });
   deps.log.warn({ invoiceId: row.invoice_id, code, description: words }, 'KSeF refused an invoice');
   return 'refused';
 }
 
-async function accept(deps: KsefDeps, row: Row, token: string, ksefNumber: string, acceptedAt: string, upo: string): Promise<void> {
+async function accept(deps: KsefDeps, row: Row, token: string, ksefNumber: string, acceptedAt: string, upo: string | null): Promise<void> {
   const invoice = await invoiceXmlOf(deps.db, row.invoice_id);
   const xml = invoice?.ksef_xml ?? '';
   // KOD I hashes the file exactly as sent, and names the issue date the file gives (P_1).
@@ -296,7 +357,8 @@ class LostClaim extends Error {
 async function mark(db: DB, row: Row, token: string, values: Partial<Omit<Row, 'invoice_id'>>): Promise<Row> {
   const updated = await db
     .updateTable('ksef_submissions')
-    .set({ ...values, updated_at: new Date().toISOString() })
+    // Every step renews the claim (a send may take up to the API's timeout): no other worker takes a row in flight.
+    .set({ next_attempt_at: new Date(Date.now() + LEASE_MS).toISOString(), ...values, updated_at: new Date().toISOString() })
     .where('invoice_id', '=', row.invoice_id)
     .where('claim_token', '=', token)
     .returningAll()

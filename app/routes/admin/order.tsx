@@ -126,6 +126,7 @@ async function invoice(app: AppContext, user: { id: string; email: string }, id:
   const issued = await issueInvoice(app.db, { orderId: id, buyer: parsed.buyer, seller: sellerOf(app.config.seller), by: { admin: user }, rates: app.rates });
   if (issued.ok) {
     app.kickMail();
+    app.ksef.kick();
     return data<Result>({ ok: true, moved: 'invoiced', number: issued.invoice.number });
   }
   const status = { not_found: 404, not_paid: 409, already_issued: 409, window_closed: 409, seller_missing: 409, nothing_to_invoice: 409 }[issued.reason];
