@@ -116,7 +116,7 @@ test('a café asks for an invoice at checkout in Polish: KSeF numbers it, the PD
 test('an invoice KSeF refuses shows its words; the owner corrects the buyer and it is accepted under the same number', async ({ page, browser, productPath, expectNoSeriousA11yViolations }, testInfo) => {
   await control(testInfo, '/__refuse-buyer', { nip: '7770006338' });
   await customerWithCart(page, testInfo, [[productPath(catalogue[3]), 1]], { label: 'cafe.refused' });
-  await checkOutByRequest(page, { invoice: { name: 'Bar Mleczny Pod Gruszą', taxId: '7770006338' } });
+  const orderId = await checkOutByRequest(page, { invoice: { name: 'Bar Mleczny Pod Gruszą', taxId: '7770006338' } });
   const owner = await ownerPage(browser, testInfo, 'en');
   let number = '';
   await expect(async () => {
@@ -126,6 +126,10 @@ test('an invoice KSeF refuses shows its words; the owner corrects the buyer and 
     number = (await refused.locator('th .font-mono').textContent())!;
   }).toPass({ timeout: 30_000, intervals: [500, 1_000, 2_000] });
   await expectNoSeriousA11yViolations(owner, { label: 'the invoices page with a refusal en' });
+  // The order's page says it too, in KSeF's words.
+  await owner.goto(`/admin/orders/${orderId}`);
+  await expect(owner.getByTestId('order-invoice').getByTestId('ksef-refusal')).toContainText('Nabywca o numerze NIP 7770006338');
+  await owner.goto('/admin/invoices?status=refused');
   await control(testInfo, '/__refuse-buyer');
   const fix = row(owner, number);
   await fix.getByText(en('admin.invoicesPage.fix')).click();
@@ -142,6 +146,12 @@ test('an invoice KSeF refuses shows its words; the owner corrects the buyer and 
   await waitForStanding(owner, number, 'accepted');
   await expect(row(owner, number)).toContainText('NIP/VAT 5213017228');
   await owner.context().close();
+});
+
+test.afterEach(async ({}, testInfo) => {
+  // Each journey leaves KSeF's stand-in as it found it, whatever happened in it.
+  await control(testInfo, '/__refuse-buyer');
+  await control(testInfo, '/__mode', { mode: 'normal' });
 });
 
 test('with KSeF down the invoice waits and the page says so; when KSeF is back it is accepted', async ({ page, browser, productPath }, testInfo) => {

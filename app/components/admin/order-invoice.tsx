@@ -15,6 +15,8 @@ export type OrderInvoiceList = Array<{
   ksefNumber: string | null;
   /** The shop sends it to KSeF: where it stands (null: the owner's accounting software does). */
   ksefStatus: string | null;
+  ksefErrorCode: number | null;
+  ksefErrorText: string | null;
   buyerName: string;
   buyerTaxId: string;
 }>;
@@ -73,7 +75,10 @@ export function OrderInvoice({
               </p>
               {i.ksefStatus ? (
                 <div className="w-full">
-                  <KsefStanding standing={i.ksefStatus as KsefStandingName} ksefNumber={i.ksefNumber} />
+                  <KsefStanding standing={i.ksefStatus as KsefStandingName} ksefNumber={i.ksefNumber} errorCode={i.ksefErrorCode} errorText={i.ksefErrorText} />
+                  {i.ksefStatus === 'refused' && (
+                    <a href="/admin/invoices?status=refused" className="mt-1 inline-block text-xs font-semibold text-leaf underline underline-offset-4">{t('admin.invoicesPage.fix')}</a>
+                  )}
                 </div>
               ) : (
                 i.ksef && <KsefNumberForm invoice={i} busy={busy} />

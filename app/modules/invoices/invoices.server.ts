@@ -514,6 +514,9 @@ export type OrderInvoiceEntry = {
   ksefNumber: string | null;
   /** Where it stands when the shop sends it to KSeF (waiting, queued, unsure, sent, accepted, refused); null when the shop does not. */
   ksefStatus: string | null;
+  /** KSeF's code and its own words for a refusal. */
+  ksefErrorCode: number | null;
+  ksefErrorText: string | null;
   buyerName: string;
   buyerTaxId: string;
 };
@@ -523,7 +526,7 @@ export async function listOrderInvoices(db: Executor, orderId: string): Promise<
   const rows = await db
     .selectFrom('invoices')
     .leftJoin('ksef_submissions as s', 's.invoice_id', 'invoices.id')
-    .select((eb) => ['invoices.id', 'invoices.number', 'invoices.kind', 'invoices.issued_at', 'invoices.gross_cents', 'invoices.currency', 'invoices.ksef_number', 'invoices.buyer', 's.status', eb('invoices.ksef_xml', 'is not', null).as('ksef')])
+    .select((eb) => ['invoices.id', 'invoices.number', 'invoices.kind', 'invoices.issued_at', 'invoices.gross_cents', 'invoices.currency', 'invoices.ksef_number', 'invoices.buyer', 's.status', 's.error_code', 's.error_text', eb('invoices.ksef_xml', 'is not', null).as('ksef')])
     .where('invoices.order_id', '=', orderId)
     .orderBy('invoices.issued_at')
     .orderBy('invoices.seq')
@@ -540,6 +543,8 @@ export async function listOrderInvoices(db: Executor, orderId: string): Promise<
       ksef: Boolean(r.ksef),
       ksefNumber: r.ksef_number,
       ksefStatus: r.status,
+      ksefErrorCode: r.error_code === null ? null : Number(r.error_code),
+      ksefErrorText: r.status === 'refused' ? r.error_text : null,
       buyerName: buyer.name,
       buyerTaxId: buyer.taxId,
     };
