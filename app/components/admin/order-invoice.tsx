@@ -3,23 +3,12 @@ import { Form } from 'react-router';
 import { BuyerFields } from '~/components/invoices/buyer-fields';
 import { formatDate } from '~/lib/format';
 import type { BuyerErrors, InvoiceBuyer } from '~/modules/invoices/buyer';
+import type { OrderInvoiceEntry } from '~/modules/invoices/invoices.server';
 import { useI18n } from '~/modules/i18n/react';
 import { KsefStanding, type KsefStandingName } from './ksef-standing';
 
-export type OrderInvoiceList = Array<{
-  id: string;
-  number: string;
-  kind: 'invoice' | 'correction';
-  issuedAt: string;
-  ksef: boolean;
-  ksefNumber: string | null;
-  /** The shop sends it to KSeF: where it stands (null: the owner's accounting software does). */
-  ksefStatus: string | null;
-  ksefErrorCode: number | null;
-  ksefErrorText: string | null;
-  buyerName: string;
-  buyerTaxId: string;
-}>;
+/** The order's documents as the invoices module lists them (with their KSeF standing and buyer). */
+export type OrderInvoiceList = OrderInvoiceEntry[];
 
 /** The order's invoice on the owner's page: its documents to download, or the form that issues it. */
 export function OrderInvoice({

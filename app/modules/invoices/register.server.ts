@@ -8,7 +8,7 @@ import { type Executor, inTransaction } from '~/db/database.server';
 import { type Actor, recordActivity } from '~/modules/activity/index.server';
 import { resendKsefSubmission } from '~/modules/ksef/index.server';
 import { orderLabel } from '~/modules/orders/index.server';
-import { startOfShopDay } from '~/lib/shop-days';
+import { addDays, shopDayOf, startOfShopDay } from '~/lib/shop-days';
 import type { InvoiceBuyer } from './buyer';
 import type { KsefFilter } from './ksef-filters';
 import { getInvoice, rebuildKsefXml } from './invoices.server';
@@ -121,12 +121,7 @@ export async function invoiceRegister(db: Executor, { month, filter }: { month: 
 }
 
 /** The start of the day after `iso`'s day in Poland (an invoice not in KSeF by then is an offline one). */
-function startOfNextDay(iso: string): number {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE }).format(new Date(iso));
-  const next = new Date(`${day}T12:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return startOfShopDay(next.toISOString().slice(0, 10), TIME_ZONE).getTime();
-}
+const startOfNextDay = (iso: string) => startOfShopDay(addDays(shopDayOf(new Date(iso), TIME_ZONE), 1), TIME_ZONE).getTime();
 
 export async function invoiceUpo(db: Executor, invoiceId: string): Promise<{ number: string; upo: string } | null> {
   const row = await db

@@ -32,8 +32,13 @@ export function createKsefContext({ db, api, baseUrl, nip, token, log }: { db: D
   const fingerprint = createHash('sha256').update(`kopi ksef token ${token}`).digest('base64url').slice(0, 16);
   let certificates: { at: number; list: PublicKeyCertificate[] } | null = null;
 
+  // The row is made once per process (a write every pass of every node would be a write for nothing).
+  let made = false;
   const row = async () => {
-    await db.insertInto('ksef_contexts').values({ id, updated_at: new Date().toISOString() }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    if (!made) {
+      await db.insertInto('ksef_contexts').values({ id, updated_at: new Date().toISOString() }).onConflict((oc) => oc.column('id').doNothing()).execute();
+      made = true;
+    }
     return db.selectFrom('ksef_contexts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   };
   const update = (values: Record<string, string | null>) => db.updateTable('ksef_contexts').set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id).execute();
