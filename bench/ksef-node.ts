@@ -5,7 +5,7 @@
  */
 import pino from 'pino';
 import { openDatabase } from '~/db/database.server';
-import { invoiceAcceptedByKsef } from '~/modules/invoices/index.server';
+import { invoiceAcceptedByKsef, invoiceHandedOverOffline } from '~/modules/invoices/index.server';
 import { startKsefWorker } from '~/modules/ksef/index.server';
 
 const [database, apiUrl, nip, token] = process.argv.slice(2) as [string, string, string, string];
@@ -17,6 +17,7 @@ startKsefWorker({
   sellerNip: nip,
   log,
   onAccepted: invoiceAcceptedByKsef,
+  onHandedOver: invoiceHandedOverOffline,
   intervalMs: 200,
 });
 // The worker's timers do not hold a process open (a shop's server does): this one stays until it is killed.

@@ -18,7 +18,7 @@ import { getSessionUser, pruneAccountData } from '~/modules/accounts/index.serve
 import { pruneCartRequests } from '~/modules/cart/index.server';
 import { pruneRestockAlerts } from '~/modules/alerts/index.server';
 import { runDailyRetention } from '~/modules/privacy/index.server';
-import { createNbpRates, invoiceAcceptedByKsef, sellerOf, sellerProblem } from '~/modules/invoices/index.server';
+import { createNbpRates, invoiceAcceptedByKsef, invoiceHandedOverOffline, sellerOf, sellerProblem } from '~/modules/invoices/index.server';
 import { recordKsefPolicy, startKsefWorker } from '~/modules/ksef/index.server';
 import { catalogVersion, watchCatalogVersion } from '~/modules/catalog/index.server';
 import { localePath } from '~/modules/i18n/paths';
@@ -101,6 +101,10 @@ export async function createServerApp(options: ServerOptions = {}): Promise<Kopi
     log: logger,
     onAccepted: async (trx, accepted) => {
       await invoiceAcceptedByKsef(trx, accepted);
+      setImmediate(() => mailWorker.kick());
+    },
+    onHandedOver: async (trx, handed) => {
+      await invoiceHandedOverOffline(trx, handed);
       setImmediate(() => mailWorker.kick());
     },
   });

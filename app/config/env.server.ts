@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { type OfflineCertificate, readOfflineCertificate } from '~/modules/ksef/certificate.server';
 
 /** The only reader of process.env. Parsed once at start-up; a bad value stops the process with a readable list. */
 const booleanish = z
@@ -69,6 +70,9 @@ const envSchema = z
       .optional(),
     KSEF_TOKEN: z.string().trim().optional(),
     KSEF_CONSUMER_INVOICES: booleanish.default(false),
+    KSEF_OFFLINE_CERTIFICATE: z.string().trim().optional(),
+    KSEF_OFFLINE_KEY: z.string().trim().optional(),
+    KSEF_OFFLINE_KEY_PASSPHRASE: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     for (const [i, secret] of splitList(env.SESSION_SECRET_PREVIOUS).entries()) {
@@ -99,6 +103,9 @@ const envSchema = z
     }
     // Sent to the wrong environment, an invoice is not issued in law (test) or is issued for real (production): no default.
     if (env.KSEF_SENDER === 'kopi' && !env.KSEF_ENV) ctx.addIssue({ code: 'custom', path: ['KSEF_ENV'], message: 'is required when KSEF_SENDER=kopi: test, demo or production' });
+    // KOD II needs both: the certificate names its serial number, the key signs.
+    if (env.KSEF_OFFLINE_CERTIFICATE && !env.KSEF_OFFLINE_KEY) ctx.addIssue({ code: 'custom', path: ['KSEF_OFFLINE_KEY'], message: 'is required when KSEF_OFFLINE_CERTIFICATE is set (the private key of the offline certificate, PEM)' });
+    if (env.KSEF_OFFLINE_KEY && !env.KSEF_OFFLINE_CERTIFICATE) ctx.addIssue({ code: 'custom', path: ['KSEF_OFFLINE_CERTIFICATE'], message: 'is required when KSEF_OFFLINE_KEY is set (the offline KSeF certificate, PEM)' });
     if (env.KSEF_TOKEN !== undefined && !isKsefTokenShape(env.KSEF_TOKEN)) {
       ctx.addIssue({ code: 'custom', path: ['KSEF_TOKEN'], message: 'is not a KSeF token: it looks like 20261204-EC-…|nip-1234567890|… (copy it whole from KSeF)' });
     }
@@ -181,6 +188,11 @@ export type KsefConfig = {
   token?: string;
   /** Invoices to consumers (no NIP) are sent too. */
   consumerInvoices: boolean;
+  /**
+   * The owner's offline KSeF certificate (KSEF_OFFLINE_CERTIFICATE and KSEF_OFFLINE_KEY): with it an invoice KSeF has
+   * not numbered within a minute is handed to its buyer at once, offline, with KOD II; without it the buyer waits.
+   */
+  offlineCertificate?: OfflineCertificate;
 };
 
 const KSEF_ADDRESSES = {
@@ -197,10 +209,29 @@ export function isKsefTokenShape(token: string): boolean {
   return token.length <= 512 && /^[^|\s]{6,}\|[a-zA-Z]+-[^|\s]+\|[^|\s]{16,}$/.test(token);
 }
 
-function ksefConfigOf(env: { KSEF_SENDER: 'accounting' | 'kopi'; KSEF_ENV?: string; KSEF_TOKEN?: string; KSEF_CONSUMER_INVOICES: boolean }): KsefConfig {
+type KsefEnv = { KSEF_SENDER: 'accounting' | 'kopi'; KSEF_ENV?: string; KSEF_TOKEN?: string; KSEF_CONSUMER_INVOICES: boolean; KSEF_OFFLINE_CERTIFICATE?: string; KSEF_OFFLINE_KEY?: string; KSEF_OFFLINE_KEY_PASSPHRASE?: string };
+
+function ksefConfigOf(env: KsefEnv): KsefConfig {
   const named = env.KSEF_ENV === 'test' || env.KSEF_ENV === 'demo' || env.KSEF_ENV === 'production' ? env.KSEF_ENV : null;
   const addresses = named ? KSEF_ADDRESSES[named] : { apiUrl: (env.KSEF_ENV ?? KSEF_ADDRESSES.test.apiUrl).replace(/\/+$/, ''), qrUrl: KSEF_ADDRESSES.test.qrUrl };
-  return { sender: env.KSEF_SENDER, environment: named ?? (env.KSEF_ENV ? 'custom' : 'test'), ...addresses, token: env.KSEF_TOKEN, consumerInvoices: env.KSEF_CONSUMER_INVOICES };
+  return {
+    sender: env.KSEF_SENDER,
+    environment: named ?? (env.KSEF_ENV ? 'custom' : 'test'),
+    ...addresses,
+    token: env.KSEF_TOKEN,
+    consumerInvoices: env.KSEF_CONSUMER_INVOICES,
+    offlineCertificate: offlineCertificateOf(env),
+  };
+}
+
+/** The offline certificate and key, read and checked now: a wrong file stops the start with what is wrong. */
+function offlineCertificateOf(env: KsefEnv): OfflineCertificate | undefined {
+  if (!env.KSEF_OFFLINE_CERTIFICATE || !env.KSEF_OFFLINE_KEY) return undefined;
+  try {
+    return readOfflineCertificate({ certificate: env.KSEF_OFFLINE_CERTIFICATE, key: env.KSEF_OFFLINE_KEY, passphrase: env.KSEF_OFFLINE_KEY_PASSPHRASE }, (file) => fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError([(error as Error).message]);
+  }
 }
 
 export type Retention = {

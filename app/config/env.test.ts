@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeOfflineCertificate } from '../../tests/fixtures/offline-certificate';
 import { ConfigError, loadConfig, prepareDataDir, requireSharedSecret } from './env.server';
 
 const load = (env: Record<string, string>) => loadConfig(env, { readDotEnv: false });
@@ -86,6 +87,30 @@ describe('loadConfig', () => {
     expect(message).toMatch(/KSEF_TOKEN is not a KSeF token/);
     expect(message).not.toContain(half);
     expect(() => load({ KSEF_SENDER: 'shop' })).toThrow(/KSEF_SENDER must be kopi/);
+  });
+
+  it('reads the offline KSeF certificate and its key (paths or PEM), both or neither, and stops on one that is not right', () => {
+    const files = makeOfflineCertificate({ passphrase: 'palarnia' });
+    try {
+      expect(load({}).ksef.offlineCertificate).toBeUndefined();
+      const config = load({ KSEF_OFFLINE_CERTIFICATE: files.certificate, KSEF_OFFLINE_KEY: files.key, KSEF_OFFLINE_KEY_PASSPHRASE: 'palarnia' });
+      expect(config.ksef.offlineCertificate?.serialNumber).toMatch(/^[0-9A-F]+$/);
+      expect(load({ KSEF_OFFLINE_CERTIFICATE: files.certificatePem, KSEF_OFFLINE_KEY: files.keyPem, KSEF_OFFLINE_KEY_PASSPHRASE: 'palarnia' }).ksef.offlineCertificate?.serialNumber).toBe(config.ksef.offlineCertificate?.serialNumber);
+      expect(() => load({ KSEF_OFFLINE_CERTIFICATE: files.certificate })).toThrow(/KSEF_OFFLINE_KEY is required when KSEF_OFFLINE_CERTIFICATE is set/);
+      expect(() => load({ KSEF_OFFLINE_KEY: files.key })).toThrow(/KSEF_OFFLINE_CERTIFICATE is required when KSEF_OFFLINE_KEY is set/);
+      let message = '';
+      try {
+        load({ KSEF_OFFLINE_CERTIFICATE: files.certificate, KSEF_OFFLINE_KEY: files.key, KSEF_OFFLINE_KEY_PASSPHRASE: 'wrong-passphrase' });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/KSEF_OFFLINE_KEY is not a readable PEM private key/);
+      expect(message).not.toContain('wrong-passphrase');
+      expect(() => load({ KSEF_OFFLINE_CERTIFICATE: files.key, KSEF_OFFLINE_KEY: files.key })).toThrow(/KSEF_OFFLINE_CERTIFICATE is not a readable PEM certificate/);
+    } finally {
+      files.remove();
+    }
   });
 });
 

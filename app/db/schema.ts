@@ -871,4 +871,9 @@ export interface KsefSubmissionsTable {
   error_text: string | null;
   created_at: string;
   updated_at: string;
+  /** Handed to the buyer offline (KOD II) if KSeF has not accepted it by then (migration 0035); null: it waits. */
+  offline_after: string | null;
+  handed_over_at: string | null;
+  /** KOD II, signed with the offline certificate, on the PDF handed over. */
+  certificate_url: string | null;
 }

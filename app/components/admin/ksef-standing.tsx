@@ -17,7 +17,8 @@ const colours: Record<KsefStandingName, string> = {
 
 /**
  * A document's KSeF standing as a badge, with its KSeF number once it has one, KSeF's own words for a refusal,
- * and, for one not yet in KSeF after its issue day, the offline24 deadline (in red when it is under a day away).
+ * and, for one not yet in KSeF after its issue day (or handed to its buyer offline), the offline24 deadline (in red
+ * when it is under a day away).
  */
 export function KsefStanding({
   standing,
@@ -26,6 +27,7 @@ export function KsefStanding({
   errorText,
   deadline,
   offline,
+  handedOverAt,
 }: {
   standing: KsefStandingName;
   ksefNumber: string | null;
@@ -33,6 +35,7 @@ export function KsefStanding({
   errorText?: string | null;
   deadline?: string | null;
   offline?: boolean;
+  handedOverAt?: string | null;
 }) {
   const { t, locale } = useI18n();
   const shown = standing;
@@ -48,6 +51,11 @@ export function KsefStanding({
         </span>
       )}
       {shown !== 'refused' && shown !== 'accepted' && errorText && <span className="text-xs text-muted">{t('admin.ksef.lastProblem', { problem: errorText })}</span>}
+      {handedOverAt && (
+        <span className="text-xs text-muted" data-testid="ksef-handed-over">
+          {t('admin.ksef.handedOver', { when: formatDateTime(handedOverAt, locale) })}
+        </span>
+      )}
       {deadline && offline && (
         <span className={`text-xs ${close ? 'font-semibold text-cherry' : 'text-muted'}`} data-testid="ksef-deadline">
           {t('admin.ksef.deadline', { when: formatDateTime(deadline, locale) })}

@@ -64,7 +64,7 @@ export function OrderInvoice({
               </p>
               {i.ksefStatus ? (
                 <div className="w-full">
-                  <KsefStanding standing={i.ksefStatus as KsefStandingName} ksefNumber={i.ksefNumber} errorCode={i.ksefErrorCode} errorText={i.ksefErrorText} />
+                  <KsefStanding standing={i.ksefStatus as KsefStandingName} ksefNumber={i.ksefNumber} errorCode={i.ksefErrorCode} errorText={i.ksefErrorText} handedOverAt={i.ksefHandedOverAt} />
                   {i.ksefStatus === 'refused' && (
                     <a href="/admin/invoices?status=refused" className="mt-1 inline-block text-xs font-semibold text-leaf underline underline-offset-4">{t('admin.invoicesPage.fix')}</a>
                   )}

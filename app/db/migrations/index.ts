@@ -33,6 +33,7 @@ import * as parkedMail from './0031-parked-mail';
 import * as paidWith from './0032-paid-with';
 import * as roundThresholds from './0033-round-thresholds';
 import * as ksef from './0034-ksef';
+import * as ksefOffline from './0035-ksef-offline';
 
 /** Migrations are registered in code (not read from disk) so they run the same under Vite, Vitest and tsx. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0032-paid-with': paidWith,
   '0033-round-thresholds': roundThresholds,
   '0034-ksef': ksef,
+  '0035-ksef-offline': ksefOffline,
 };

@@ -5,6 +5,7 @@ export {
   getInvoice,
   invoiceFileName,
   invoiceAcceptedByKsef,
+  invoiceHandedOverOffline,
   invoiceMail,
   invoicePdf,
   invoiceXml,

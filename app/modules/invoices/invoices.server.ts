@@ -21,7 +21,7 @@ import { type KsefCorrection, isKsefNumber, ksefEligible, ksefXml } from './ksef
 import type { ExchangeRates, NbpRate } from './nbp.server';
 import { RATE_SCALE, currencySettings } from '~/modules/pricing/index.server';
 import { type OutgoingMail, queueMail } from '~/modules/mail/index.server';
-import { type AcceptedInvoice, type KsefPolicy, ksefPolicy, queueKsefSubmission, releaseWaitingSubmission } from '~/modules/ksef/index.server';
+import { type AcceptedInvoice, type HandedOverInvoice, type KsefPolicy, ksefPolicy, qrLabel, queueKsefSubmission, releaseWaitingSubmission } from '~/modules/ksef/index.server';
 
 export type Seller = { name: string; address: string; taxId: string; email?: string };
 export type InvoiceLine = { name: string; sku: string | null; quantity: number; unitGrossCents: number; grossCents: number; netCents: number; vatCents: number; rateBp: number };
@@ -417,10 +417,11 @@ const correctionOf = (original: Invoice, ksefNumber: string | null, reason: stri
 export async function invoiceAcceptedByKsef(trx: Executor, accepted: AcceptedInvoice): Promise<void> {
   const invoice = await getInvoice(trx, accepted.invoiceId);
   if (!invoice) return;
-  const pdf = await renderInvoicePdf(invoice, { url: accepted.verificationUrl, label: accepted.ksefNumber });
+  // One handed over offline keeps its KOD II (it was issued offline) and was mailed then: not mailed twice.
+  const pdf = await renderInvoicePdf(invoice, { url: accepted.verificationUrl, label: accepted.ksefNumber, certificateUrl: accepted.certificateUrl });
   await trx.updateTable('invoices').set({ pdf: pdf.toString('base64') }).where('id', '=', invoice.id).execute();
   const order = await findOrderRecord(trx, invoice.orderId);
-  if (order) await queueMail(trx, invoiceMail(invoice, order.userEmail, pdf));
+  if (order && !accepted.certificateUrl) await queueMail(trx, invoiceMail(invoice, order.userEmail, pdf));
   if (invoice.kind !== 'invoice') return;
   const waiting = await trx
     .selectFrom('invoices')
@@ -443,6 +444,20 @@ export async function invoiceAcceptedByKsef(trx: Executor, accepted: AcceptedInv
     await trx.updateTable('invoices').set({ ksef_xml: xml }).where('id', '=', id).execute();
     await releaseWaitingSubmission(trx, { invoiceId: id, xml });
   }
+}
+
+/**
+ * KSeF has not numbered an invoice in time and the owner has an offline certificate (docs/decisions/0034): in the
+ * transaction that records the handover, its PDF is rendered with KOD I labelled OFFLINE and KOD II, kept, and
+ * mailed to the buyer — the invoice is theirs now, issued in KSeF's offline24 mode.
+ */
+export async function invoiceHandedOverOffline(trx: Executor, handed: HandedOverInvoice): Promise<void> {
+  const invoice = await getInvoice(trx, handed.invoiceId);
+  if (!invoice) return;
+  const pdf = await renderInvoicePdf(invoice, { url: handed.verificationUrl, label: qrLabel(null), certificateUrl: handed.certificateUrl });
+  await trx.updateTable('invoices').set({ pdf: pdf.toString('base64') }).where('id', '=', invoice.id).execute();
+  const order = await findOrderRecord(trx, invoice.orderId);
+  if (order) await queueMail(trx, invoiceMail(invoice, order.userEmail, pdf));
 }
 
 /**
@@ -517,6 +532,8 @@ export type OrderInvoiceEntry = {
   /** KSeF's code and its own words for a refusal. */
   ksefErrorCode: number | null;
   ksefErrorText: string | null;
+  /** When it was handed to its buyer offline, with KOD II, before KSeF numbered it. */
+  ksefHandedOverAt: string | null;
   buyerName: string;
   buyerTaxId: string;
 };
@@ -526,7 +543,7 @@ export async function listOrderInvoices(db: Executor, orderId: string): Promise<
   const rows = await db
     .selectFrom('invoices')
     .leftJoin('ksef_submissions as s', 's.invoice_id', 'invoices.id')
-    .select((eb) => ['invoices.id', 'invoices.number', 'invoices.kind', 'invoices.issued_at', 'invoices.gross_cents', 'invoices.currency', 'invoices.ksef_number', 'invoices.buyer', 's.status', 's.error_code', 's.error_text', eb('invoices.ksef_xml', 'is not', null).as('ksef')])
+    .select((eb) => ['invoices.id', 'invoices.number', 'invoices.kind', 'invoices.issued_at', 'invoices.gross_cents', 'invoices.currency', 'invoices.ksef_number', 'invoices.buyer', 's.status', 's.error_code', 's.error_text', 's.handed_over_at', eb('invoices.ksef_xml', 'is not', null).as('ksef')])
     .where('invoices.order_id', '=', orderId)
     .orderBy('invoices.issued_at')
     .orderBy('invoices.seq')
@@ -545,6 +562,7 @@ export async function listOrderInvoices(db: Executor, orderId: string): Promise<
       ksefStatus: r.status,
       ksefErrorCode: r.error_code === null ? null : Number(r.error_code),
       ksefErrorText: r.status === 'refused' ? r.error_text : null,
+      ksefHandedOverAt: r.handed_over_at,
       buyerName: buyer.name,
       buyerTaxId: buyer.taxId,
     };
@@ -596,13 +614,13 @@ export async function invoicePdf(db: Executor, invoiceId: string, who: { admin: 
     .selectFrom('invoices')
     .innerJoin('orders', 'orders.id', 'invoices.order_id')
     .leftJoin('ksef_submissions as s', 's.invoice_id', 'invoices.id')
-    .select(['invoices.id', 'invoices.number', 'invoices.pdf', 'invoices.corrects_id', 'invoices.purged_at', 'orders.user_id', 's.status'])
+    .select(['invoices.id', 'invoices.number', 'invoices.pdf', 'invoices.corrects_id', 'invoices.purged_at', 'orders.user_id', 's.status', 's.handed_over_at'])
     .where('invoices.id', '=', invoiceId)
     .executeTakeFirst();
   // Past its retention the document is gone for good (docs/decisions/0029): never rebuilt from what is left.
   if (!row || row.purged_at !== null || ('userId' in who && row.user_id !== who.userId)) return null;
-  // Not the buyer's before KSeF has given it its number (the owner sees it as issued).
-  if ('userId' in who && row.status !== null && row.status !== 'accepted') return { number: row.number, pending: true };
+  // Not the buyer's before KSeF has given it its number, or it was handed over offline (the owner sees it as issued).
+  if ('userId' in who && kept(row)) return { number: row.number, pending: true };
   if (row.pdf) return { number: row.number, pdf: Buffer.from(row.pdf, 'base64') };
   const invoice = await getInvoice(db, invoiceId);
   return invoice ? { number: row.number, pdf: await storePdf(db, invoice) } : null;
@@ -650,18 +668,21 @@ export async function invoicesByOrder(db: Executor, orderIds: string[]): Promise
   const rows = await db
     .selectFrom('invoices')
     .leftJoin('ksef_submissions as s', 's.invoice_id', 'invoices.id')
-    .select(['invoices.id', 'invoices.number', 'invoices.kind', 'invoices.order_id', 's.status'])
+    .select(['invoices.id', 'invoices.number', 'invoices.kind', 'invoices.order_id', 's.status', 's.handed_over_at'])
     .where('invoices.order_id', 'in', orderIds)
     .where('invoices.purged_at', 'is', null)
     .orderBy('invoices.issued_at')
     .orderBy('invoices.seq')
     .execute();
   for (const r of rows) {
-    const entry = { id: r.id, number: r.number, kind: r.kind === 'correction' ? ('correction' as const) : ('invoice' as const), pending: r.status !== null && r.status !== 'accepted' };
+    const entry = { id: r.id, number: r.number, kind: r.kind === 'correction' ? ('correction' as const) : ('invoice' as const), pending: kept(r) };
     out.set(r.order_id, [...(out.get(r.order_id) ?? []), entry]);
   }
   return out;
 }
+
+/** Sent to KSeF by the shop and not the buyer's yet: KSeF has not numbered it, and it was not handed over offline. */
+const kept = (row: { status: string | null; handed_over_at: string | null }) => row.status !== null && row.status !== 'accepted' && row.handed_over_at === null;
 
 /** For a customer's order: whether they may still ask for its invoice, and until when. */
 export function invoiceWindow(order: { paidAt: string | null; deliveredAt: string | null }, at = new Date()): { open: boolean; endsAt: string | null } {

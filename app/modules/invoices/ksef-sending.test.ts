@@ -3,23 +3,27 @@
  * issuing queues a business invoice in its transaction and holds its mail; KSeF's acceptance puts the number and
  * KOD I on the PDF (read back with pdftotext, the QR code decoded from the rendered page) and sends the mail; a
  * refund's correction waits for its invoice's number and then names it; the buyer gets nothing before KSeF has
- * numbered it; a consumer's invoice stays outside KSeF; a number cannot be typed over KSeF's.
+ * numbered it; a consumer's invoice stays outside KSeF; a number cannot be typed over KSeF's; with an offline
+ * certificate, an invoice KSeF does not number in time goes to its buyer offline with KOD I and a signed KOD II.
  */
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { X509Certificate, constants, createHash, verify } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '~/db/database.server';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { type PaymentServices, payWithCard, startPayment } from '~/modules/checkout/index.server';
 import { cancelOrder } from '~/modules/fulfilment/index.server';
-import { createKsefApi, createKsefContext, recordKsefPolicy, sendDueInvoices } from '~/modules/ksef/index.server';
+import { createKsefApi, createKsefContext, handOverOffline, recordKsefPolicy, sendDueInvoices } from '~/modules/ksef/index.server';
+import { readOfflineCertificate } from '~/modules/ksef/certificate.server';
 import { TEST_CARDS, createTestPaymentProvider, type PaymentProvider } from '~/modules/payments/index.server';
 import { address, courier, createCoffee, createUser, fillCart } from '../../../tests/fixtures/shop';
 import { spawnStandIn } from '../../../tests/doubles/spawn';
-import { qrCodeOnPdf } from '../../../tests/fixtures/qr';
-import { type InvoiceBuyer, invoiceAcceptedByKsef, invoicePdf, issueInvoice, listOrderInvoices, recordKsefNumber, sellerOf } from './index.server';
+import { makeOfflineCertificate } from '../../../tests/fixtures/offline-certificate';
+import { qrCodeOnPdf, qrCodesOnPdf } from '../../../tests/fixtures/qr';
+import { type InvoiceBuyer, invoiceAcceptedByKsef, invoiceHandedOverOffline, invoicePdf, issueInvoice, listOrderInvoices, recordKsefNumber, sellerOf } from './index.server';
 import { invoiceRegister, ksefAttention, resendRefusedInvoice } from './register.server';
 
 const PORT = 3461 + Number(process.env.VITEST_POOL_ID ?? 0);
@@ -33,12 +37,16 @@ const cafe: InvoiceBuyer = { name: 'Kawiarnia Ziarno sp. z o.o.', taxId: '725001
 const TOKEN = `20261204-EC-0123456789-ABCDEF0123-4F|nip-${seller.taxId}|${'c'.repeat(64)}`;
 
 let standIn: ChildProcess;
+const certificateFiles = makeOfflineCertificate();
+const certificate = readOfflineCertificate({ certificate: certificateFiles.certificate, key: certificateFiles.key }, (file) => readFileSync(file, 'utf8'));
 beforeAll(async () => {
   standIn = await spawnStandIn('ksef.js', PORT);
 });
 afterAll(() => {
   standIn.kill();
+  certificateFiles.remove();
 });
+const mode = (body: object) => fetch(`http://127.0.0.1:${PORT}/__mode`, { method: 'POST', body: JSON.stringify(body) });
 
 const textOf = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString().replace(/[\u00a0\u202f]/g, ' ');
 
@@ -48,8 +56,17 @@ describe.each(testDatabases())('invoices through KSeF on %s', (_kind, open) => {
   let provider: PaymentProvider;
   let services: PaymentServices;
   const api = createKsefApi({ baseUrl, limitScale: 10 });
-  const send = () =>
-    sendDueInvoices({ db, api, context: createKsefContext({ db, api, baseUrl, nip: seller.taxId, token: TOKEN, log }), log, qrUrl: QR, sellerNip: seller.taxId, onAccepted: invoiceAcceptedByKsef });
+  const deps = (offline = false) => ({
+    db,
+    api,
+    context: createKsefContext({ db, api, baseUrl, nip: seller.taxId, token: TOKEN, log }),
+    log,
+    qrUrl: QR,
+    sellerNip: seller.taxId,
+    onAccepted: invoiceAcceptedByKsef,
+    offline: offline ? { certificate, onHandedOver: invoiceHandedOverOffline } : undefined,
+  });
+  const send = (offline = false) => sendDueInvoices(deps(offline));
 
   beforeAll(async () => {
     handle = await open();
@@ -177,6 +194,61 @@ describe.each(testDatabases())('invoices through KSeF on %s', (_kind, open) => {
       expect(await mailsAbout(issued.invoice.number)).toHaveLength(1);
     } finally {
       await recordKsefPolicy(db, { sender: 'kopi', consumerInvoices: false });
+    }
+  }, 60_000);
+
+  it('with an offline certificate, an invoice KSeF does not number within a minute goes to its buyer offline with both codes, and to KSeF as offline once it answers', async () => {
+    await mode({ mode: 'maintenance', retryAfter: 1 });
+    try {
+      const o = await paidOrder('Kawa offline');
+      const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId } });
+      if (!issued.ok) throw new Error(issued.reason);
+      const number = issued.invoice.number;
+      expect(await send(true)).toMatchObject({ accepted: 0 });
+      // Within its minute the buyer waits, as without a certificate.
+      expect(await mailsAbout(number)).toEqual([]);
+      expect(await invoicePdf(db, issued.invoice.id, { userId: o.userId })).toEqual({ number, pending: true });
+      // A minute on, KSeF still down (and the shop paused by it): handed over, by one pass alone.
+      await db.updateTable('ksef_submissions').set({ offline_after: new Date(Date.now() - 1_000).toISOString() }).where('invoice_id', '=', issued.invoice.id).execute();
+      // Not with a certificate that has expired by then.
+      expect(await handOverOffline(deps(true), new Date(Date.now() + 40 * 86400_000))).toBe(0);
+      await Promise.all([send(true), send(true)]);
+      const mails = await mailsAbout(number);
+      expect(mails).toHaveLength(1);
+      const pdf = Buffer.from((JSON.parse(mails[0]!.attachments!) as Array<{ base64: string }>)[0]!.base64, 'base64');
+      const text = textOf(pdf);
+      expect(text).toContain('OFFLINE');
+      expect(text).toContain('CERTYFIKAT');
+      expect(text).toContain('Wystawiona w trybie offline KSeF');
+      const xml = (await db.selectFrom('invoices').select('ksef_xml').where('id', '=', issued.invoice.id).executeTakeFirstOrThrow()).ksef_xml!;
+      const hash = createHash('sha256').update(xml).digest('base64url');
+      const [kodTwo, kodOne] = qrCodesOnPdf(pdf);
+      expect(kodOne).toMatch(new RegExp(`^${QR}/invoice/${seller.taxId}/\\d{2}-\\d{2}-\\d{4}/${hash}$`));
+      const signed = `qr-test.ksef.mf.gov.pl/certificate/Nip/${seller.taxId}/${seller.taxId}/${certificate.serialNumber}/${hash}`;
+      expect(kodTwo!.startsWith(`https://${signed}/`)).toBe(true);
+      const signature = Buffer.from(kodTwo!.slice(`https://${signed}/`.length), 'base64url');
+      expect(verify('sha256', Buffer.from(signed), { key: new X509Certificate(certificateFiles.certificatePem).publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, signature)).toBe(true);
+      // The buyer has it now: in My Orders and as the download, the document mailed.
+      const file = await invoicePdf(db, issued.invoice.id, { userId: o.userId });
+      expect(file && 'pdf' in file && file.pdf.equals(pdf)).toBe(true);
+      const month = new Date().toISOString().slice(0, 7);
+      const [entry] = (await invoiceRegister(db, { month, filter: 'offline' })).filter((e) => e.id === issued.invoice.id);
+      expect(entry).toMatchObject({ standing: 'queued', offline: true });
+      expect(entry!.handedOverAt).not.toBeNull();
+
+      // KSeF back: sent as an offline invoice, numbered, and not mailed a second time.
+      await mode({ mode: 'normal' });
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect(await send(true)).toMatchObject({ accepted: 1 });
+      const row = await submission(issued.invoice.id);
+      expect(row.upo).toContain('<TrybWysylki>Offline</TrybWysylki>');
+      expect(await mailsAbout(number)).toHaveLength(1);
+      const kept = await invoicePdf(db, issued.invoice.id, { admin: true });
+      expect(textOf(kept!.pdf)).toContain(row.ksef_number!);
+      expect(qrCodesOnPdf(kept!.pdf)).toEqual([kodTwo, kodOne]);
+    } finally {
+      await mode({ mode: 'normal' });
+      await new Promise((r) => setTimeout(r, 1_100));
     }
   }, 60_000);
 

@@ -11,6 +11,7 @@ import { countryName } from '~/modules/delivery/countries';
 import { getT } from '~/modules/i18n/index.server';
 import { formatRate } from '~/modules/tax/vat';
 import type { Invoice } from './invoices.server';
+import { CERTIFICATE_QR_LABEL, qrLabel } from '~/modules/ksef/index.server';
 import { ksefEligible, vatInPln } from './ksef';
 
 const require = createRequire(import.meta.url);
@@ -19,12 +20,18 @@ const fonts = { regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
 const ROAST = '#2B1A12';
 const MUTED = '#6B5A4E';
 const LINE = '#E4D8C6';
+/** Room beside a QR code for its label (a KSeF number fits on one line under it). */
+const QR_LABEL_ROOM = 80;
+
+/** A code's side in points: 96, or more for a dense one (KOD II), so a module stays 1.45 pt (about half a millimetre). */
+const qrSizeOf = (text: string) => Math.max(96, Math.ceil((QRCode.create(text, { errorCorrectionLevel: 'M' }).modules.size + 8) * 1.45));
 
 /**
  * KOD I (kody-qr.md): the link that verifies the invoice in KSeF, and what is printed under it (`qrLabel`: the KSeF
- * number; the shop renders it once KSeF has accepted the invoice, so never OFFLINE: docs/decisions/0034).
+ * number, or OFFLINE). `certificateUrl`: KOD II, on an invoice handed to its buyer offline (docs/decisions/0034),
+ * printed beside it with CERTYFIKAT under it.
  */
-export type KsefMark = { url: string; label: string };
+export type KsefMark = { url: string; label: string; certificateUrl?: string | null };
 
 export function renderInvoicePdf(invoice: Invoice, ksef?: KsefMark): Promise<Buffer> {
   const t = getT(invoice.locale);
@@ -134,15 +141,25 @@ export function renderInvoicePdf(invoice: Invoice, ksef?: KsefMark): Promise<Buf
     doc.text(nbp ? t('invoices.pdf.vatInPlnNbp', { amount, rate, table: nbp.table, date: day(`${nbp.date}T12:00:00Z`) }) : t('invoices.pdf.vatInPln', { amount, rate }), left, y, { width });
     y = doc.y + 8;
   }
-  if (ksef) {
-    // The code in the payment block's right-hand corner, the KSeF number under it.
-    const size = 96;
-    const x = left + width - size - 20;
-    drawQr(doc, ksef.url, x, y, size);
-    doc.font('Sans').fontSize(6.5).fillColor(ROAST).text(ksef.label, x - 40, y + size + 4, { width: size + 80, align: 'center' });
-    doc.font('Sans').fontSize(6.5).fillColor(MUTED).text(t('invoices.pdf.ksefQr'), x - 40, doc.y + 1, { width: size + 80, align: 'center' });
-  }
-  doc.font('Sans-Bold').fontSize(11).fillColor(ROAST).text(`${t('invoices.pdf.toPay')}: ${money(0)}`, left, y, { width: ksef ? width - 160 : width });
+  // KOD I in the payment block's right-hand corner with its label under it (the KSeF number, or OFFLINE); an invoice
+  // handed over offline has KOD II (CERTYFIKAT) to its left, the two in a row of their own under the payment block.
+  const codes = ksef ? [...(ksef.certificateUrl ? [{ url: ksef.certificateUrl, label: CERTIFICATE_QR_LABEL, caption: t('invoices.pdf.certificateQr') }] : []), { url: ksef.url, label: ksef.label, caption: t('invoices.pdf.ksefQr') }] : [];
+  const sized = codes.map((code) => ({ ...code, size: qrSizeOf(code.url) }));
+  const drawCodes = (top: number) => {
+    let right = left + width;
+    for (const code of sized.toReversed()) {
+      const slot = code.size + QR_LABEL_ROOM;
+      const x = right - slot;
+      drawQr(doc, code.url, x + QR_LABEL_ROOM / 2, top, code.size);
+      doc.font('Sans').fontSize(6.5).fillColor(ROAST).text(code.label, x, top + code.size + 4, { width: slot, align: 'center' });
+      doc.font('Sans').fontSize(6.5).fillColor(MUTED).text(code.caption, x, doc.y + 1, { width: slot, align: 'center' });
+      right = x;
+    }
+  };
+  const beside = codes.length === 1;
+  if (beside) drawCodes(y);
+  const textWidth = beside ? width - sized[0]!.size - QR_LABEL_ROOM : width;
+  doc.font('Sans-Bold').fontSize(11).fillColor(ROAST).text(`${t('invoices.pdf.toPay')}: ${money(0)}`, left, y, { width: textWidth });
   doc.font('Sans').fontSize(9).fillColor(MUTED);
   const paid = invoice.payment.paidAt ? day(invoice.payment.paidAt) : '';
   doc.text(
@@ -152,7 +169,17 @@ export function renderInvoicePdf(invoice: Invoice, ksef?: KsefMark): Promise<Buf
   );
   if (invoice.payment.reference) doc.text(`${t('invoices.pdf.reference')}: ${invoice.payment.reference}`);
   doc.text(t('invoices.pdf.order', { label: invoice.orderId.slice(-6).toUpperCase() }));
-  if (ksefEligible(invoice) || ksef) doc.moveDown(0.5).text(t('invoices.pdf.ksef'), left, doc.y, { width: ksef ? width - 160 : width });
+  if (ksefEligible(invoice) || ksef) doc.moveDown(0.5).text(t('invoices.pdf.ksef'), left, doc.y, { width: textWidth });
+  // Handed over before KSeF numbered it: said in words too.
+  if (ksef?.certificateUrl && ksef.label === qrLabel(null)) doc.moveDown(0.5).text(t('invoices.pdf.offline'), left, doc.y, { width: textWidth });
+  if (codes.length > 1) {
+    let top = doc.y + 16;
+    if (top + Math.max(...sized.map((c) => c.size)) + 30 > doc.page.height - doc.page.margins.bottom) {
+      doc.addPage();
+      top = doc.page.margins.top;
+    }
+    drawCodes(top);
+  }
   doc.end();
   return done;
 }

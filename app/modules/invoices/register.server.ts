@@ -35,6 +35,8 @@ export type RegisterEntry = {
   ksefNumber: string | null;
   acceptedAt: string | null;
   offline: boolean;
+  /** When it was handed to its buyer offline, with KOD II, before KSeF numbered it. */
+  handedOverAt: string | null;
   /** The end of the next business day after issuing: when KSeF must have it (null once it has). */
   deadline: string | null;
   /** KSeF's code and words for a refusal (or the last failure to reach it). */
@@ -68,6 +70,7 @@ export async function invoiceRegister(db: Executor, { month, filter }: { month: 
       's.ksef_number',
       's.accepted_at',
       's.offline',
+      's.handed_over_at',
       's.deadline',
       's.error_code',
       's.error_text',
@@ -99,6 +102,7 @@ export async function invoiceRegister(db: Executor, { month, filter }: { month: 
       ksefNumber: r.ksef_number ?? r.recorded,
       acceptedAt: r.accepted_at,
       offline: Number(r.offline ?? 0) === 1 || (status !== null && status !== 'accepted' && r.deadline !== null && Date.now() > startOfNextDay(r.issued_at)),
+      handedOverAt: r.handed_over_at,
       deadline: status && status !== 'accepted' ? r.deadline : null,
       errorCode: r.error_code === null ? null : Number(r.error_code),
       errorText: r.error_text,

@@ -6,8 +6,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { constants, createDecipheriv, generateKeyPairSync, privateDecrypt } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { X509Certificate, constants, createDecipheriv, generateKeyPairSync, privateDecrypt, verify } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +16,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '~/db/test-databases';
 import { isKsefNumber } from '~/modules/invoices/ksef';
 import { spawnStandIn } from '../../../tests/doubles/spawn';
+import { makeOfflineCertificate } from '../../../tests/fixtures/offline-certificate';
 import { createKsefApi, retryAfterMs } from './api.server';
 import { createKsefContext } from './context.server';
 import { aesEncrypt, encryptKsefToken, encryptedInvoice, rsaOaepEncrypt, sha256Base64 } from './crypto.server';
 import { isBusinessDay, nextBusinessDay, offlineDeadline } from './deadline';
-import { invoiceVerificationUrl, qrLabel, verificationUrlOf } from './qr';
+import { certificateValidAt, readOfflineCertificate } from './certificate.server';
+import { CERTIFICATE_QR_LABEL, certificateVerificationUrl, invoiceVerificationUrl, qrLabel, verificationUrlOf } from './qr';
 import { createLimiter } from './limits';
 import { createSealer } from './seal.server';
 import { claimDueSubmissions, queueKsefSubmission, resendKsefSubmission, sendDueInvoices } from './submissions.server';
@@ -107,6 +109,66 @@ describe('the verification QR link (KOD I)', () => {
     expect(invoiceVerificationUrl('https://qr.ksef.mf.gov.pl/', '5260250274', '2026-12-04', 'abc')).toBe('https://qr.ksef.mf.gov.pl/invoice/5260250274/04-12-2026/ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0');
     expect(qrLabel(null)).toBe('OFFLINE');
     expect(qrLabel('5260250274-20261204-0A1B2C3D4E5F-F7')).toBe('5260250274-20261204-0A1B2C3D4E5F-F7');
+  });
+});
+
+describe('KOD II, signed with the offline KSeF certificate', () => {
+  const read = (file: string) => readFileSync(file, 'utf8');
+  const hash = 'UtQp9Gpc51y-u3xApZjIjgkpZ01js-J8KflSPW8WzIE';
+
+  it('is the link of kody-qr.md, signed over its path without https:// with RSASSA-PSS (SHA-256, 32-byte salt)', () => {
+    const files = makeOfflineCertificate({ kind: 'rsa' });
+    try {
+      const certificate = readOfflineCertificate({ certificate: files.certificate, key: files.key }, read);
+      const url = certificateVerificationUrl('https://qr-test.ksef.mf.gov.pl/', { contextNip: '1111111111', sellerNip: '1111111111', serialNumber: certificate.serialNumber, hashBase64Url: hash }, certificate.sign);
+      const signed = `qr-test.ksef.mf.gov.pl/certificate/Nip/1111111111/1111111111/${certificate.serialNumber}/${hash}`;
+      expect(url.startsWith(`https://${signed}/`)).toBe(true);
+      expect(certificate.serialNumber).toMatch(/^[0-9A-F]+$/);
+      expect(certificate.serialNumber).toBe(new X509Certificate(files.certificatePem).serialNumber.toUpperCase());
+      const signature = url.slice(`https://${signed}/`.length);
+      expect(signature).toMatch(/^[A-Za-z0-9_-]+$/);
+      const publicKey = new X509Certificate(files.certificatePem).publicKey;
+      const pss = { key: publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 };
+      expect(verify('sha256', Buffer.from(signed), pss, Buffer.from(signature, 'base64url'))).toBe(true);
+      // Over the path alone: the same signature does not verify the full URL, nor another invoice's hash.
+      expect(verify('sha256', Buffer.from(`https://${signed}`), pss, Buffer.from(signature, 'base64url'))).toBe(false);
+      expect(verify('sha256', Buffer.from(signed.replace(hash, 'x'.repeat(43))), pss, Buffer.from(signature, 'base64url'))).toBe(false);
+      expect(CERTIFICATE_QR_LABEL).toBe('CERTYFIKAT');
+      expect(certificateValidAt(certificate, new Date())).toBe(true);
+      expect(certificateValidAt(certificate, new Date(Date.now() + 40 * 86400_000))).toBe(false);
+    } finally {
+      files.remove();
+    }
+  });
+
+  it('with an EC P-256 key signs ECDSA in IEEE P1363 form (r ‖ s, 64 bytes); an encrypted key opens with its passphrase', () => {
+    const files = makeOfflineCertificate({ kind: 'ec', passphrase: 'kawa-z-jawy' });
+    try {
+      expect(() => readOfflineCertificate({ certificate: files.certificate, key: files.key }, read)).toThrow(/KSEF_OFFLINE_KEY_PASSPHRASE/);
+      // PEM text works as well as a path.
+      const certificate = readOfflineCertificate({ certificate: files.certificatePem, key: files.keyPem, passphrase: 'kawa-z-jawy' }, read);
+      const url = certificateVerificationUrl('https://qr.ksef.mf.gov.pl', { contextNip: '5260250274', sellerNip: '5260250274', serialNumber: certificate.serialNumber, hashBase64Url: hash }, certificate.sign);
+      const signature = Buffer.from(url.split('/').at(-1)!, 'base64url');
+      expect(signature).toHaveLength(64);
+      const signed = url.slice('https://'.length, url.lastIndexOf('/'));
+      expect(verify('sha256', Buffer.from(signed), { key: new X509Certificate(files.certificatePem).publicKey, dsaEncoding: 'ieee-p1363' }, signature)).toBe(true);
+    } finally {
+      files.remove();
+    }
+  });
+
+  it('refuses, in plain words, a key that is not the certificate’s, one too weak for KSeF, and a file that is not there', () => {
+    const one = makeOfflineCertificate();
+    const other = makeOfflineCertificate();
+    const weak = makeOfflineCertificate({ kind: 'rsa1024' });
+    try {
+      expect(() => readOfflineCertificate({ certificate: one.certificate, key: other.key }, read)).toThrow('KSEF_OFFLINE_KEY is not the private key of KSEF_OFFLINE_CERTIFICATE');
+      expect(() => readOfflineCertificate({ certificate: weak.certificate, key: weak.key }, read)).toThrow(/at least 2048 bits/);
+      expect(() => readOfflineCertificate({ certificate: '/nowhere/offline.crt', key: one.key }, read)).toThrow(/ENOENT/);
+      expect(() => readOfflineCertificate({ certificate: one.key, key: one.key }, read)).toThrow(/KSEF_OFFLINE_CERTIFICATE is not a readable PEM certificate/);
+    } finally {
+      for (const files of [one, other, weak]) files.remove();
+    }
   });
 });
 

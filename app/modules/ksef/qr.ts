@@ -1,7 +1,10 @@
 /**
- * KOD I, the verification link every invoice shown outside KSeF carries as a QR code (`kody-qr.md`):
- * `{base}/invoice/{seller's NIP}/{issue date DD-MM-YYYY}/{SHA-256 of the invoice's XML file, Base64URL}`, with the
- * KSeF number printed under it, or "OFFLINE" while the invoice has none.
+ * The verification links an invoice shown outside KSeF carries as QR codes (`kody-qr.md`).
+ * KOD I, on every one: `{base}/invoice/{seller's NIP}/{issue date DD-MM-YYYY}/{SHA-256 of the invoice's XML file,
+ * Base64URL}`, with the KSeF number printed under it, or "OFFLINE" while the invoice has none.
+ * KOD II, on one handed over before KSeF numbered it (offline): `{base}/certificate/Nip/{context NIP}/{seller's NIP}/
+ * {certificate serial}/{hash}/{signature}`, the signature over everything before it without `https://`, and
+ * "CERTYFIKAT" printed under it.
  */
 import { createHash } from 'node:crypto';
 
@@ -25,3 +28,17 @@ export function verificationUrlOf(base: string, sellerNip: string, issueDate: st
 
 /** The label printed under the code. */
 export const qrLabel = (ksefNumber: string | null) => ksefNumber ?? 'OFFLINE';
+
+/** The label printed under KOD II. */
+export const CERTIFICATE_QR_LABEL = 'CERTYFIKAT';
+
+/** KOD II: `sign` signs the link's path as kody-qr.md says (no `https://`, no trailing slash) and returns Base64URL. */
+export function certificateVerificationUrl(
+  base: string,
+  input: { contextNip: string; sellerNip: string; serialNumber: string; hashBase64Url: string },
+  sign: (data: string) => string,
+): string {
+  const link = `${base.replace(/\/+$/, '')}/certificate/Nip/${input.contextNip}/${input.sellerNip}/${input.serialNumber}/${input.hashBase64Url}`;
+  const signed = link.replace(/^https?:\/\//, '');
+  return `${link}/${sign(signed)}`;
+}

@@ -13,6 +13,11 @@
  * answer is always found out, never resent blindly: one invoice, one KSeF number. A 429 or maintenance pauses
  * every node until KSeF's Retry-After; no answer at all is retried with back-off. An invoice issued on a day before
  * it reaches KSeF is sent with `offlineMode` (offline24), and must arrive by the end of the next business day.
+ *
+ * With the owner's offline KSeF certificate, an invoice KSeF has not accepted a minute after it was issued (KSeF
+ * down, slow, or asking to wait) is handed to its buyer at once in the offline24 mode: its PDF with KOD I labelled
+ * OFFLINE and KOD II signed with the certificate (`handOverOffline`). It is then offline in law, and goes to KSeF
+ * with `offlineMode` whatever the day; the mail is not sent again when KSeF numbers it.
  */
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
@@ -21,10 +26,11 @@ import { type DB, type Executor, databaseKind, inTransaction } from '~/db/databa
 import type { KsefSubmissionsTable } from '~/db/schema';
 import { shopDayOf } from '~/lib/shop-days';
 import { type KsefApi, KsefError, type SessionInvoiceStatus } from './api.server';
+import { type OfflineCertificate, certificateValidAt } from './certificate.server';
 import type { KsefContext } from './context.server';
-import { encryptedInvoice, sha256Base64 } from './crypto.server';
+import { encryptedInvoice, sha256Base64, sha256Base64Url } from './crypto.server';
 import { offlineDeadline } from './deadline';
-import { invoiceVerificationUrl } from './qr';
+import { certificateVerificationUrl, invoiceVerificationUrl } from './qr';
 
 const TIME_ZONE = 'Europe/Warsaw';
 /** How long a claim hides a row from other workers (a send and its first polls fit well inside). */
@@ -47,6 +53,8 @@ const TRY_AGAIN = new Set([405, 500, 550]);
 const CLOCK_SKEW_MS = 5 * 60_000;
 /** A UPO KSeF has not made within a day is not asked for again (the owner has the KSeF number, which is what counts). */
 const UPO_DAYS_MS = 24 * 3600_000;
+/** How long a buyer waits for KSeF's number before, with an offline certificate, the invoice is handed over offline. */
+export const HANDOVER_AFTER_MS = 60_000;
 
 type Row = Selectable<KsefSubmissionsTable>;
 
@@ -64,6 +72,7 @@ export async function queueKsefSubmission(trx: Executor, input: { invoiceId: str
       next_attempt_at: at,
       invoice_hash: sha256Base64(input.xml),
       deadline: offlineDeadline(shopDayOf(new Date(input.issuedAt), TIME_ZONE)).toISOString(),
+      offline_after: input.waiting ? null : handoverAt(),
       created_at: at,
       updated_at: at,
     })
@@ -76,9 +85,11 @@ export async function queueKsefSubmission(trx: Executor, input: { invoiceId: str
  */
 export async function resendKsefSubmission(db: Executor, input: { invoiceId: string; xml: string }): Promise<boolean> {
   const at = new Date().toISOString();
+  // A document handed over offline before the refusal is not the one that goes now: the corrected one is handed
+  // over (or mailed once accepted) in its turn.
   const updated = await db
     .updateTable('ksef_submissions')
-    .set({ status: 'queued', invoice_hash: sha256Base64(input.xml), next_attempt_at: at, claim_token: null, session_reference: null, invoice_reference: null, error_code: null, error_text: null, updated_at: at })
+    .set({ status: 'queued', invoice_hash: sha256Base64(input.xml), next_attempt_at: at, claim_token: null, session_reference: null, invoice_reference: null, error_code: null, error_text: null, offline_after: handoverAt(), handed_over_at: null, certificate_url: null, updated_at: at })
     .where('invoice_id', '=', input.invoiceId)
     .where('status', '=', 'refused')
     .executeTakeFirst();
@@ -88,8 +99,10 @@ export async function resendKsefSubmission(db: Executor, input: { invoiceId: str
 /** A waiting correction, its XML now naming its invoice's KSeF number, goes to KSeF. */
 export async function releaseWaitingSubmission(trx: Executor, input: { invoiceId: string; xml: string }): Promise<void> {
   const at = new Date().toISOString();
-  await trx.updateTable('ksef_submissions').set({ status: 'queued', invoice_hash: sha256Base64(input.xml), next_attempt_at: at, updated_at: at }).where('invoice_id', '=', input.invoiceId).where('status', '=', 'waiting').execute();
+  await trx.updateTable('ksef_submissions').set({ status: 'queued', invoice_hash: sha256Base64(input.xml), next_attempt_at: at, offline_after: handoverAt(), updated_at: at }).where('invoice_id', '=', input.invoiceId).where('status', '=', 'waiting').execute();
 }
+
+const handoverAt = () => new Date(Date.now() + HANDOVER_AFTER_MS).toISOString();
 
 export function ksefRetryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
@@ -122,7 +135,11 @@ export async function claimDueSubmissions(db: DB, { now, limit, token }: { now: 
   return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.invoice_id.localeCompare(b.invoice_id));
 }
 
-export type AcceptedInvoice = { invoiceId: string; ksefNumber: string; verificationUrl: string };
+/** `certificateUrl`: KOD II, when the invoice was handed to its buyer offline before KSeF numbered it (then not mailed again). */
+export type AcceptedInvoice = { invoiceId: string; ksefNumber: string; verificationUrl: string; certificateUrl: string | null };
+
+/** An invoice handed to its buyer offline: its PDF carries KOD I (labelled OFFLINE) and KOD II. */
+export type HandedOverInvoice = { invoiceId: string; verificationUrl: string; certificateUrl: string };
 
 export type KsefDeps = {
   db: DB;
@@ -134,6 +151,8 @@ export type KsefDeps = {
   sellerNip: string;
   /** In the transaction that records the acceptance: the invoice's PDF with its QR code, its mail. */
   onAccepted?: (trx: Executor, accepted: AcceptedInvoice) => Promise<void>;
+  /** The owner's offline certificate, and what handing an invoice over offline does (its PDF and mail), in the transaction that records it. */
+  offline?: { certificate: OfflineCertificate; onHandedOver: (trx: Executor, handed: HandedOverInvoice) => Promise<void> };
 };
 
 export type PassOutcome = { handled: number; accepted: number; refused: number; pausedUntil?: Date };
@@ -145,6 +164,8 @@ export type PassOutcome = { handled: number; accepted: number; refused: number; 
  */
 export async function sendDueInvoices(deps: KsefDeps, { now = new Date(), limit = 20 }: { now?: Date; limit?: number } = {}): Promise<PassOutcome> {
   const outcome: PassOutcome = { handled: 0, accepted: 0, refused: 0 };
+  // First, whether KSeF answers or not: invoices a buyer has waited long enough for go to them offline.
+  await handOverOffline(deps, now).catch((error: unknown) => deps.log.error({ err: error }, 'handing invoices over offline failed'));
   const state = await deps.context.state();
   if (state.pausedUntil && state.pausedUntil > now) return { ...outcome, pausedUntil: state.pausedUntil };
   const token = randomBytes(12).toString('base64url');
@@ -266,7 +287,8 @@ async function send(deps: KsefDeps, row: Row, token: string, access: string): Pr
   if (!invoice?.ksef_xml) throw new Error(`invoice ${row.invoice_id} has no KSeF XML`);
   const session = await context.session(access);
   const issueDay = shopDayOf(new Date(invoice.issued_at), TIME_ZONE);
-  const offline = issueDay < shopDayOf(new Date(), TIME_ZONE);
+  // Issued on an earlier day, or already in the buyer's hands as an offline invoice (the claim keeps `row` current).
+  const offline = issueDay < shopDayOf(new Date(), TIME_ZONE) || row.handed_over_at !== null;
   const unsure = await mark(db, row, token, {
     status: 'unsure',
     session_reference: session.reference,
@@ -330,21 +352,77 @@ async function verdictOf(deps: KsefDeps, row: Row, token: string, access: string
 
 async function accept(deps: KsefDeps, row: Row, token: string, ksefNumber: string, acceptedAt: string, upo: string | null): Promise<void> {
   const invoice = await invoiceXmlOf(deps.db, row.invoice_id);
-  const xml = invoice?.ksef_xml ?? '';
-  // KOD I hashes the file exactly as sent, and names the issue date the file gives (P_1).
-  const issueDate = /<P_1>(\d{4}-\d{2}-\d{2})<\/P_1>/.exec(xml)?.[1] ?? shopDayOf(new Date(invoice?.issued_at ?? Date.now()), TIME_ZONE);
-  const verificationUrl = invoiceVerificationUrl(deps.qrUrl, deps.sellerNip, issueDate, xml);
+  const verificationUrl = kodOne(deps, invoice);
   await inTransaction(deps.db, async (trx) => {
     const updated = await trx
       .updateTable('ksef_submissions')
       .set({ status: 'accepted', ksef_number: ksefNumber, accepted_at: acceptedAt, upo, verification_url: verificationUrl, error_code: null, error_text: null, claim_token: null, updated_at: new Date().toISOString() })
       .where('invoice_id', '=', row.invoice_id)
       .where('claim_token', '=', token)
+      // Whether it was handed over offline, as committed now (a handover racing this one is either before or not at all).
+      .returning(['handed_over_at', 'certificate_url'])
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new LostClaim(row.invoice_id);
+    if (!updated) throw new LostClaim(row.invoice_id);
     await trx.updateTable('invoices').set({ ksef_number: ksefNumber }).where('id', '=', row.invoice_id).execute();
-    await deps.onAccepted?.(trx, { invoiceId: row.invoice_id, ksefNumber, verificationUrl });
+    await deps.onAccepted?.(trx, { invoiceId: row.invoice_id, ksefNumber, verificationUrl, certificateUrl: updated.handed_over_at ? updated.certificate_url : null });
   });
+}
+
+/** KOD I hashes the file exactly as sent, and names the issue date the file gives (P_1). */
+function kodOne(deps: Pick<KsefDeps, 'qrUrl' | 'sellerNip'>, invoice: { ksef_xml: string | null; issued_at: string } | null): string {
+  const xml = invoice?.ksef_xml ?? '';
+  const issueDate = /<P_1>(\d{4}-\d{2}-\d{2})<\/P_1>/.exec(xml)?.[1] ?? shopDayOf(new Date(invoice?.issued_at ?? Date.now()), TIME_ZONE);
+  return invoiceVerificationUrl(deps.qrUrl, deps.sellerNip, issueDate, xml);
+}
+
+/**
+ * Hands to their buyers the invoices KSeF has not accepted by their `offline_after` (docs/decisions/0034): each once,
+ * whichever node is first, and none a worker is sending right now (its claim is respected; one still being checked
+ * by KSeF, `sent`, waits for its verdict). The row's claim is cleared, so a worker whose lease lapsed cannot send it
+ * as online afterwards. Nothing without an offline certificate valid today.
+ */
+export async function handOverOffline(deps: KsefDeps, now = new Date()): Promise<number> {
+  const offline = deps.offline;
+  if (!offline || !certificateValidAt(offline.certificate, now)) return 0;
+  const due = await deps.db
+    .selectFrom('ksef_submissions')
+    .innerJoin('invoices', 'invoices.id', 'ksef_submissions.invoice_id')
+    .select(['ksef_submissions.invoice_id', 'invoices.ksef_xml', 'invoices.issued_at'])
+    .where('ksef_submissions.status', 'in', ['queued', 'unsure'])
+    .where('ksef_submissions.handed_over_at', 'is', null)
+    .where('ksef_submissions.offline_after', '<=', now.toISOString())
+    .orderBy('ksef_submissions.offline_after')
+    .limit(20)
+    .execute();
+  let handed = 0;
+  for (const row of due) {
+    if (!row.ksef_xml) continue;
+    const verificationUrl = kodOne(deps, row);
+    const certificateUrl = certificateVerificationUrl(
+      deps.qrUrl,
+      { contextNip: deps.sellerNip, sellerNip: deps.sellerNip, serialNumber: offline.certificate.serialNumber, hashBase64Url: sha256Base64Url(row.ksef_xml) },
+      offline.certificate.sign,
+    );
+    const at = new Date().toISOString();
+    const took = await inTransaction(deps.db, async (trx) => {
+      const updated = await trx
+        .updateTable('ksef_submissions')
+        .set({ handed_over_at: at, offline: 1, verification_url: verificationUrl, certificate_url: certificateUrl, claim_token: null, updated_at: at })
+        .where('invoice_id', '=', row.invoice_id)
+        .where('status', 'in', ['queued', 'unsure'])
+        .where('handed_over_at', 'is', null)
+        .where((eb) => eb.or([eb('claim_token', 'is', null), eb('next_attempt_at', '<=', at)]))
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
+      await offline.onHandedOver(trx, { invoiceId: row.invoice_id, verificationUrl, certificateUrl });
+      return true;
+    });
+    if (took) {
+      handed++;
+      deps.log.warn({ invoiceId: row.invoice_id }, 'KSeF has not numbered an invoice in time: it was handed to its buyer offline (KOD II), and goes to KSeF when it answers');
+    }
+  }
+  return handed;
 }
 
 class LostClaim extends Error {

@@ -9,7 +9,8 @@ import type { KsefConfig } from '~/config/env.server';
 import type { DB, Executor } from '~/db/database.server';
 import { createKsefApi } from './api.server';
 import { type KsefContext, createKsefContext } from './context.server';
-import { type AcceptedInvoice, sendDueInvoices } from './submissions.server';
+import { certificateValidAt } from './certificate.server';
+import { type AcceptedInvoice, type HandedOverInvoice, type KsefDeps, sendDueInvoices } from './submissions.server';
 
 const INTERVAL_MS = 3_000;
 const BATCH = 20;
@@ -27,6 +28,7 @@ export function startKsefWorker({
   sellerNip,
   log,
   onAccepted,
+  onHandedOver,
   intervalMs = INTERVAL_MS,
 }: {
   db: DB;
@@ -34,6 +36,8 @@ export function startKsefWorker({
   sellerNip: string | null;
   log: Logger;
   onAccepted: (trx: Executor, accepted: AcceptedInvoice) => Promise<void>;
+  /** An invoice handed to its buyer offline (with the offline certificate): its PDF with both codes, its mail. */
+  onHandedOver: (trx: Executor, handed: HandedOverInvoice) => Promise<void>;
   intervalMs?: number;
 }): KsefWorker {
   if (config.sender !== 'kopi') return { kick() {}, stop: async () => {}, context: null };
@@ -49,6 +53,11 @@ export function startKsefWorker({
   const api = createKsefApi({ baseUrl: config.apiUrl, limitScale: config.environment === 'production' || config.environment === 'demo' ? 1 : 10 });
   const context = createKsefContext({ db, api, baseUrl: config.apiUrl, nip: sellerNip, token: config.token, log });
   log.info({ environment: config.environment, apiUrl: config.apiUrl }, 'invoices are sent to KSeF by the shop');
+  const certificate = config.offlineCertificate;
+  if (!certificate) log.info('no offline KSeF certificate (KSEF_OFFLINE_CERTIFICATE): an invoice KSeF has not numbered yet waits for it before its buyer gets it');
+  else if (!certificateValidAt(certificate, new Date())) log.error({ validFrom: certificate.validFrom, validTo: certificate.validTo }, 'the offline KSeF certificate is not valid today: invoices wait for KSeF before their buyers get them, as without one');
+  else log.info({ serialNumber: certificate.serialNumber, validTo: certificate.validTo }, 'offline KSeF certificate: an invoice KSeF has not numbered within a minute goes to its buyer offline, with KOD II');
+  const deps: KsefDeps = { db, api, context, log, qrUrl: config.qrUrl, sellerNip, onAccepted, offline: certificate ? { certificate, onHandedOver } : undefined };
 
   let running: Promise<void> | null = null;
   let again = false;
@@ -59,7 +68,7 @@ export function startKsefWorker({
     do {
       again = false;
       try {
-        const outcome = await sendDueInvoices({ db, api, context, log, qrUrl: config.qrUrl, sellerNip: sellerNip!, onAccepted }, { limit: BATCH });
+        const outcome = await sendDueInvoices(deps, { limit: BATCH });
         if (outcome.handled >= BATCH && !outcome.pausedUntil) again = true;
       } catch (error) {
         log.error({ err: error }, 'KSeF worker pass failed');

@@ -13,6 +13,7 @@ import { useI18n } from '~/modules/i18n/react';
 import { type BuyerErrors, type InvoiceBuyer, parseBuyer, sellerProblem } from '~/modules/invoices/index.server';
 import { KSEF_FILTERS, type KsefFilter } from '~/modules/invoices/ksef-filters';
 import { invoiceRegister, resendRefusedInvoice } from '~/modules/invoices/register.server';
+import { certificateValidAt } from '~/modules/ksef/index.server';
 import { isCurrency } from '~/modules/pricing/currencies';
 import type { Route } from './+types/invoices';
 
@@ -31,13 +32,15 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const status = url.searchParams.get('status') ?? '';
   const filter = (KSEF_FILTERS as readonly string[]).includes(status) ? (status as KsefFilter) : undefined;
   const [entries, state] = await Promise.all([invoiceRegister(app.db, { month, filter }), app.ksef.context?.state() ?? null]);
-  const { sender, environment, token } = app.config.ksef;
+  const { sender, environment, token, offlineCertificate: certificate } = app.config.ksef;
   return {
     title: getT(shopper.locale)('admin.meta.invoicesTitle'),
     month,
     filter: filter ?? '',
     entries,
-    ksef: { sender, environment, hasToken: Boolean(token), problem: state?.problem ?? null, problemAt: state?.problemAt ?? null, pausedUntil: state?.pausedUntil?.toISOString() ?? null, authenticated: state?.authenticated ?? false },
+    ksef: { sender, environment, hasToken: Boolean(token), problem: state?.problem ?? null, problemAt: state?.problemAt ?? null, pausedUntil: state?.pausedUntil?.toISOString() ?? null, authenticated: state?.authenticated ?? false,
+      offlineCertificate: certificate ? { serialNumber: certificate.serialNumber, validFrom: certificate.validFrom.toISOString(), validTo: certificate.validTo.toISOString(), valid: certificateValidAt(certificate, new Date()) } : null,
+    },
     sellerProblem: sellerProblem(app.config.seller),
   };
 }
@@ -130,7 +133,7 @@ export default function AdminInvoicesPage({ loaderData, actionData }: Route.Comp
                   </td>
                   <td className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums">{formatPrice(e.grossCents, isCurrency(e.currency) ? e.currency : 'PLN', locale)}</td>
                   <td className="max-w-72 px-4 py-3">
-                    <KsefStanding standing={e.standing} ksefNumber={e.ksefNumber} errorCode={e.errorCode} errorText={e.errorText} deadline={e.deadline} offline={e.offline} />
+                    <KsefStanding standing={e.standing} ksefNumber={e.ksefNumber} errorCode={e.errorCode} errorText={e.errorText} deadline={e.deadline} offline={e.offline} handedOverAt={e.handedOverAt} />
                     {e.standing === 'refused' && <Resend entry={e} busy={busy} failed={result && !result.ok && result.invoiceId === e.id ? result : undefined} />}
                   </td>
                   <td className="px-4 py-3">
@@ -174,8 +177,21 @@ function KsefConnection({ ksef, waiting }: { ksef: Route.ComponentProps['loaderD
       <span>
         {t('admin.ksef.byKopi', { environment })}
         {ksef.pausedUntil && <span className="mt-1 block font-semibold" data-testid="ksef-paused">{t('admin.ksef.paused', { when: formatDateTime(ksef.pausedUntil, locale) })}</span>}
+        <OfflineCertificateNote certificate={ksef.offlineCertificate} />
       </span>
     </p>
+  );
+}
+
+/** What happens to a buyer's invoice while KSeF is down: handed over offline with KOD II, or kept until KSeF numbers it. */
+function OfflineCertificateNote({ certificate }: { certificate: Route.ComponentProps['loaderData']['ksef']['offlineCertificate'] }) {
+  const { t, locale } = useI18n();
+  if (!certificate) return <span className="mt-1 block text-roast-600" data-testid="ksef-offline-certificate">{t('admin.ksef.noOfflineCertificate')}</span>;
+  const dates = { serial: certificate.serialNumber, from: formatDateTime(certificate.validFrom, locale), until: formatDateTime(certificate.validTo, locale) };
+  return certificate.valid ? (
+    <span className="mt-1 block" data-testid="ksef-offline-certificate">{t('admin.ksef.offlineCertificate', dates)}</span>
+  ) : (
+    <span className="mt-1 block font-semibold text-cherry" data-testid="ksef-offline-certificate">{t('admin.ksef.offlineCertificateExpired', dates)}</span>
   );
 }
 
