@@ -106,6 +106,7 @@ const envSchema = z
     // KOD II needs both: the certificate names its serial number, the key signs.
     if (env.KSEF_OFFLINE_CERTIFICATE && !env.KSEF_OFFLINE_KEY) ctx.addIssue({ code: 'custom', path: ['KSEF_OFFLINE_KEY'], message: 'is required when KSEF_OFFLINE_CERTIFICATE is set (the private key of the offline certificate, PEM)' });
     if (env.KSEF_OFFLINE_KEY && !env.KSEF_OFFLINE_CERTIFICATE) ctx.addIssue({ code: 'custom', path: ['KSEF_OFFLINE_CERTIFICATE'], message: 'is required when KSEF_OFFLINE_KEY is set (the offline KSeF certificate, PEM)' });
+    if (env.KSEF_OFFLINE_KEY_PASSPHRASE && !env.KSEF_OFFLINE_KEY) ctx.addIssue({ code: 'custom', path: ['KSEF_OFFLINE_KEY'], message: 'is required when KSEF_OFFLINE_KEY_PASSPHRASE is set' });
     if (env.KSEF_TOKEN !== undefined && !isKsefTokenShape(env.KSEF_TOKEN)) {
       ctx.addIssue({ code: 'custom', path: ['KSEF_TOKEN'], message: 'is not a KSeF token: it looks like 20261204-EC-…|nip-1234567890|… (copy it whole from KSeF)' });
     }

@@ -874,6 +874,8 @@ export interface KsefSubmissionsTable {
   /** Handed to the buyer offline (KOD II) if KSeF has not accepted it by then (migration 0035); null: it waits. */
   offline_after: string | null;
   handed_over_at: string | null;
+  /** SHA-256 (Base64) of the file handed over: a corrected one is sent as KSeF's technical correction of it. */
+  handed_over_hash: string | null;
   /** KOD II, signed with the offline certificate, on the PDF handed over. */
   certificate_url: string | null;
 }

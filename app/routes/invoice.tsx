@@ -80,7 +80,7 @@ export default function InvoiceRequestPage({ loaderData, actionData }: Route.Com
           <ul className="mt-4 grid gap-2">
             {invoices.map((i) => (
               <li key={i.id}>
-                {i.ksefStatus !== null && i.ksefStatus !== 'accepted' ? (
+                {i.ksefStatus !== null && i.ksefStatus !== 'accepted' && !i.ksefHandedOverAt ? (
                   <span className="text-sm text-muted" data-testid="invoice-in-ksef">{t('invoices.inKsef', { number: i.number })}</span>
                 ) : (
                   <a href={`/invoices/${i.id}`} className="inline-flex items-center gap-2 font-medium text-leaf underline underline-offset-4" download>

@@ -166,10 +166,10 @@ async function judge(session, body) {
     return { code: 430, description: 'Błąd weryfikacji pliku faktury', details: ['Skrót lub rozmiar faktury nie zgadza się z odszyfrowanym plikiem.'] };
   }
   const xml = plain.toString('utf8');
-  return { ...(await judgeXml(session, xml)), xml };
+  return { ...(await judgeXml(session, xml, body.hashOfCorrectedInvoice ?? null)), xml };
 }
 
-async function judgeXml(session, xml) {
+async function judgeXml(session, xml, correctsHash = null) {
   const problems = await validateFa3(xml);
   if (problems) return { code: 430, description: 'Błąd weryfikacji pliku faktury', details: problems };
   const seller = sellerNipOf(xml);
@@ -190,7 +190,8 @@ async function judgeXml(session, xml) {
     return { code: 450, description: 'Błąd weryfikacji semantyki dokumentu faktury', details: [`Nabywca o numerze NIP ${buyer} nie jest zarejestrowany jako podatnik VAT czynny.`] };
   }
   const ksefNumber = ksefNumberFor(seller);
-  state.accepted.set(key, { ksefNumber, session: session.reference, number, at: new Date().toISOString() });
+  // A technical correction of an offline invoice (offline/korekta-techniczna.md) names the file it corrects.
+  state.accepted.set(key, { ksefNumber, session: session.reference, number, at: new Date().toISOString(), correctsHash });
   return { code: 200, description: 'Sukces', ksefNumber };
 }
 
@@ -337,6 +338,10 @@ const routes = [
     const fields = ['invoiceHash', 'encryptedInvoiceHash', 'encryptedInvoiceContent'];
     if (!body || fields.some((f) => typeof body[f] !== 'string') || !Number.isInteger(body.invoiceSize) || !Number.isInteger(body.encryptedInvoiceSize)) {
       return exception(res, 400, 21405, 'Błąd walidacji danych wejściowych.', ['invoiceHash, invoiceSize, encryptedInvoiceHash, encryptedInvoiceSize i encryptedInvoiceContent są wymagane.']);
+    }
+    // A technical correction goes only as an offline invoice (offline/korekta-techniczna.md).
+    if (body.hashOfCorrectedInvoice !== undefined && (typeof body.hashOfCorrectedInvoice !== 'string' || body.offlineMode !== true)) {
+      return exception(res, 400, 21405, 'Błąd walidacji danych wejściowych.', ['Korekta techniczna (hashOfCorrectedInvoice) wymaga offlineMode: true.']);
     }
     const invoiceReference = referenceNumber('EE');
     const invoice = {

@@ -417,11 +417,12 @@ const correctionOf = (original: Invoice, ksefNumber: string | null, reason: stri
 export async function invoiceAcceptedByKsef(trx: Executor, accepted: AcceptedInvoice): Promise<void> {
   const invoice = await getInvoice(trx, accepted.invoiceId);
   if (!invoice) return;
-  // One handed over offline keeps its KOD II (it was issued offline) and was mailed then: not mailed twice.
+  // One handed over offline keeps its KOD II (it was issued offline) and was mailed then: not mailed twice, unless
+  // the buyer holds another file of it (refused, corrected, sent as KSeF's technical correction).
   const pdf = await renderInvoicePdf(invoice, { url: accepted.verificationUrl, label: accepted.ksefNumber, certificateUrl: accepted.certificateUrl });
   await trx.updateTable('invoices').set({ pdf: pdf.toString('base64') }).where('id', '=', invoice.id).execute();
   const order = await findOrderRecord(trx, invoice.orderId);
-  if (order && !accepted.certificateUrl) await queueMail(trx, invoiceMail(invoice, order.userEmail, pdf));
+  if (order && accepted.mail) await queueMail(trx, invoiceMail(invoice, order.userEmail, pdf));
   if (invoice.kind !== 'invoice') return;
   const waiting = await trx
     .selectFrom('invoices')

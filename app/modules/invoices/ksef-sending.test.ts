@@ -88,7 +88,7 @@ describe.each(testDatabases())('invoices through KSeF on %s', (_kind, open) => {
     expect(await payWithCard(services, { userId: user.id, orderId: started.orderId, card })).toEqual({ ok: true, orderId: started.orderId });
     return { userId: user.id, orderId: started.orderId };
   }
-  const mailsAbout = (number: string) => db.selectFrom('mail_outbox').select(['subject', 'attachments']).where('subject', 'like', `%${number}%`).execute();
+  const mailsAbout = (number: string) => db.selectFrom('mail_outbox').select(['subject', 'attachments']).where('subject', 'like', `%${number}%`).orderBy('created_at').execute();
   const submission = (invoiceId: string) => db.selectFrom('ksef_submissions').selectAll().where('invoice_id', '=', invoiceId).executeTakeFirstOrThrow();
 
   it('a business invoice waits for KSeF: then its PDF names the KSeF number under a QR code that decodes to KOD I, and only then is it mailed', async () => {
@@ -247,6 +247,52 @@ describe.each(testDatabases())('invoices through KSeF on %s', (_kind, open) => {
       expect(textOf(kept!.pdf)).toContain(row.ksef_number!);
       expect(qrCodesOnPdf(kept!.pdf)).toEqual([kodTwo, kodOne]);
     } finally {
+      await mode({ mode: 'normal' });
+      await new Promise((r) => setTimeout(r, 1_100));
+    }
+  }, 60_000);
+
+  it('a handed-over invoice KSeF refuses is corrected and sent as its technical correction, mailed again; a row a worker holds is never handed over', async () => {
+    await mode({ mode: 'maintenance', retryAfter: 1 });
+    try {
+      const o = await paidOrder('Kawa korygowana');
+      const issued = await issueInvoice(db, { orderId: o.orderId, buyer: cafe, seller, by: { customer: o.userId } });
+      if (!issued.ok) throw new Error(issued.reason);
+      const number = issued.invoice.number;
+      const past = new Date(Date.now() - 1_000).toISOString();
+      // A worker's claim whose lease still runs (a send in flight): not handed over under it.
+      await db.updateTable('ksef_submissions').set({ offline_after: past, claim_token: 'another-worker', next_attempt_at: new Date(Date.now() + 30_000).toISOString() }).where('invoice_id', '=', issued.invoice.id).execute();
+      expect(await handOverOffline(deps(true))).toBe(0);
+      await db.updateTable('ksef_submissions').set({ claim_token: null, next_attempt_at: past }).where('invoice_id', '=', issued.invoice.id).execute();
+      expect(await handOverOffline(deps(true))).toBe(1);
+      const handedHash = (await submission(issued.invoice.id)).handed_over_hash;
+      expect(await mailsAbout(number)).toHaveLength(1);
+
+      // KSeF back, and it refuses the buyer: the owner corrects the buyer and sends it again.
+      await fetch(`http://127.0.0.1:${PORT}/__refuse-buyer`, { method: 'POST', body: JSON.stringify({ nip: cafe.taxId }) });
+      await mode({ mode: 'normal' });
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect(await send(true)).toMatchObject({ refused: 1 });
+      await fetch(`http://127.0.0.1:${PORT}/__refuse-buyer`, { method: 'POST', body: '{}' });
+      const fixed = { ...cafe, taxId: '5213017228', name: 'Kawiarnia Ziarno S.A.' };
+      expect(await resendRefusedInvoice(db, owner, { invoiceId: issued.invoice.id, buyer: fixed })).toEqual({ ok: true, number });
+      expect(await send(true)).toMatchObject({ accepted: 1 });
+      const row = await submission(issued.invoice.id);
+      // Sent as an offline invoice naming the file the buyer holds, and the corrected one mailed with its own codes.
+      expect(row.upo).toContain('<TrybWysylki>Offline</TrybWysylki>');
+      const accepted = (await (await fetch(`http://127.0.0.1:${PORT}/__invoices`)).json()) as Array<{ ksefNumber: string; correctsHash: string | null }>;
+      expect(accepted.find((a) => a.ksefNumber === row.ksef_number)?.correctsHash).toBe(handedHash);
+      const mails = await mailsAbout(number);
+      expect(mails).toHaveLength(2);
+      const pdf = Buffer.from((JSON.parse(mails[1]!.attachments!) as Array<{ base64: string }>)[0]!.base64, 'base64');
+      expect(textOf(pdf)).toContain('Kawiarnia Ziarno S.A.');
+      const xml = (await db.selectFrom('invoices').select('ksef_xml').where('id', '=', issued.invoice.id).executeTakeFirstOrThrow()).ksef_xml!;
+      const hash = createHash('sha256').update(xml).digest('base64url');
+      const [kodTwo, kodOne] = qrCodesOnPdf(pdf);
+      expect(kodOne!.endsWith(`/${hash}`)).toBe(true);
+      expect(kodTwo).toContain(`/${certificate.serialNumber}/${hash}/`);
+    } finally {
+      await fetch(`http://127.0.0.1:${PORT}/__refuse-buyer`, { method: 'POST', body: '{}' });
       await mode({ mode: 'normal' });
       await new Promise((r) => setTimeout(r, 1_100));
     }

@@ -164,7 +164,20 @@ describe('KOD II, signed with the offline KSeF certificate', () => {
     try {
       expect(() => readOfflineCertificate({ certificate: one.certificate, key: other.key }, read)).toThrow('KSEF_OFFLINE_KEY is not the private key of KSEF_OFFLINE_CERTIFICATE');
       expect(() => readOfflineCertificate({ certificate: weak.certificate, key: weak.key }, read)).toThrow(/at least 2048 bits/);
-      expect(() => readOfflineCertificate({ certificate: '/nowhere/offline.crt', key: one.key }, read)).toThrow(/ENOENT/);
+      expect(() => readOfflineCertificate({ certificate: '/nowhere/offline.crt', key: one.key }, read)).toThrow('KSEF_OFFLINE_CERTIFICATE is neither a PEM text (-----BEGIN …) nor a file that can be read (ENOENT)');
+      // A key given without its PEM lines (base64 alone) is taken for a path that cannot be read: never repeated.
+      const bare = one.keyPem.split('\n').filter((line) => line && !line.startsWith('-----')).join('');
+      let message = '';
+      try {
+        readOfflineCertificate({ certificate: one.certificate, key: bare }, read);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^KSEF_OFFLINE_KEY is neither a PEM text/);
+      expect(message).not.toContain(bare.slice(0, 24));
+      // PEM text whose line breaks were written as \n (one line in an environment file) is read as PEM.
+      const oneLine = readOfflineCertificate({ certificate: one.certificatePem.replace(/\n/g, '\\n'), key: one.keyPem.replace(/\n/g, '\\n') }, read);
+      expect(oneLine.serialNumber).toBe(readOfflineCertificate({ certificate: one.certificate, key: one.key }, read).serialNumber);
       expect(() => readOfflineCertificate({ certificate: one.key, key: one.key }, read)).toThrow(/KSEF_OFFLINE_CERTIFICATE is not a readable PEM certificate/);
     } finally {
       for (const files of [one, other, weak]) files.remove();

@@ -85,11 +85,11 @@ export async function queueKsefSubmission(trx: Executor, input: { invoiceId: str
  */
 export async function resendKsefSubmission(db: Executor, input: { invoiceId: string; xml: string }): Promise<boolean> {
   const at = new Date().toISOString();
-  // A document handed over offline before the refusal is not the one that goes now: the corrected one is handed
-  // over (or mailed once accepted) in its turn.
+  // One handed over offline stays an offline invoice: the corrected file goes as KSeF's technical correction of the
+  // one the buyer holds (`hashOfCorrectedInvoice`), and the buyer is mailed the corrected document once accepted.
   const updated = await db
     .updateTable('ksef_submissions')
-    .set({ status: 'queued', invoice_hash: sha256Base64(input.xml), next_attempt_at: at, claim_token: null, session_reference: null, invoice_reference: null, error_code: null, error_text: null, offline_after: handoverAt(), handed_over_at: null, certificate_url: null, updated_at: at })
+    .set({ status: 'queued', invoice_hash: sha256Base64(input.xml), next_attempt_at: at, claim_token: null, session_reference: null, invoice_reference: null, error_code: null, error_text: null, offline_after: handoverAt(), updated_at: at })
     .where('invoice_id', '=', input.invoiceId)
     .where('status', '=', 'refused')
     .executeTakeFirst();
@@ -135,8 +135,11 @@ export async function claimDueSubmissions(db: DB, { now, limit, token }: { now: 
   return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.invoice_id.localeCompare(b.invoice_id));
 }
 
-/** `certificateUrl`: KOD II, when the invoice was handed to its buyer offline before KSeF numbered it (then not mailed again). */
-export type AcceptedInvoice = { invoiceId: string; ksefNumber: string; verificationUrl: string; certificateUrl: string | null };
+/**
+ * `certificateUrl`: KOD II, when the invoice was handed to its buyer offline before KSeF numbered it. `mail`: the
+ * buyer has not got this document yet (false for one handed over as it was accepted; true after a correction).
+ */
+export type AcceptedInvoice = { invoiceId: string; ksefNumber: string; verificationUrl: string; certificateUrl: string | null; mail: boolean };
 
 /** An invoice handed to its buyer offline: its PDF carries KOD I (labelled OFFLINE) and KOD II. */
 export type HandedOverInvoice = { invoiceId: string; verificationUrl: string; certificateUrl: string };
@@ -300,7 +303,9 @@ async function send(deps: KsefDeps, row: Row, token: string, access: string): Pr
     invoice_hash: sha256Base64(invoice.ksef_xml),
   });
   try {
-    const sent = await api.sendInvoice(access, session.reference, { ...encryptedInvoice(session.key, invoice.ksef_xml), offlineMode: offline });
+    // The buyer holds another file of this invoice (handed over, then refused and corrected): KSeF's technical correction.
+    const corrects = row.handed_over_hash && row.handed_over_hash !== sha256Base64(invoice.ksef_xml) ? row.handed_over_hash : undefined;
+    const sent = await api.sendInvoice(access, session.reference, { ...encryptedInvoice(session.key, invoice.ksef_xml), offlineMode: offline, ...(corrects ? { hashOfCorrectedInvoice: corrects } : {}) });
     return await mark(db, unsure, token, { status: 'sent', invoice_reference: sent.referenceNumber });
   } catch (error) {
     // KSeF answered, and did not take it (a refusal, a 401, a 429, 503 "unavailable": maintenance): nothing arrived,
@@ -360,11 +365,15 @@ async function accept(deps: KsefDeps, row: Row, token: string, ksefNumber: strin
       .where('invoice_id', '=', row.invoice_id)
       .where('claim_token', '=', token)
       // Whether it was handed over offline, as committed now (a handover racing this one is either before or not at all).
-      .returning(['handed_over_at', 'certificate_url'])
+      .returning(['handed_over_at', 'handed_over_hash', 'certificate_url'])
       .executeTakeFirst();
     if (!updated) throw new LostClaim(row.invoice_id);
     await trx.updateTable('invoices').set({ ksef_number: ksefNumber }).where('id', '=', row.invoice_id).execute();
-    await deps.onAccepted?.(trx, { invoiceId: row.invoice_id, ksefNumber, verificationUrl, certificateUrl: updated.handed_over_at ? updated.certificate_url : null });
+    const handed = updated.handed_over_at !== null;
+    const same = handed && updated.handed_over_hash === sha256Base64(invoice?.ksef_xml ?? '');
+    // A corrected file of an invoice handed over is an offline one too: its own KOD II, if the certificate still signs.
+    const certificateUrl = !handed ? null : same ? updated.certificate_url : kodTwo(deps, invoice?.ksef_xml ?? '', new Date());
+    await deps.onAccepted?.(trx, { invoiceId: row.invoice_id, ksefNumber, verificationUrl, certificateUrl, mail: !same });
   });
 }
 
@@ -373,6 +382,13 @@ function kodOne(deps: Pick<KsefDeps, 'qrUrl' | 'sellerNip'>, invoice: { ksef_xml
   const xml = invoice?.ksef_xml ?? '';
   const issueDate = /<P_1>(\d{4}-\d{2}-\d{2})<\/P_1>/.exec(xml)?.[1] ?? shopDayOf(new Date(invoice?.issued_at ?? Date.now()), TIME_ZONE);
   return invoiceVerificationUrl(deps.qrUrl, deps.sellerNip, issueDate, xml);
+}
+
+/** KOD II for this file, signed with the offline certificate; null without one valid at `at`. */
+function kodTwo(deps: KsefDeps, xml: string, at: Date): string | null {
+  const certificate = deps.offline?.certificate;
+  if (!certificate || !certificateValidAt(certificate, at)) return null;
+  return certificateVerificationUrl(deps.qrUrl, { contextNip: deps.sellerNip, sellerNip: deps.sellerNip, serialNumber: certificate.serialNumber, hashBase64Url: sha256Base64Url(xml) }, certificate.sign);
 }
 
 /**
@@ -398,28 +414,33 @@ export async function handOverOffline(deps: KsefDeps, now = new Date()): Promise
   for (const row of due) {
     if (!row.ksef_xml) continue;
     const verificationUrl = kodOne(deps, row);
-    const certificateUrl = certificateVerificationUrl(
-      deps.qrUrl,
-      { contextNip: deps.sellerNip, sellerNip: deps.sellerNip, serialNumber: offline.certificate.serialNumber, hashBase64Url: sha256Base64Url(row.ksef_xml) },
-      offline.certificate.sign,
-    );
+    const certificateUrl = kodTwo(deps, row.ksef_xml, now)!;
     const at = new Date().toISOString();
-    const took = await inTransaction(deps.db, async (trx) => {
-      const updated = await trx
-        .updateTable('ksef_submissions')
-        .set({ handed_over_at: at, offline: 1, verification_url: verificationUrl, certificate_url: certificateUrl, claim_token: null, updated_at: at })
-        .where('invoice_id', '=', row.invoice_id)
-        .where('status', 'in', ['queued', 'unsure'])
-        .where('handed_over_at', 'is', null)
-        .where((eb) => eb.or([eb('claim_token', 'is', null), eb('next_attempt_at', '<=', at)]))
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) return false;
-      await offline.onHandedOver(trx, { invoiceId: row.invoice_id, verificationUrl, certificateUrl });
-      return true;
-    });
-    if (took) {
-      handed++;
-      deps.log.warn({ invoiceId: row.invoice_id }, 'KSeF has not numbered an invoice in time: it was handed to its buyer offline (KOD II), and goes to KSeF when it answers');
+    try {
+      const took = await inTransaction(deps.db, async (trx) => {
+        const updated = await trx
+          .updateTable('ksef_submissions')
+          .set({ handed_over_at: at, handed_over_hash: sha256Base64(row.ksef_xml!), offline: 1, verification_url: verificationUrl, certificate_url: certificateUrl, claim_token: null, updated_at: at })
+          .where('invoice_id', '=', row.invoice_id)
+          .where('status', 'in', ['queued', 'unsure'])
+          .where('handed_over_at', 'is', null)
+          // Still due, and still the file these codes name (not corrected and sent again since it was read).
+          .where('offline_after', '<=', at)
+          .where('invoice_hash', '=', sha256Base64(row.ksef_xml!))
+          .where((eb) => eb.or([eb('claim_token', 'is', null), eb('next_attempt_at', '<=', at)]))
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) return false;
+        await offline.onHandedOver(trx, { invoiceId: row.invoice_id, verificationUrl, certificateUrl });
+        return true;
+      });
+      if (took) {
+        handed++;
+        deps.log.warn({ invoiceId: row.invoice_id }, 'KSeF has not numbered an invoice in time: it was handed to its buyer offline (KOD II), and goes to KSeF when it answers');
+      }
+    } catch (error) {
+      // One that cannot be handed over (its PDF, its mail) does not hold up the others: tried again later.
+      deps.log.error({ err: error, invoiceId: row.invoice_id }, 'handing an invoice over offline failed');
+      await deps.db.updateTable('ksef_submissions').set({ offline_after: new Date(Date.now() + ksefRetryDelayMs(1)).toISOString() }).where('invoice_id', '=', row.invoice_id).where('handed_over_at', 'is', null).execute();
     }
   }
   return handed;

@@ -196,7 +196,7 @@ function OfflineCertificateNote({ certificate }: { certificate: Route.ComponentP
 }
 
 /** A refused invoice: its buyer corrected, the same number sent to KSeF again. */
-function Resend({ entry, busy, failed }: { entry: { id: string; number: string; buyer: InvoiceBuyer }; busy: boolean; failed?: Extract<Result, { ok: false }> }) {
+function Resend({ entry, busy, failed }: { entry: { id: string; number: string; buyer: InvoiceBuyer; handedOverAt: string | null }; busy: boolean; failed?: Extract<Result, { ok: false }> }) {
   const { t } = useI18n();
   return (
     <details className="mt-3" open={failed?.error === 'invalid'}>
@@ -205,6 +205,7 @@ function Resend({ entry, busy, failed }: { entry: { id: string; number: string; 
         <input type="hidden" name="intent" value="resend" />
         <input type="hidden" name="invoiceId" value={entry.id} />
         <p className="text-xs text-muted">{t('admin.invoicesPage.fixHint')}</p>
+        {entry.handedOverAt && <p className="text-xs text-roast-600" data-testid="resend-handed-over">{t('admin.invoicesPage.fixHandedOver')}</p>}
         <BuyerFields values={failed?.values ?? entry.buyer} errors={failed?.errors ?? {}} idPrefix={`resend-${entry.id}`} />
         <div>
           <button type="submit" className="btn-primary px-4 py-2 text-sm" disabled={busy}>
