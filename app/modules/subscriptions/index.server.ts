@@ -1,0 +1,20 @@
+/** Coffee on subscription (issue 52): the module's public server API. So far its calendar: roast days, charges, reminders, cut-offs. */
+export {
+  DEFAULT_FREQUENCIES,
+  DEFAULT_SCHEDULE,
+  SHOP_TIME_ZONE,
+  type RoastSchedule,
+  type ScheduleProblem,
+  type Weekday,
+  changeReaches,
+  chargeAt,
+  cutoffAt,
+  deliveryAfter,
+  firstDelivery,
+  reminderAt,
+  resumeDelivery,
+  roastDayOnOrAfter,
+  roastDaysFrom,
+  scheduleProblem,
+  weekdayOf,
+} from './schedule';
