@@ -3,10 +3,10 @@ import type { Logger } from 'pino';
 import { type Executor, inTransaction, now } from '~/db/database.server';
 import { getCheckoutDetails, saveCheckoutDetails } from '~/modules/accounts/index.server';
 import { nullStorage } from '~/modules/storage/null-storage';
-import { type Cart, cartWeightGrams, changeLineQuantity, getCart, goodsToPay } from '~/modules/cart/index.server';
+import { type Cart, changeLineQuantity, getCart } from '~/modules/cart/index.server';
 import { claimCode, findCode, markCodeUsed, releaseCodeUses, renewCodeUse } from '~/modules/promotions/index.server';
 import { findVariants, firstImageKeys, productTaxClasses } from '~/modules/catalog/index.server';
-import { orderTaxRates, orderVat, repriced } from '~/modules/tax/index.server';
+import { orderTaxRates, repriced } from '~/modules/tax/index.server';
 import type { Locale } from '~/modules/i18n/index.server';
 import { queueMails } from '~/modules/mail/index.server';
 import {
@@ -34,8 +34,8 @@ import { type PaymentMethodKind, methodsFor } from '~/modules/payments/methods';
 import type { Storage } from '~/modules/storage/index.server';
 import { type HoldRefusal, RESERVATION_MINUTES, type Shortage, type StockLine, holdsCover, releaseCartHolds, releaseStock, reserveStock, takeStock } from '~/modules/stock/index.server';
 import { bumpStoredCatalogVersion } from '~/modules/catalog/index.server';
-import { type DeliveryTable, type LockerDirectory, cheapestDelivery, deliveryOptions, getDeliveryTable, inCurrency, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
-import type { Currency } from '~/modules/pricing/index.server';
+import { type LockerDirectory, getDeliveryTable, inCurrency, lockerSnapshot, zoneOf } from '~/modules/delivery/index.server';
+import { type Currency, priceOrder } from '~/modules/pricing/index.server';
 import { type OrderDelivery, linePaidCents } from '~/modules/orders/index.server';
 import { type ShippingAddress, isAddressComplete, nameOnlySchema, shippingAddressSchema } from './checkout.schema';
 import { type ExchangeRates, type InvoiceBuyer, type Seller, issueInvoice, sellerOf } from '~/modules/invoices/index.server';
@@ -189,35 +189,35 @@ export async function startPayment(
     // The stock fell below the cart since the shopper saw it: they see it capped before paying.
     if (cart.stockCapped.length > 0) throw new OutOfStock(cart.stockCapped.map(({ variantId, left }) => ({ variantId, left })));
     if (cart.lines.length === 0) return null;
-    const priced = priceDelivery(table, cart, input.delivery, method.kind, point);
+    const productIds = cart.lines.map((l) => l.productId);
+    const [images, taxClasses] = await Promise.all([firstImageKeys(trx, productIds), productTaxClasses(trx, productIds)]);
+    // Priced by the one function the renewals will use too: lines and their code's shares, the delivery, VAT.
+    const priced = priceOrder(table, {
+      lines: cart.lines.map((l) => ({
+        productId: l.productId,
+        variantId: l.variantId,
+        sku: l.sku,
+        title: l.name,
+        label: l.label,
+        netWeightGrams: l.netWeightGrams,
+        unitPriceCents: l.unitPriceCents,
+        quantity: l.quantity,
+        saleId: l.reduction?.saleId ?? null,
+        discountCents: cart.code?.applies ? (cart.code.lines[l.variantId] ?? 0) : 0,
+        image: images.get(l.productId) ?? null,
+        // Each line's VAT at its product's rate in the country whose VAT the order pays; the delivery follows its goods.
+        rateBp: taxed.rates[taxClasses.get(l.productId) ?? 'coffee'],
+      })),
+      goodsCents: cart.totalCents,
+      code: cart.code?.applies ? { code: cart.code.code, goodsCents: cart.code.goodsCents, freeDelivery: cart.code.freeDelivery } : null,
+      delivery: { country: input.delivery.country, methodId: input.delivery.methodId, kind: method.kind, phone: input.delivery.phone ?? '', point },
+    });
     if (!priced) return 'method_unavailable' as const;
-    const { delivery, deliveryDiscountCents } = priced;
-    const discount = cart.code?.applies ? { code: cart.code.code, goodsCents: cart.code.goodsCents, deliveryCents: deliveryDiscountCents } : null;
+    const { lines, delivery, discount } = priced;
     if (input.userId && input.delivery.saveToProfile !== false) {
       // A locker's or a pickup's empty address never wipes the one the profile has.
       await saveCheckoutDetails(trx, input.userId, { address: method.kind !== 'pickup' && whole ? address : null, phone: input.delivery.phone ?? '', country: input.delivery.country });
     }
-    const productIds = cart.lines.map((l) => l.productId);
-    const [images, taxClasses] = await Promise.all([firstImageKeys(trx, productIds), productTaxClasses(trx, productIds)]);
-    const untaxed: NewOrderLine[] = cart.lines.map((l) => ({
-      productId: l.productId,
-      variantId: l.variantId,
-      sku: l.sku,
-      title: l.name,
-      label: l.label,
-      netWeightGrams: l.netWeightGrams,
-      unitPriceCents: l.unitPriceCents,
-      quantity: l.quantity,
-      saleId: l.reduction?.saleId ?? null,
-      discountCents: cart.code?.applies ? (cart.code.lines[l.variantId] ?? 0) : 0,
-      image: images.get(l.productId) ?? null,
-    }));
-    // Each line's VAT at its product's rate in the country whose VAT the order pays; the delivery follows its goods.
-    const vat = orderVat(
-      untaxed.map((l) => ({ grossCents: linePaidCents(l), rateBp: taxed.rates[taxClasses.get(l.productId) ?? 'coffee'] })),
-      delivery.priceCents,
-    );
-    const lines = untaxed.map((l, i) => ({ ...l, vat: vat.lines[i]! }));
     const { order, created } = await findOrCreatePendingOrder(trx, {
       userId: input.userId,
       email: input.email,
@@ -232,7 +232,7 @@ export async function startPayment(
       address,
       delivery,
       lines,
-      tax: { country: taxed.country, delivery: vat.delivery, pricesFollowRate: taxed.reprice !== null },
+      tax: { country: taxed.country, delivery: priced.deliveryVat, pricesFollowRate: taxed.reprice !== null },
       invoiceBuyer: input.invoiceBuyer ?? null,
     });
     // The cart's other pending orders (replaced by this one) give their codes' uses back first: a one-use code
@@ -842,30 +842,6 @@ export function cartFingerprint(
 
 /** How the customer asked for the order to go (the route has checked the form; the server prices it). */
 export type DeliveryRequest = { country: string; methodId: string; phone?: string; lockerCode?: string | null; saveToProfile?: boolean };
-
-/**
- * The chosen method's price for this cart's weight and goods (after its code: a free-delivery code makes it 0,
- * and says what it saved), or null when it does not take this parcel.
- */
-function priceDelivery(
-  table: DeliveryTable,
-  cart: Cart,
-  request: DeliveryRequest,
-  kind: OrderDelivery['kind'],
-  point: { code: string | null; address: string | null },
-): { delivery: OrderDelivery; deliveryDiscountCents: number } | null {
-  const options = deliveryOptions(table, { country: request.country, goodsGrams: cartWeightGrams(cart), goodsCents: goodsToPay(cart) });
-  const option = options.find((o) => o.methodId === request.methodId);
-  if (!option) return null;
-  const free = cart.code?.applies === true && cart.code.freeDelivery;
-  const priceCents = free ? 0 : option.priceCents;
-  // The least expensive standard delivery offered for this parcel (a pickup is no delivery: nothing to refund), as paid.
-  const standardCents = kind === 'pickup' || free ? 0 : Math.min(option.priceCents, cheapestDelivery(options)?.priceCents ?? option.priceCents);
-  return {
-    delivery: { kind, methodId: option.methodId, country: request.country, priceCents, standardCents, phone: request.phone ?? '', point: point.code, pointAddress: point.address },
-    deliveryDiscountCents: free ? option.priceCents : 0,
-  };
-}
 
 /** True when the provider's event is new (and now recorded), false when it was processed before. */
 async function recordProviderEvent(db: Executor, eventId: string, type: string, orderId: string | null): Promise<boolean> {
