@@ -106,6 +106,14 @@ test('a café asks for an invoice at checkout in Polish: KSeF numbers it, the PD
   execFileSync('xmllint', ['--nonet', '--noout', '--schema', path.join(VENDOR, 'upo-v4-3.xsd'), file], { stdio: 'pipe' });
   await expect(owner.getByTestId('ksef-connection')).toContainText(pl('admin.ksef.byKopi', { environment: pl('admin.ksef.environments.custom') }));
   await expectNoSeriousA11yViolations(owner, { label: 'the invoices page pl' });
+  // On a phone each invoice is a card: nothing scrolls sideways, the number, the KSeF number and the files in view.
+  await owner.setViewportSize({ width: 390, height: 844 });
+  expect(await owner.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await row(owner, number).scrollIntoViewIfNeeded();
+  await expect(row(owner, number).getByTestId('ksef-number')).toBeInViewport({ ratio: 1 });
+  await expect(row(owner, number).getByRole('link', { name: pl('admin.invoicesPage.upoLabel', { number }) })).toBeVisible();
+  await expectNoSeriousA11yViolations(owner, { label: 'the invoices page on a phone pl' });
+  await owner.setViewportSize({ width: 1280, height: 900 });
   // The order's page names the invoice's buyer and its KSeF standing.
   await owner.goto(`/admin/orders/${orderId}`);
   await expect(owner.getByTestId('invoice-buyer')).toContainText('Kawiarnia Ziarno sp. z o.o.');
