@@ -64,6 +64,12 @@ test('an admin ships an order with a tracking number; the customer sees it shipp
   await owner.getByLabel(en('admin.orders.search')).fill(order.label);
   await owner.getByRole('button', { name: en('admin.orders.searchButton') }).click();
   await expect(owner.getByTestId('admin-order-row')).toHaveCount(1);
+  // On a phone the order is a card: nothing scrolls sideways, its link, total and status in view.
+  await owner.setViewportSize({ width: 390, height: 844 });
+  expect(await owner.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await owner.getByTestId('admin-order-row').scrollIntoViewIfNeeded();
+  await expect(owner.getByTestId('admin-order-row').getByText(en('orders.status.processing'))).toBeInViewport({ ratio: 1 });
+  await owner.setViewportSize({ width: 1280, height: 900 });
   await owner.getByRole('link', { name: en('admin.orders.open', { label: order.label }) }).click();
   await expect(owner.getByRole('heading', { level: 1 })).toHaveText(en('orders.label', { label: order.label }));
   await expect(owner.getByTestId('admin-order-status')).toHaveText(en('orders.status.processing'));
