@@ -23,7 +23,8 @@ const table: DeliveryTable = {
   packagingGrams: 150,
   guestCheckout: false,
   homeCountry: 'PL',
-  zones: [{ id: 'pl', name: 'Polska', countries: ['PL'], methods: [method('locker', 'locker', [[5000, 1299]], 20000), method('courier', 'courier', [[1000, 1499], [25000, 2499]], 20000), method('pickup', 'pickup', [[25000, 0]])] }],
+  // A pickup that costs something (packing at the counter): still no delivery to refund.
+  zones: [{ id: 'pl', name: 'Polska', countries: ['PL'], methods: [method('locker', 'locker', [[5000, 1299]], 20000), method('courier', 'courier', [[1000, 1499], [25000, 2499]], 20000), method('pickup', 'pickup', [[25000, 500]])] }],
 };
 
 const line = (over: Partial<LineToPrice>): LineToPrice => ({
@@ -55,8 +56,11 @@ describe('priceOrder', () => {
       { rateBp: 500, grossCents: 9800, netCents: 9333, vatCents: 467 },
       { rateBp: 2300, grossCents: 9800, netCents: 7967, vatCents: 1833 },
     ]);
-    expect(priced.deliveryVat.reduce((sum, p) => sum + p.grossCents, 0)).toBe(2499);
-    expect(priced.deliveryVat.map((p) => p.rateBp).sort()).toEqual([2300, 500]);
+    // Half the goods at each rate: the delivery's 24.99 split 12.50 / 12.49, each at its rate (highest first).
+    expect(priced.deliveryVat).toEqual([
+      { rateBp: 2300, grossCents: 1250, netCents: 1016, vatCents: 234 },
+      { rateBp: 500, grossCents: 1249, netCents: 1190, vatCents: 59 },
+    ]);
     expect(priced.lines[0]).not.toHaveProperty('rateBp');
   });
 
@@ -80,7 +84,7 @@ describe('priceOrder', () => {
     const locker = priceOrder(table, { lines: [line({})], goodsCents: 9800, code: null, delivery: { ...courier, methodId: 'locker', kind: 'locker', point: { code: 'WAW01M', address: 'WAW01M, ul. Marszałkowska 1' } } })!;
     expect(locker.delivery).toMatchObject({ priceCents: 1299, point: 'WAW01M', pointAddress: 'WAW01M, ul. Marszałkowska 1' });
     const pickup = priceOrder(table, { lines: [line({})], goodsCents: 9800, code: null, delivery: { ...courier, methodId: 'pickup', kind: 'pickup' } })!;
-    expect(pickup.delivery).toMatchObject({ priceCents: 0, standardCents: 0 });
+    expect(pickup.delivery).toMatchObject({ priceCents: 500, standardCents: 0 });
   });
 
   it('is null for a method this parcel cannot take, or one that is not there', () => {

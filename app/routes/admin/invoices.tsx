@@ -108,36 +108,36 @@ export default function AdminInvoicesPage({ loaderData, actionData }: Route.Comp
       ) : (
         <div className="relative mt-4 rounded-3xl bg-paper ring-1 ring-sand sm:overflow-x-auto">
           {/* On a phone each invoice is a card (its cells stacked, the headings kept for screen readers); wider, a table. */}
-          <table className="w-full text-left text-sm max-sm:block sm:min-w-[56rem]">
-            <thead className="border-b border-sand text-xs tracking-wide text-muted uppercase max-sm:sr-only">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.invoicesPage.number')}</th>
-                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.invoicesPage.buyer')}</th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">{t('admin.invoicesPage.amount')}</th>
-                <th scope="col" className="px-4 py-3 font-semibold">KSeF</th>
-                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.invoicesPage.files')}</th>
+          <table role="table" className="w-full text-left text-sm max-sm:block sm:min-w-[56rem]">
+            <thead role="rowgroup" className="border-b border-sand text-xs tracking-wide text-muted uppercase max-sm:sr-only">
+              <tr role="row">
+                <th scope="col" role="columnheader" className="px-4 py-3 font-semibold">{t('admin.invoicesPage.number')}</th>
+                <th scope="col" role="columnheader" className="px-4 py-3 font-semibold">{t('admin.invoicesPage.buyer')}</th>
+                <th scope="col" role="columnheader" className="px-4 py-3 text-right font-semibold">{t('admin.invoicesPage.amount')}</th>
+                <th scope="col" role="columnheader" className="px-4 py-3 font-semibold">KSeF</th>
+                <th scope="col" role="columnheader" className="px-4 py-3 font-semibold">{t('admin.invoicesPage.files')}</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-sand max-sm:block">
+            <tbody role="rowgroup" className="divide-y divide-sand max-sm:block">
               {entries.map((e) => (
-                <tr key={e.id} data-testid="invoice-row" className="align-top max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:gap-y-3 max-sm:px-4 max-sm:py-4">
-                  <th scope="row" className="px-4 py-3 font-normal max-sm:p-0">
+                <tr key={e.id} role="row" data-testid="invoice-row" className="align-top max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:gap-y-3 max-sm:px-4 max-sm:py-4">
+                  <th scope="row" role="rowheader" className="px-4 py-3 font-normal max-sm:p-0">
                     <span className="block font-mono font-semibold">{e.number}</span>
                     <span className="block text-xs text-muted">
                       {t(e.kind === 'correction' ? 'admin.invoicesPage.correction' : 'admin.invoicesPage.invoice')} · <time dateTime={e.issuedAt}>{formatDate(e.issuedAt, locale)}</time>
                     </span>
                     <Link to={`/admin/orders/${e.orderId}`} className="text-xs text-leaf underline underline-offset-4">{t('admin.invoicesPage.order', { label: e.orderLabel })}</Link>
                   </th>
-                  <td className="px-4 py-3 max-sm:p-0">
+                  <td role="cell" className="px-4 py-3 max-sm:p-0">
                     <span className="block font-medium">{e.buyerName}</span>
                     {e.buyerTaxId && <span className="block text-xs text-muted">{t('admin.invoices.taxId', { taxId: e.buyerTaxId })}</span>}
                   </td>
-                  <td className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums max-sm:p-0 max-sm:text-left">{formatPrice(e.grossCents, isCurrency(e.currency) ? e.currency : 'PLN', locale)}</td>
-                  <td className="max-w-72 px-4 py-3 max-sm:col-span-2 max-sm:max-w-none max-sm:p-0">
+                  <td role="cell" className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums max-sm:p-0 max-sm:text-left">{formatPrice(e.grossCents, isCurrency(e.currency) ? e.currency : 'PLN', locale)}</td>
+                  <td role="cell" className="max-w-72 px-4 py-3 max-sm:col-span-2 max-sm:max-w-none max-sm:p-0">
                     <KsefStanding standing={e.standing} ksefNumber={e.ksefNumber} errorCode={e.errorCode} errorText={e.errorText} deadline={e.deadline} offline={e.offline} handedOverAt={e.handedOverAt} />
                     {e.standing === 'refused' && <Resend entry={e} busy={busy} failed={result && !result.ok && result.invoiceId === e.id ? result : undefined} />}
                   </td>
-                  <td className="px-4 py-3 max-sm:p-0">
+                  <td role="cell" className="px-4 py-3 max-sm:p-0">
                     <ul className="grid gap-1 text-xs max-sm:flex max-sm:gap-4">
                       <li><a href={`/invoices/${e.id}`} download className="font-medium text-leaf underline underline-offset-4" aria-label={t('admin.invoicesPage.pdfLabel', { number: e.number })}>PDF</a></li>
                       {e.hasXml && <li><a href={`/admin/invoices/${e.id}/xml`} download className="font-medium text-leaf underline underline-offset-4" aria-label={t('admin.invoices.xmlLabel', { number: e.number })}>XML</a></li>}

@@ -62,36 +62,36 @@ export default function AdminOrdersPage({ loaderData }: Route.ComponentProps) {
       ) : (
         <div className="relative mt-4 rounded-3xl bg-paper ring-1 ring-sand sm:overflow-x-auto">
           {/* On a phone each order is a card (its cells stacked, the headings kept for screen readers); wider, a table. */}
-          <table className="w-full text-left text-sm max-sm:block sm:min-w-[44rem]">
-            <thead className="border-b border-sand text-xs tracking-wide text-muted uppercase max-sm:sr-only">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.orders.order')}</th>
-                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.orders.date')}</th>
-                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.orders.customer')}</th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">{t('admin.orders.items')}</th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">{t('admin.orders.total')}</th>
-                <th scope="col" className="px-4 py-3 font-semibold">{t('admin.orders.status')}</th>
+          <table role="table" className="w-full text-left text-sm max-sm:block sm:min-w-[44rem]">
+            <thead role="rowgroup" className="border-b border-sand text-xs tracking-wide text-muted uppercase max-sm:sr-only">
+              <tr role="row">
+                <th scope="col" role="columnheader" className="px-4 py-3 font-semibold">{t('admin.orders.order')}</th>
+                <th scope="col" role="columnheader" className="px-4 py-3 font-semibold">{t('admin.orders.date')}</th>
+                <th scope="col" role="columnheader" className="px-4 py-3 font-semibold">{t('admin.orders.customer')}</th>
+                <th scope="col" role="columnheader" className="px-4 py-3 text-right font-semibold">{t('admin.orders.items')}</th>
+                <th scope="col" role="columnheader" className="px-4 py-3 text-right font-semibold">{t('admin.orders.total')}</th>
+                <th scope="col" role="columnheader" className="px-4 py-3 font-semibold">{t('admin.orders.status')}</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-sand max-sm:block">
+            <tbody role="rowgroup" className="divide-y divide-sand max-sm:block">
               {orders.map((order) => (
-                <tr key={order.id} data-testid="admin-order-row" className="max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:gap-y-2 max-sm:px-4 max-sm:py-4">
-                  <th scope="row" className="px-4 py-3 font-mono font-semibold max-sm:p-0">
+                <tr key={order.id} role="row" data-testid="admin-order-row" className="max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:gap-y-2 max-sm:px-4 max-sm:py-4">
+                  <th scope="row" role="rowheader" className="px-4 py-3 font-mono font-semibold max-sm:p-0">
                     <Link to={`/admin/orders/${order.id}`} className="hover:text-leaf hover:underline" aria-label={t('admin.orders.open', { label: order.label })}>
                       {order.label}
                     </Link>
                   </th>
-                  <td className="px-4 py-3 whitespace-nowrap text-roast-600 max-sm:p-0 max-sm:text-right"><time dateTime={order.createdAt}>{formatDate(order.createdAt, locale)}</time></td>
-                  <td className="px-4 py-3 max-sm:col-span-2 max-sm:p-0">
+                  <td role="cell" className="px-4 py-3 whitespace-nowrap text-roast-600 max-sm:p-0 max-sm:text-right"><time dateTime={order.createdAt}>{formatDate(order.createdAt, locale)}</time></td>
+                  <td role="cell" className="px-4 py-3 max-sm:col-span-2 max-sm:p-0">
                     <span className="font-medium">{order.customerName}</span>
                     <span className="block text-xs text-muted">{order.removed ? t(order.removed === 'deletion' ? 'admin.customers.deletedCustomer' : 'admin.customers.detailsRemoved') : order.customerEmail}</span>
                   </td>
-                  <td className="px-4 py-3 text-right tabular-nums max-sm:p-0 max-sm:text-left max-sm:text-roast-600">
-                    <span className="sm:hidden">{t('admin.orders.items')}: </span>
+                  <td role="cell" className="px-4 py-3 text-right tabular-nums max-sm:p-0 max-sm:text-left max-sm:text-roast-600">
+                    <span className="sm:hidden" aria-hidden="true">{t('admin.orders.items')}: </span>
                     {order.items}
                   </td>
-                  <td className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums max-sm:p-0">{formatPrice(order.totalCents, order.currency, locale)}</td>
-                  <td className="px-4 py-3 max-sm:col-span-2 max-sm:p-0">
+                  <td role="cell" className="px-4 py-3 text-right font-semibold whitespace-nowrap tabular-nums max-sm:p-0">{formatPrice(order.totalCents, order.currency, locale)}</td>
+                  <td role="cell" className="px-4 py-3 max-sm:col-span-2 max-sm:p-0">
                     <StatusBadge status={order.status} />
                     {order.partlyWithdrawn && <span className="mt-1 block text-xs text-muted">{t('orders.withdrawn')}</span>}
                   </td>
